@@ -1,0 +1,8 @@
+//! perfectplay: an Oware engine (Abapa and Awari rules) driven over a UCI-style text protocol.
+//!
+//! The library holds the rules ([`oware`]), the game-independent [`game::Game`] trait and the
+//! [`search`]; it does no I/O of its own except in the front ends ([`protocol`]).
+#![deny(missing_docs)]
+
+pub mod game;
+pub mod oware;

@@ -1,0 +1,464 @@
+//! The Oware position: twelve houses, two stores, the side to move and the rule variant, with
+//! sowing, capture, grand slam and feeding.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::game::{Game, Outcome};
+use crate::oware::{Move, NotationError, Side, Variant, Weights};
+
+/// Seeds in play at the start: 12 houses of 4.
+pub const TOTAL_SEEDS: u32 = 48;
+/// A player with more than this many seeds in the store has won (25 of 48).
+pub const HALF_SEEDS: u8 = 24;
+
+/// An Oware position: the houses (indices 0-5 are South's `A`-`F`, 6-11 North's `a`-`f`; sowing
+/// goes up the indices around the ring), the two stores (captured seeds, South first), the side to
+/// move, and the rule [`Variant`] (which decides grand slams and feeding, so it travels with the
+/// position).
+///
+/// 16 bytes; a value type: [`Board::play`] returns a new board.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Board {
+    houses: [u8; 12],
+    stores: [u8; 2],
+    side: Side,
+    variant: Variant,
+}
+
+/// Why a diagram or a house list does not describe a position.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BoardError {
+    /// The seeds in houses and stores do not add up to 48.
+    #[error("the seeds total {0}, not 48")]
+    WrongTotal(u32),
+}
+
+impl Board {
+    /// The start position: four seeds in every house, empty stores, South to move.
+    pub fn start(variant: Variant) -> Board {
+        Board { houses: [4; 12], stores: [0; 2], side: Side::South, variant }
+    }
+
+    /// A position from its parts.
+    ///
+    /// # Errors
+    /// [`BoardError::WrongTotal`] unless houses and stores hold 48 seeds together.
+    pub fn new(houses: [u8; 12], stores: [u8; 2], side: Side, variant: Variant) -> Result<Board, BoardError> {
+        let total: u32 = houses.iter().chain(stores.iter()).map(|&s| s as u32).sum();
+        if total != TOTAL_SEEDS {
+            return Err(BoardError::WrongTotal(total));
+        }
+        Ok(Board { houses, stores, side, variant })
+    }
+
+    /// The twelve houses, `A`-`F` then `a`-`f`.
+    pub fn houses(&self) -> &[u8; 12] {
+        &self.houses
+    }
+
+    /// Seeds in one player's store.
+    pub fn store(&self, side: Side) -> u8 {
+        self.stores[side.index()]
+    }
+
+    /// The player to move.
+    pub fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    /// The rule variant this position is played under.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The same position under another variant.
+    pub fn with_variant(mut self, variant: Variant) -> Board {
+        self.variant = variant;
+        self
+    }
+
+    /// Seeds in one player's row of six houses.
+    pub fn row_seeds(&self, side: Side) -> u8 {
+        let b = side.first_house();
+        self.houses[b..b + 6].iter().sum()
+    }
+
+    /// Seeds still on the board (48 minus both stores).
+    pub fn seeds_on_board(&self) -> u8 {
+        self.houses.iter().sum()
+    }
+
+    /// Sows the seeds of house `from` one by one into the following houses, skipping `from` on
+    /// every lap; returns the house that got the last seed. `from` must not be empty.
+    fn sow(houses: &mut [u8; 12], from: usize) -> usize {
+        let n = houses[from] as usize;
+        houses[from] = 0;
+        if n <= 11 {
+            for k in 1..=n {
+                houses[wrap(from + k)] += 1;
+            }
+            wrap(from + n)
+        } else {
+            // 12 or more seeds lap the board; each lap feeds the 11 other houses.
+            let (laps, rest) = (n / 11, n % 11);
+            for (i, h) in houses.iter_mut().enumerate() {
+                if i != from {
+                    *h += laps as u8;
+                }
+            }
+            for k in 1..=rest {
+                houses[wrap(from + k)] += 1;
+            }
+            if rest == 0 {
+                wrap(from + 11)
+            } else {
+                wrap(from + rest)
+            }
+        }
+    }
+
+    /// Plays a move, which must be legal ([`Board::is_legal`]). Returns the new position and the
+    /// seeds captured.
+    ///
+    /// Capture: the last seed lands in an opponent's house making it 2 or 3; those seeds and those
+    /// of the houses before it, while they are the opponent's and hold 2 or 3, go to the mover's
+    /// store. Under [`Variant::Abapa`] a capture that would take every seed of the opponent's row
+    /// (a grand slam) captures nothing; under [`Variant::Awari`] it is made (legality then decides,
+    /// see [`Board::legal_moves`]).
+    pub fn play(&self, mv: Move) -> (Board, u8) {
+        let mut b = *self;
+        let from = mv.house();
+        debug_assert!(self.side.owns(from) && self.houses[from] > 0, "illegal move {mv} in {self}");
+        let last = Board::sow(&mut b.houses, from);
+        let opp = self.side.opponent();
+        let base = opp.first_house();
+        let mut captured = 0u8;
+        if opp.owns(last) && matches!(b.houses[last], 2 | 3) {
+            let mut i = last;
+            loop {
+                let h = b.houses[i];
+                if h != 2 && h != 3 {
+                    break;
+                }
+                captured += h;
+                if i == base {
+                    break;
+                }
+                i -= 1;
+            }
+            let grand_slam = captured == b.row_seeds(opp);
+            if grand_slam && self.variant == Variant::Abapa {
+                captured = 0;
+            } else {
+                let mut i = last;
+                while i >= base && matches!(b.houses[i], 2 | 3) {
+                    b.houses[i] = 0;
+                    if i == base {
+                        break;
+                    }
+                    i -= 1;
+                }
+                b.stores[self.side.index()] += captured;
+            }
+        }
+        b.side = opp;
+        (b, captured)
+    }
+
+    /// Whether house `house` of the side to move reaches the opponent's row when sown (feeds it).
+    fn feeds(&self, house: usize) -> bool {
+        let dist = 6 - (house - self.side.first_house());
+        self.houses[house] as usize >= dist
+    }
+
+    /// The legal moves, in house order (`A`..`F` for South, `a`..`f` for North).
+    ///
+    /// A move sows a non-empty house of the mover. If the opponent's row is empty, only moves that
+    /// feed it are legal (both variants). Under [`Variant::Awari`], a move after which the
+    /// opponent has no seeds is illegal unless every move is such a move (Romein & Bal's rules for
+    /// the solved game). Empty exactly when the game is over by the position
+    /// ([`Board::outcome`]), apart from a store above 24 or a 24-24 draw, which this does not check.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        let base = self.side.first_house();
+        let opp = self.side.opponent();
+        match self.variant {
+            Variant::Abapa => {
+                let must_feed = self.row_seeds(opp) == 0;
+                for h in base..base + 6 {
+                    if self.houses[h] > 0 && (!must_feed || self.feeds(h)) {
+                        list.push(Move::from_house(h));
+                    }
+                }
+            }
+            Variant::Awari => {
+                let mut starving = MoveList::new();
+                for h in base..base + 6 {
+                    if self.houses[h] == 0 {
+                        continue;
+                    }
+                    let mv = Move::from_house(h);
+                    if self.play(mv).0.row_seeds(opp) == 0 {
+                        starving.push(mv);
+                    } else {
+                        list.push(mv);
+                    }
+                }
+                if list.is_empty() {
+                    return starving;
+                }
+            }
+        }
+        list
+    }
+
+    /// Whether `mv` is legal here.
+    pub fn is_legal(&self, mv: Move) -> bool {
+        self.legal_moves().contains(mv)
+    }
+
+    /// The game's result if it is over by the position alone, from the side to move: a store above
+    /// 24 wins, 24-24 is a draw, and a side to move without a legal move (it cannot feed, or has no
+    /// seeds) ends the game with each player taking the seeds of their own row.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.final_stores().map(|s| outcome_of(s, self.side))
+    }
+
+    /// The final stores if the game is over by the position alone (see [`Board::outcome`]):
+    /// `[South, North]`, with the seeds left on the board given to the owner of their row.
+    pub fn final_stores(&self) -> Option<[u8; 2]> {
+        if self.stores[0] > HALF_SEEDS || self.stores[1] > HALF_SEEDS {
+            return Some(self.stores);
+        }
+        if self.stores == [HALF_SEEDS, HALF_SEEDS] {
+            return Some(self.stores);
+        }
+        if !self.has_legal_move() {
+            return Some(self.stores_with_own_rows());
+        }
+        None
+    }
+
+    /// The stores if each player takes the seeds of their own row (Abapa's ending when a player
+    /// cannot feed, and its cycle rule).
+    pub fn stores_with_own_rows(&self) -> [u8; 2] {
+        [self.stores[0] + self.row_seeds(Side::South), self.stores[1] + self.row_seeds(Side::North)]
+    }
+
+    /// The stores if the seeds left are split evenly (Awari's cycle rule). With an odd number left
+    /// the odd seed goes to no one; the winner is decided by the stores alone either way.
+    pub fn stores_split_evenly(&self) -> [u8; 2] {
+        let half = self.seeds_on_board() / 2;
+        [self.stores[0] + half, self.stores[1] + half]
+    }
+
+    /// Faster than `!legal_moves().is_empty()`: under Awari any seed gives a legal move.
+    fn has_legal_move(&self) -> bool {
+        let base = self.side.first_house();
+        if self.row_seeds(self.side) == 0 {
+            return false;
+        }
+        if self.variant == Variant::Awari || self.row_seeds(self.side.opponent()) > 0 {
+            return true;
+        }
+        (base..base + 6).any(|h| self.feeds(h))
+    }
+
+    /// The static evaluation from the side to move, in hundredths of a seed (see [`Weights`]).
+    pub fn evaluate(&self, w: &Weights) -> i32 {
+        let me = self.side;
+        let opp = me.opponent();
+        let (mb, ob) = (me.first_house(), opp.first_house());
+        let mut seeds = 0i32;
+        let mut small = 0i32;
+        let mut big = 0i32;
+        for k in 0..6 {
+            let (a, b) = (self.houses[mb + k] as i32, self.houses[ob + k] as i32);
+            seeds += a - b;
+            small += (matches!(a, 1 | 2) as i32) - (matches!(b, 1 | 2) as i32);
+            big += ((a >= 12) as i32) - ((b >= 12) as i32);
+        }
+        let captured = self.stores[me.index()] as i32 - self.stores[opp.index()] as i32;
+        w.capture * captured + w.row_seeds * seeds + w.small_house * small + w.big_house * big
+    }
+
+    /// A 64-bit hash of houses, stores, side to move and variant.
+    pub fn key(&self) -> u64 {
+        let mut lo = [0u8; 8];
+        lo.copy_from_slice(&self.houses[..8]);
+        let hi = [
+            self.houses[8],
+            self.houses[9],
+            self.houses[10],
+            self.houses[11],
+            self.stores[0],
+            self.stores[1],
+            self.side as u8,
+            self.variant as u8,
+        ];
+        mix(u64::from_le_bytes(lo), u64::from_le_bytes(hi))
+    }
+
+    /// Counts the leaves of the move tree `depth` plies deep (perft). A game that ends before
+    /// `depth` contributes nothing; the cycle rule is not applied (no history).
+    pub fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        if self.stores[0] > HALF_SEEDS || self.stores[1] > HALF_SEEDS || self.stores == [HALF_SEEDS; 2] {
+            return 0;
+        }
+        let moves = self.legal_moves();
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        moves.iter().map(|&m| self.play(m).0.perft(depth - 1)).sum()
+    }
+}
+
+/// The outcome for `side` given final stores.
+pub(crate) fn outcome_of(stores: [u8; 2], side: Side) -> Outcome {
+    let (me, opp) = (stores[side.index()], stores[side.opponent().index()]);
+    match me.cmp(&opp) {
+        std::cmp::Ordering::Greater => Outcome::Win,
+        std::cmp::Ordering::Equal => Outcome::Draw,
+        std::cmp::Ordering::Less => Outcome::Loss,
+    }
+}
+
+fn wrap(i: usize) -> usize {
+    if i >= 12 {
+        i - 12
+    } else {
+        i
+    }
+}
+
+/// Mixes two words into one well-spread 64-bit hash (a multiply-xorshift finalizer).
+fn mix(a: u64, b: u64) -> u64 {
+    let mut x = a ^ b.rotate_left(29).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    x ^= x >> 32;
+    x = x.wrapping_mul(0xD6E8_FEB8_6659_FD93);
+    x ^= x >> 32;
+    x = x.wrapping_mul(0xD6E8_FEB8_6659_FD93);
+    x ^ (x >> 32)
+}
+
+/// Up to six moves, without allocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveList {
+    moves: [Move; 6],
+    len: u8,
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
+}
+
+impl MoveList {
+    /// An empty list.
+    pub fn new() -> MoveList {
+        MoveList { moves: [Move::from_house(0); 6], len: 0 }
+    }
+    fn push(&mut self, mv: Move) {
+        self.moves[self.len as usize] = mv;
+        self.len += 1;
+    }
+    /// Number of moves.
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+    /// Whether there is no move.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// Whether `mv` is in the list.
+    pub fn contains(&self, mv: Move) -> bool {
+        self.iter().any(|&m| m == mv)
+    }
+    /// The moves in order.
+    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+        self.moves[..self.len as usize].iter()
+    }
+    /// The moves as a slice.
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len as usize]
+    }
+}
+
+impl fmt::Display for Board {
+    /// The diagram: houses `A`..`F`, `a`..`f`, South's store, North's store, side (`S`/`N`), all
+    /// joined by `-`, e.g. `4-4-4-4-4-4-4-4-4-4-4-4-0-0-S` (the Aualé GUI's notation).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for h in &self.houses {
+            write!(f, "{h}-")?;
+        }
+        write!(f, "{}-{}-{}", self.stores[0], self.stores[1], self.side)
+    }
+}
+
+impl FromStr for Board {
+    type Err = NotationError;
+    /// Parses a diagram (see the `Display` impl) under [`Variant::Abapa`]; use
+    /// [`Board::with_variant`] for another.
+    ///
+    /// # Errors
+    /// [`NotationError`] when the diagram does not have 15 fields, a count is not a number from 0
+    /// to 48, the side is not `S` or `N`, or the seeds do not total 48.
+    fn from_str(s: &str) -> Result<Board, NotationError> {
+        let fields: Vec<&str> = s.trim().split('-').collect();
+        if fields.len() != 15 {
+            return Err(NotationError::DiagramFields(fields.len()));
+        }
+        let mut counts = [0u8; 14];
+        for (i, field) in fields[..14].iter().enumerate() {
+            let v: u32 = field.trim().parse().map_err(|_| NotationError::DiagramCount(field.to_string()))?;
+            if v > TOTAL_SEEDS {
+                return Err(NotationError::DiagramCount(field.to_string()));
+            }
+            counts[i] = v as u8;
+        }
+        let side: Side = fields[14].trim().parse()?;
+        let mut houses = [0u8; 12];
+        houses.copy_from_slice(&counts[..12]);
+        Board::new(houses, [counts[12], counts[13]], side, Variant::Abapa).map_err(NotationError::Board)
+    }
+}
+
+impl Game for Board {
+    type Move = Move;
+    type Weights = Weights;
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        out.extend_from_slice(Board::legal_moves(self).as_slice());
+    }
+    fn play(&self, mv: Move) -> (Board, bool) {
+        let (b, c) = Board::play(self, mv);
+        (b, c > 0)
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        Board::outcome(self)
+    }
+    fn cycle_outcome(&self) -> Outcome {
+        let stores = match self.variant {
+            Variant::Abapa => self.stores_with_own_rows(),
+            Variant::Awari => self.stores_split_evenly(),
+        };
+        outcome_of(stores, self.side)
+    }
+    fn evaluate(&self, weights: &Weights) -> i32 {
+        Board::evaluate(self, weights)
+    }
+    fn order_hint(&self, mv: Move) -> i32 {
+        Board::play(self, mv).1 as i32
+    }
+    fn key(&self) -> u64 {
+        Board::key(self)
+    }
+    fn side(&self) -> usize {
+        self.side.index()
+    }
+}

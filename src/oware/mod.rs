@@ -1,0 +1,212 @@
+//! Oware (Abapa, and the Awari rules of the solved-game databases): position, moves, notation,
+//! rules with the game history (cycle rule), evaluation.
+//!
+//! Notation follows the Aualé GUI and its engine: houses `A`-`F` are South's (indices 0-5), `a`-`f`
+//! North's (6-11); a move is the letter of the house it sows; a position is the diagram
+//! `4-4-4-4-4-4-4-4-4-4-4-4-0-0-S` (twelve houses, South's store, North's store, side to move).
+
+mod board;
+mod state;
+
+pub use board::{Board, BoardError, MoveList, HALF_SEEDS, TOTAL_SEEDS};
+pub use state::{EndReason, GameEnd, GameState, PlayError, Rules};
+
+use std::fmt;
+use std::str::FromStr;
+
+/// One of the two players. South moves first and owns houses `A`-`F`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Side {
+    /// The first player, houses 0-5 (`A`-`F`).
+    South = 0,
+    /// The second player, houses 6-11 (`a`-`f`).
+    North = 1,
+}
+
+impl Side {
+    /// 0 for South, 1 for North.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    /// The other player.
+    pub fn opponent(self) -> Side {
+        match self {
+            Side::South => Side::North,
+            Side::North => Side::South,
+        }
+    }
+    /// Index of the player's first house (0 or 6).
+    pub fn first_house(self) -> usize {
+        self.index() * 6
+    }
+    /// Whether house index `house` (0-11) is in this player's row.
+    pub fn owns(self, house: usize) -> bool {
+        house / 6 == self.index()
+    }
+}
+
+impl fmt::Display for Side {
+    /// `S` or `N`, as in diagrams.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Side::South => "S",
+            Side::North => "N",
+        })
+    }
+}
+
+impl FromStr for Side {
+    type Err = NotationError;
+    /// `S`/`N` (either case), or `South`/`North`.
+    fn from_str(s: &str) -> Result<Side, NotationError> {
+        match s.to_ascii_lowercase().as_str() {
+            "s" | "south" => Ok(Side::South),
+            "n" | "north" => Ok(Side::North),
+            _ => Err(NotationError::DiagramSide(s.to_string())),
+        }
+    }
+}
+
+/// The rule set.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[repr(u8)]
+pub enum Variant {
+    /// Abapa, the tournament rules (the default): a grand slam is legal but captures nothing; a
+    /// player who cannot feed ends the game and each takes their own row's seeds, also on a cycle.
+    #[default]
+    Abapa = 0,
+    /// The rules of Romein & Bal's solved Awari databases: a move that leaves the opponent without
+    /// seeds is illegal unless every move does; then it is played with its captures and the mover
+    /// takes the seeds left. A cycle splits the seeds left evenly.
+    Awari = 1,
+}
+
+impl fmt::Display for Variant {
+    /// `abapa` or `awari`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Variant::Abapa => "abapa",
+            Variant::Awari => "awari",
+        })
+    }
+}
+
+impl FromStr for Variant {
+    type Err = NotationError;
+    /// `abapa` or `awari`, any case.
+    fn from_str(s: &str) -> Result<Variant, NotationError> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "abapa" => Ok(Variant::Abapa),
+            "awari" => Ok(Variant::Awari),
+            _ => Err(NotationError::Variant(s.to_string())),
+        }
+    }
+}
+
+/// A move: the house whose seeds are sown, 0-11.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct Move(u8);
+
+impl Move {
+    /// The move that sows house `house` (0-11; panics above).
+    pub fn from_house(house: usize) -> Move {
+        assert!(house < 12, "house index {house} out of range");
+        Move(house as u8)
+    }
+    /// The house index, 0-11.
+    pub fn house(self) -> usize {
+        self.0 as usize
+    }
+    /// The move from its letter: `A`-`F` for South's houses, `a`-`f` for North's.
+    pub fn from_letter(c: char) -> Option<Move> {
+        match c {
+            'A'..='F' => Some(Move(c as u8 - b'A')),
+            'a'..='f' => Some(Move(c as u8 - b'a' + 6)),
+            _ => None,
+        }
+    }
+    /// The letter of the house.
+    pub fn letter(self) -> char {
+        if self.0 < 6 {
+            (b'A' + self.0) as char
+        } else {
+            (b'a' + self.0 - 6) as char
+        }
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+impl FromStr for Move {
+    type Err = NotationError;
+    /// One letter, `A`-`F` or `a`-`f`.
+    fn from_str(s: &str) -> Result<Move, NotationError> {
+        let mut chars = s.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) => Move::from_letter(c).ok_or_else(|| NotationError::Move(s.to_string())),
+            _ => Err(NotationError::Move(s.to_string())),
+        }
+    }
+}
+
+/// Parses a move list given space separated (`F f B e`) or run together (`FfBe`), or mixed.
+///
+/// # Errors
+/// [`NotationError::Move`] naming the first character that is not a house letter.
+pub fn parse_moves<'a>(words: impl IntoIterator<Item = &'a str>) -> Result<Vec<Move>, NotationError> {
+    let mut moves = Vec::new();
+    for word in words {
+        for c in word.chars() {
+            moves.push(Move::from_letter(c).ok_or_else(|| NotationError::Move(c.to_string()))?);
+        }
+    }
+    Ok(moves)
+}
+
+/// Why a piece of notation could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NotationError {
+    /// A diagram must have 15 fields joined by `-`.
+    #[error("a diagram has 15 fields joined by '-' (12 houses, 2 stores, side), found {0}")]
+    DiagramFields(usize),
+    /// A house or store count is not a number from 0 to 48.
+    #[error("'{0}' is not a seed count from 0 to 48")]
+    DiagramCount(String),
+    /// The side to move is not `S` or `N`.
+    #[error("'{0}' is not a side to move (S or N)")]
+    DiagramSide(String),
+    /// The counts do not describe a position.
+    #[error("{0}")]
+    Board(BoardError),
+    /// Not a move letter.
+    #[error("'{0}' is not a move (A-F for South's houses, a-f for North's)")]
+    Move(String),
+    /// Not a variant name.
+    #[error("'{0}' is not a variant (abapa or awari)")]
+    Variant(String),
+}
+
+/// Evaluation weights, in hundredths of a seed, all counted from the side to move as its own value
+/// minus the opponent's. Settable through the protocol's options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Per seed of store difference (default 100: the dominant term, one seed = 100 cp).
+    pub capture: i32,
+    /// Per seed of row difference (seeds on one's own side; default 2).
+    pub row_seeds: i32,
+    /// Per house holding 1 or 2 seeds, which the opponent may capture (default -5).
+    pub small_house: i32,
+    /// Per house holding 12 or more seeds, which laps the board (default 3).
+    pub big_house: i32,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights { capture: 100, row_seeds: 2, small_house: -5, big_house: 3 }
+    }
+}
