@@ -452,8 +452,8 @@ impl Game for Board {
     fn evaluate(&self, weights: &Weights) -> i32 {
         Board::evaluate(self, weights)
     }
-    fn order_hint(&self, mv: Move) -> i32 {
-        Board::play(self, mv).1 as i32
+    fn order_hint(&self, child: &Board) -> i32 {
+        child.stores[self.side.index()] as i32 - self.stores[self.side.index()] as i32
     }
     fn key(&self) -> u64 {
         Board::key(self)
