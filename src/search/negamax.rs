@@ -3,18 +3,38 @@
 use std::time::{Duration, Instant};
 
 use crate::game::{CycleRule, Game, Outcome};
-use crate::search::{Control, Iteration, Limits, Root, Score, SearchConfig, SearchHandler, SearchResult};
+use crate::search::tt::{from_tt, to_tt, Bound, TranspositionTable, DEFAULT_HASH_MB, NO_MOVE};
+use crate::search::{
+    Control, Iteration, Limits, Root, Score, SearchConfig, SearchHandler, SearchResult,
+};
 
 /// The deepest iteration the search attempts, in plies.
 pub const MAX_DEPTH: u32 = 100;
 const MAX_PLY: usize = MAX_DEPTH as usize + 2;
 /// Score of a win at the root; a win in `p` plies scores `MATE - p`.
-const MATE: i32 = 1_000_000;
+pub(crate) const MATE: i32 = 1_000_000;
 const INF: i32 = MATE + 1;
 /// Scores at least this far from zero are proven results.
-const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+pub(crate) const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// Nodes with less depth left than this neither probe nor fill the transposition table: they are
+/// the most numerous, their subtrees are tiny, and a table access costs a cache miss.
+const TT_MIN_DEPTH: i32 = 2;
 /// How often (in nodes) the clock and the stop flag are read.
 const POLL_INTERVAL: u64 = 1024;
+
+/// How the search uses its transposition table: tests compare the three.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TtUse {
+    /// Probe and store; a stored result of at least the depth needed answers.
+    Normal,
+    /// Only a result of exactly the depth needed answers: the search then returns the same value as
+    /// plain minimax to that depth (barring cycles), which tests can check.
+    #[cfg_attr(not(test), allow(dead_code))]
+    ExactDepth,
+    /// No table at all.
+    #[cfg_attr(not(test), allow(dead_code))]
+    Off,
+}
 
 /// A move of a node with the position it leads to, ready for ordering.
 #[derive(Clone)]
@@ -22,6 +42,10 @@ struct Child<G: Game> {
     mv: G::Move,
     pos: G,
     irreversible: bool,
+    /// Index in the legal move list (what the transposition table stores).
+    index: u8,
+    /// The position's [`Game::key`].
+    key: u64,
     hint: i32,
 }
 
@@ -51,6 +75,16 @@ pub struct Searcher<G: Game> {
     moves: Vec<G::Move>,
     cycle: CycleRule,
     weights: G::Weights,
+    tt: TranspositionTable,
+    /// Set when a value met since it was last cleared came from the cycle rule (see
+    /// [`Searcher::negamax`]): such values depend on the path and are not stored.
+    path_dependent: bool,
+    /// Two quiet moves per ply that recently caused a cut-off.
+    killers: Vec<[Option<G::Move>; 2]>,
+    /// How the table is used (always [`TtUse::Normal`] outside tests).
+    pub(crate) tt_use: TtUse,
+    /// Sort keys of the children being ordered (beside `children[ply]`, only during ordering).
+    sort_keys: Vec<i32>,
 }
 
 impl<G: Game> Default for Searcher<G> {
@@ -60,8 +94,14 @@ impl<G: Game> Default for Searcher<G> {
 }
 
 impl<G: Game> Searcher<G> {
-    /// A searcher with empty buffers.
+    /// A searcher with empty buffers and a transposition table of [`DEFAULT_HASH_MB`] MB.
     pub fn new() -> Searcher<G> {
+        Searcher::with_hash_mb(DEFAULT_HASH_MB)
+    }
+
+    /// A searcher whose transposition table takes at most `megabytes` MB (the `Hash` option; at
+    /// least 1, at most [`crate::search::MAX_HASH_MB`]).
+    pub fn with_hash_mb(megabytes: usize) -> Searcher<G> {
         Searcher {
             keys: Vec::with_capacity(1024),
             nodes: 0,
@@ -70,18 +110,47 @@ impl<G: Game> Searcher<G> {
             aborted: false,
             can_abort: false,
             movetime: None,
-            pv: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            pv: (0..MAX_PLY + 1)
+                .map(|_| Vec::with_capacity(MAX_PLY))
+                .collect(),
             prev_pv: Vec::new(),
             children: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(8)).collect(),
             moves: Vec::with_capacity(16),
             cycle: CycleRule::default(),
             weights: G::Weights::default(),
+            tt: TranspositionTable::new(megabytes),
+            path_dependent: false,
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            sort_keys: vec![0; 256],
+            tt_use: TtUse::Normal,
         }
     }
 
-    /// Forgets everything learned from earlier searches (`ucinewgame`).
+    /// Replaces the transposition table by an empty one of at most `megabytes` MB (the `Hash`
+    /// option). Does nothing if the size is unchanged.
+    pub fn resize_hash(&mut self, megabytes: usize) {
+        if self.tt.megabytes() != megabytes.clamp(1, super::MAX_HASH_MB) {
+            self.tt = TranspositionTable::new(megabytes);
+        }
+    }
+
+    /// The transposition table's size as asked for, in megabytes.
+    pub fn hash_mb(&self) -> usize {
+        self.tt.megabytes()
+    }
+
+    /// The memory the transposition table takes, in bytes (at most [`Searcher::hash_mb`] MB).
+    pub fn hash_bytes(&self) -> usize {
+        self.tt.bytes()
+    }
+
+    /// Forgets everything learned from earlier searches (`ucinewgame`): empties the transposition
+    /// table and the move-ordering tables. (Each search already ignores what earlier searches
+    /// stored, so that its result depends only on its own root, limits and options.)
     pub fn clear(&mut self) {
         self.prev_pv.clear();
+        self.tt.clear();
+        self.killers.fill([None; 2]);
     }
 
     /// Searches `root` by iterative deepening until a limit is reached, reporting each completed
@@ -102,7 +171,8 @@ impl<G: Game> Searcher<G> {
     ) -> SearchResult<G::Move> {
         let started = Instant::now();
         let level = config.level;
-        let use_level = !limits.infinite && (limits.is_empty() || level.number() < super::Level::FULL);
+        let use_level =
+            !limits.infinite && (limits.is_empty() || level.number() < super::Level::FULL);
         let mut max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut budget = limits.nodes.unwrap_or(u64::MAX);
         if use_level {
@@ -116,6 +186,9 @@ impl<G: Game> Searcher<G> {
         self.nodes = 0;
         self.seldepth = 0;
         self.aborted = false;
+        self.path_dependent = false;
+        self.tt.new_search();
+        self.killers.fill([None; 2]);
         self.keys.clear();
         self.keys.extend_from_slice(&root.history);
         if self.keys.last() != Some(&root.position.key()) {
@@ -123,7 +196,13 @@ impl<G: Game> Searcher<G> {
         }
 
         let mut root_moves = self.root_moves(&root.position);
-        let mut result = SearchResult { best_move: None, score: Score::Cp(0), depth: 0, nodes: 0, pv: Vec::new() };
+        let mut result = SearchResult {
+            best_move: None,
+            score: Score::Cp(0),
+            depth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+        };
         if root_moves.len() <= 1 {
             result.best_move = root_moves.first().map(|rm| rm.child.mv);
             result.pv = result.best_move.into_iter().collect();
@@ -132,11 +211,15 @@ impl<G: Game> Searcher<G> {
 
         let (second, third) = level.weaker_move_chances();
         let exact_all = second + third > 0;
-        let tie_salt = mix(config.seed ^ (root.position.side() as u64) << 56, root.game_ply as u64);
+        let tie_salt = mix(
+            config.seed ^ (root.position.side() as u64) << 56,
+            root.game_ply as u64,
+        );
         self.prev_pv.clear();
         for depth in 1..=max_depth {
             self.can_abort = depth > 1;
-            let Some(best) = self.root_iteration(&mut root_moves, depth, exact_all, tie_salt, control)
+            let Some(best) =
+                self.root_iteration(&mut root_moves, depth, exact_all, tie_salt, control)
             else {
                 break;
             };
@@ -153,7 +236,7 @@ impl<G: Game> Searcher<G> {
                 score: result.score,
                 elapsed: started.elapsed(),
                 pv: rm.pv.clone(),
-                hashfull: None,
+                hashfull: Some(self.tt.hashfull()),
             });
             self.prev_pv = rm.pv.clone();
             // Search the best move first next time; the rest keep their order.
@@ -186,7 +269,14 @@ impl<G: Game> Searcher<G> {
                 let (child, irreversible) = pos.play(mv);
                 let hint = pos.order_hint(&child);
                 RootMove {
-                    child: Child { mv, pos: child, irreversible, hint },
+                    child: Child {
+                        mv,
+                        key: child.key(),
+                        pos: child,
+                        irreversible,
+                        index: index as u8,
+                        hint,
+                    },
                     index,
                     score: -INF,
                     exact: false,
@@ -200,6 +290,12 @@ impl<G: Game> Searcher<G> {
 
     /// One iteration over the root moves. Returns the index of the best move, or `None` when the
     /// iteration was cut short. Equal best scores are resolved by a seeded hash, never by order.
+    ///
+    /// The first move gets the full window; the others a null window just below the best score so
+    /// far (principal variation search), and a move that reaches the best score is searched again
+    /// with the window open above, so a move that ties is scored exactly and the tie can be broken
+    /// fairly. At levels 1-2 (`exact_all`) every move gets the full window: the weaker choices
+    /// need the exact scores of the best three.
     fn root_iteration(
         &mut self,
         root_moves: &mut [RootMove<G>],
@@ -212,21 +308,35 @@ impl<G: Game> Searcher<G> {
         let root_len = self.keys.len();
         // `keys` starts with the position after the last irreversible move.
         let root_irrev = 0;
-        for i in 0..root_moves.len() {
-            // Moves after the first are searched with a window one below the best, so a move that
-            // ties is still scored exactly and the tie can be broken fairly.
-            let alpha = if exact_all || best == -INF { -INF } else { best - 1 };
-            let child = root_moves[i].child.clone();
+        for rm in root_moves.iter_mut() {
+            let alpha = if exact_all || best == -INF {
+                -INF
+            } else {
+                best - 1
+            };
+            let child = rm.child.clone();
             self.keys.truncate(root_len);
-            self.keys.push(child.pos.key());
-            let irrev = if child.irreversible { self.keys.len() - 1 } else { root_irrev };
+            self.keys.push(child.key);
+            let irrev = if child.irreversible {
+                self.keys.len() - 1
+            } else {
+                root_irrev
+            };
             let on_pv = self.prev_pv.first() == Some(&child.mv);
-            let score = -self.negamax(&child.pos, depth as i32 - 1, -INF, -alpha, 1, irrev, on_pv, control);
+            let d = depth as i32 - 1;
+            let mut score;
+            if alpha == -INF {
+                score = -self.negamax(&child.pos, d, -INF, INF, 1, irrev, on_pv, control);
+            } else {
+                score = -self.negamax(&child.pos, d, -best, -alpha, 1, irrev, on_pv, control);
+                if score > alpha && !self.aborted {
+                    score = -self.negamax(&child.pos, d, -INF, -alpha, 1, irrev, on_pv, control);
+                }
+            }
             self.keys.truncate(root_len);
             if self.aborted {
                 return None;
             }
-            let rm = &mut root_moves[i];
             rm.score = score;
             rm.exact = score > alpha;
             if rm.exact {
@@ -245,7 +355,14 @@ impl<G: Game> Searcher<G> {
     }
 
     /// At levels 1-2: sometimes replaces the best move by the second- or third-best.
-    fn pick_weaker(&self, result: &mut SearchResult<G::Move>, root_moves: &[RootMove<G>], second: u32, third: u32, salt: u64) {
+    fn pick_weaker(
+        &self,
+        result: &mut SearchResult<G::Move>,
+        root_moves: &[RootMove<G>],
+        second: u32,
+        third: u32,
+        salt: u64,
+    ) {
         let mut ranked: Vec<&RootMove<G>> = root_moves.iter().filter(|rm| rm.exact).collect();
         ranked.sort_by_key(|rm| (-rm.score, mix(salt, rm.index as u64)));
         let roll = (mix(salt, 0xC0FF_EE00) % 100) as u32;
@@ -264,11 +381,33 @@ impl<G: Game> Searcher<G> {
     }
 
     fn out_of_time(&self, control: &Control) -> bool {
-        control.is_stopped() || (!control.is_pondering() && self.movetime.is_some_and(|mt| control.elapsed() >= mt))
+        control.is_stopped()
+            || (!control.is_pondering() && self.movetime.is_some_and(|mt| control.elapsed() >= mt))
     }
 
-    /// Fail-soft negamax. `irrev` is the index in `keys` of the position after the last
-    /// irreversible move: repetitions are only looked for after it.
+    /// Fail-soft principal variation search with a transposition table. `irrev` is the index in
+    /// `keys` of the position after the last irreversible move: repetitions are only looked for
+    /// after it. `on_pv` is set along the previous iteration's principal variation, whose moves
+    /// are searched first.
+    ///
+    /// # The cycle rule and the transposition table
+    /// A value reached through the cycle rule depends on the path (the positions since the last
+    /// capture), not on the position alone, so storing it would poison other paths to the same
+    /// position (the graph-history-interaction problem). Two guards:
+    /// - Repetitions: a node ended by the cycle rule sets `path_dependent`, and the flag is
+    ///   propagated to every ancestor whose search saw it. The value of such a node is not stored
+    ///   (only its best move is kept, for ordering), so stored values never come from a
+    ///   repetition.
+    /// - The no-capture ply limit: at a node from which the limit can be reached within the
+    ///   remaining depth, stored values are not used (a value searched on a path with more plies
+    ///   left before the limit would be wrong here), and if the limit is hit the node is path
+    ///   dependent as above.
+    ///
+    /// What stays approximate, as in every engine with a table: a stored value was searched
+    /// without a repetition inside its subtree, and another path to that position might have met
+    /// one there (a position of the subtree equal to one of the other path's ancestors). In Oware
+    /// such a cycle needs the same houses and stores again with no capture in between, so this is
+    /// rare; the node budget, not correctness of the rules, is what it can affect.
     #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
@@ -288,6 +427,7 @@ impl<G: Game> Searcher<G> {
             return outcome_score(outcome, ply);
         }
         if self.cycle_ends_game(irrev) {
+            self.path_dependent = true;
             return outcome_score(pos.cycle_outcome(), ply);
         }
         if depth <= 0 || ply >= MAX_PLY {
@@ -298,27 +438,107 @@ impl<G: Game> Searcher<G> {
                 self.aborted = true;
                 return 0;
             }
-            if self.nodes % POLL_INTERVAL == 0 && self.out_of_time(control) {
+            if self.nodes.is_multiple_of(POLL_INTERVAL) && self.out_of_time(control) {
                 self.aborted = true;
                 return 0;
             }
         }
 
+        let pv_node = beta - alpha > 1;
+        let key = *self.keys.last().unwrap_or(&0);
+        let since = (self.keys.len() - 1 - irrev) as u32;
+        let limit = self.cycle.no_progress_limit;
+        let near_limit = limit > 0 && since + depth as u32 >= limit;
+        let mut tt_move = NO_MOVE;
+        let use_tt = depth >= TT_MIN_DEPTH && self.tt_use != TtUse::Off;
+        if let Some(hit) = if use_tt { self.tt.probe(key) } else { None } {
+            tt_move = hit.mv;
+            let deep_enough = match self.tt_use {
+                TtUse::ExactDepth => hit.depth as i32 == depth,
+                _ => hit.depth as i32 >= depth,
+            };
+            if !pv_node && !near_limit && deep_enough {
+                let s = from_tt(hit.score, ply);
+                let cut = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                    Bound::None => false,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+
         let mut children = std::mem::take(&mut self.children[ply]);
-        self.generate_children(pos, &mut children, if on_pv { self.prev_pv.get(ply).copied() } else { None });
+        let pv_move = if on_pv {
+            self.prev_pv.get(ply).copied()
+        } else {
+            None
+        };
+        self.generate_children(
+            pos,
+            &mut children,
+            pv_move,
+            tt_move,
+            ply,
+            depth > TT_MIN_DEPTH,
+        );
+        let outer_dependent = std::mem::replace(&mut self.path_dependent, false);
+        let alpha0 = alpha;
         let mut best = -INF;
+        let mut best_index = NO_MOVE;
         let base = self.keys.len();
         for (i, child) in children.iter().enumerate() {
-            self.keys.push(child.pos.key());
+            self.keys.push(child.key);
             let child_irrev = if child.irreversible { base } else { irrev };
-            let child_on_pv = on_pv && i == 0 && self.prev_pv.get(ply) == Some(&child.mv);
-            let score = -self.negamax(&child.pos, depth - 1, -beta, -alpha, ply + 1, child_irrev, child_on_pv, control);
+            let child_on_pv = on_pv && i == 0 && pv_move == Some(child.mv);
+            let d = depth - 1;
+            let score = if i == 0 {
+                -self.negamax(
+                    &child.pos,
+                    d,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    child_irrev,
+                    child_on_pv,
+                    control,
+                )
+            } else {
+                let s = -self.negamax(
+                    &child.pos,
+                    d,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    child_irrev,
+                    false,
+                    control,
+                );
+                if s > alpha && s < beta && !self.aborted {
+                    -self.negamax(
+                        &child.pos,
+                        d,
+                        -beta,
+                        -alpha,
+                        ply + 1,
+                        child_irrev,
+                        false,
+                        control,
+                    )
+                } else {
+                    s
+                }
+            };
             self.keys.truncate(base);
             if self.aborted {
                 break;
             }
             if score > best {
                 best = score;
+                best_index = child.index;
                 if score > alpha {
                     alpha = score;
                     let (head, tail) = self.pv.split_at_mut(ply + 1);
@@ -327,12 +547,34 @@ impl<G: Game> Searcher<G> {
                     line.push(child.mv);
                     line.extend_from_slice(&tail[0]);
                     if alpha >= beta {
+                        if child.hint <= 0 {
+                            let k = &mut self.killers[ply];
+                            if k[0] != Some(child.mv) {
+                                k[1] = k[0];
+                                k[0] = Some(child.mv);
+                            }
+                        }
                         break;
                     }
                 }
             }
         }
         self.children[ply] = children;
+        let dependent = self.path_dependent;
+        self.path_dependent = outer_dependent || dependent;
+        if use_tt && !self.aborted {
+            let bound = if dependent {
+                Bound::None
+            } else if best >= beta {
+                Bound::Lower
+            } else if best > alpha0 {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt
+                .store(key, depth as u32, to_tt(best, ply), bound, best_index);
+        }
         best
     }
 
@@ -362,22 +604,62 @@ impl<G: Game> Searcher<G> {
         false
     }
 
-    /// Fills `out` with the moves of `pos` and their positions: `first` (the previous
-    /// iteration's move here) first, then captures by seeds taken, then house order.
-    fn generate_children(&mut self, pos: &G, out: &mut Vec<Child<G>>, first: Option<G::Move>) {
+    /// Fills `out` with the moves of `pos` and their positions, in search order: the previous
+    /// iteration's move here (`pv_move`), the transposition table's move (`tt_move`, an index in
+    /// the legal move list), captures by seeds taken, this ply's killer moves, then house order.
+    fn generate_children(
+        &mut self,
+        pos: &G,
+        out: &mut Vec<Child<G>>,
+        pv_move: Option<G::Move>,
+        tt_move: u8,
+        ply: usize,
+        prefetch: bool,
+    ) {
         out.clear();
         self.moves.clear();
         pos.legal_moves(&mut self.moves);
-        for &mv in &self.moves {
+        let killers = self.killers[ply];
+        if self.sort_keys.len() < self.moves.len() {
+            self.sort_keys.resize(self.moves.len(), 0);
+        }
+        for (index, &mv) in self.moves.iter().enumerate() {
             let (child, irreversible) = pos.play(mv);
-            let hint = if Some(mv) == first { i32::MAX } else { pos.order_hint(&child) };
-            out.push(Child { mv, pos: child, irreversible, hint });
+            let capture = pos.order_hint(&child);
+            let key = if Some(mv) == pv_move {
+                i32::MAX
+            } else if index as u8 == tt_move {
+                i32::MAX - 1
+            } else if capture > 0 {
+                1 << 20 | capture
+            } else if killers[0] == Some(mv) {
+                2
+            } else if killers[1] == Some(mv) {
+                1
+            } else {
+                0
+            };
+            let child_key = child.key();
+            if prefetch {
+                self.tt.prefetch(child_key);
+            }
+            out.push(Child {
+                mv,
+                pos: child,
+                irreversible,
+                index: index as u8,
+                key: child_key,
+                hint: capture,
+            });
+            // Keep the sort key beside the child: the last pushed gets it.
+            self.sort_keys[out.len() - 1] = key;
         }
         // Insertion sort: stable (keeps house order among equals) and fast for six moves.
         for i in 1..out.len() {
             let mut j = i;
-            while j > 0 && out[j - 1].hint < out[j].hint {
+            while j > 0 && self.sort_keys[j - 1] < self.sort_keys[j] {
                 out.swap(j - 1, j);
+                self.sort_keys.swap(j - 1, j);
                 j -= 1;
             }
         }
@@ -388,7 +670,7 @@ fn rm_score_is_proven(score: i32, depth: u32) -> bool {
     score.abs() >= MATE_BOUND && (MATE - score.abs()) as u32 <= depth
 }
 
-fn outcome_score(outcome: Outcome, ply: usize) -> i32 {
+pub(crate) fn outcome_score(outcome: Outcome, ply: usize) -> i32 {
     match outcome {
         Outcome::Win => MATE - ply as i32,
         Outcome::Loss => -(MATE - ply as i32),
@@ -397,7 +679,7 @@ fn outcome_score(outcome: Outcome, ply: usize) -> i32 {
 }
 
 /// Converts an internal score to the reported one.
-fn to_score(s: i32) -> Score {
+pub(crate) fn to_score(s: i32) -> Score {
     if s >= MATE_BOUND {
         Score::Mate((MATE - s + 1) / 2)
     } else if s <= -MATE_BOUND {
@@ -409,7 +691,9 @@ fn to_score(s: i32) -> Score {
 
 /// Mixes two words into a well-spread hash (splitmix64's finalizer).
 pub(crate) fn mix(a: u64, b: u64) -> u64 {
-    let mut z = a.wrapping_add(b.wrapping_mul(0x9E37_79B9_7F4A_7C15)).wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = a
+        .wrapping_add(b.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        .wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)

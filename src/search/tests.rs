@@ -1,0 +1,300 @@
+//! Tests of the search as a whole: agreement with plain minimax (with and without the table, with
+//! repetitions in the history), determinism, levels, reports, and a hand-worked tactic.
+
+use super::negamax::{outcome_score, to_score, TtUse};
+use super::*;
+use crate::bench::bench_positions;
+use crate::game::{CycleRule, Game};
+use crate::oware::{Board, Move, Side, Variant, Weights};
+
+fn config(cycle: CycleRule) -> SearchConfig<Weights> {
+    SearchConfig {
+        weights: Weights::default(),
+        cycle,
+        level: Level::default(),
+        seed: seed_hash("test"),
+    }
+}
+
+/// Plain minimax (no pruning, no table) to `depth`, with the cycle rule applied to `keys`
+/// (positions since the last capture, current last), scored as the search scores.
+fn minimax(pos: &Board, depth: u32, ply: usize, keys: &mut Vec<u64>, cycle: CycleRule) -> i32 {
+    if let Some(outcome) = Game::outcome(pos) {
+        return outcome_score(outcome, ply);
+    }
+    let current = *keys.last().expect("current key");
+    let occurrences = keys.iter().filter(|&&k| k == current).count() as u32;
+    let since = keys.len() as u32 - 1;
+    if occurrences >= cycle.repetitions
+        || (cycle.no_progress_limit > 0 && since >= cycle.no_progress_limit)
+    {
+        return outcome_score(Game::cycle_outcome(pos), ply);
+    }
+    if depth == 0 {
+        return pos.evaluate(&Weights::default());
+    }
+    let mut best = i32::MIN;
+    for &mv in pos.legal_moves().iter() {
+        let (child, captured) = pos.play(mv);
+        let saved = if captured > 0 {
+            std::mem::take(keys)
+        } else {
+            Vec::new()
+        };
+        keys.push(child.key());
+        let score = -minimax(&child, depth - 1, ply + 1, keys, cycle);
+        keys.pop();
+        if captured > 0 {
+            *keys = saved;
+        }
+        best = best.max(score);
+    }
+    best
+}
+
+fn search_score(root: &Root<Board>, depth: u32, tt_use: TtUse, cycle: CycleRule) -> (Score, u32) {
+    let mut searcher = Searcher::<Board>::with_hash_mb(1);
+    searcher.tt_use = tt_use;
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let r = searcher.search(
+        root,
+        &limits,
+        &config(cycle),
+        &Control::default(),
+        &mut Silent,
+    );
+    (r.score, r.depth)
+}
+
+fn sample_roots() -> Vec<Root<Board>> {
+    // Roots with one legal move are answered without search; leave them out.
+    bench_positions()
+        .into_iter()
+        .step_by(3)
+        .filter(|r| r.position.legal_moves().len() > 1)
+        .map(|r| Root::new(r.position))
+        .collect()
+}
+
+#[test]
+fn search_agrees_with_minimax_with_and_without_table() {
+    let cycle = CycleRule {
+        repetitions: 3,
+        no_progress_limit: 0,
+    };
+    for root in sample_roots() {
+        for depth in 1..=5 {
+            for tt_use in [TtUse::Off, TtUse::ExactDepth] {
+                let (score, reached) = search_score(&root, depth, tt_use, cycle);
+                let mut keys = vec![root.position.key()];
+                let expected = to_score(minimax(&root.position, reached, 0, &mut keys, cycle));
+                assert_eq!(
+                    score, expected,
+                    "{} depth {depth} ({tt_use:?})",
+                    root.position
+                );
+            }
+        }
+    }
+}
+
+/// Roots whose history holds a grandchild twice, so reaching it again inside the tree is a third
+/// occurrence and ends the game there.
+fn roots_with_repetitions() -> Vec<Root<Board>> {
+    let mut roots = Vec::new();
+    for root in sample_roots() {
+        let pos = root.position;
+        let quiet = |b: &Board| b.legal_moves().iter().copied().find(|&m| b.play(m).1 == 0);
+        let Some(m1) = quiet(&pos) else { continue };
+        let child = pos.play(m1).0;
+        let Some(m2) = quiet(&child) else { continue };
+        let grandchild = child.play(m2).0;
+        let history = vec![grandchild.key(), 1, grandchild.key(), 2, pos.key()];
+        roots.push(Root {
+            position: pos,
+            history,
+            game_ply: 10,
+        });
+    }
+    roots
+}
+
+#[test]
+fn repetitions_in_the_history_are_scored_and_do_not_poison_the_table() {
+    let cycle = CycleRule {
+        repetitions: 3,
+        no_progress_limit: 500,
+    };
+    let mut changed = 0;
+    for root in roots_with_repetitions() {
+        for depth in [2, 3, 4, 5] {
+            let mut keys = root.history.clone();
+            let expected = minimax(&root.position, depth, 0, &mut keys, cycle);
+            for tt_use in [TtUse::Off, TtUse::ExactDepth] {
+                let (score, reached) = search_score(&root, depth, tt_use, cycle);
+                if reached == depth {
+                    assert_eq!(
+                        score,
+                        to_score(expected),
+                        "{} depth {depth} ({tt_use:?})",
+                        root.position
+                    );
+                }
+            }
+            let mut fresh = vec![root.position.key()];
+            if minimax(&root.position, depth, 0, &mut fresh, cycle) != expected {
+                changed += 1;
+            }
+        }
+    }
+    assert!(
+        changed > 0,
+        "no history changed a score: the test proves nothing"
+    );
+}
+
+#[test]
+fn ply_limit_is_applied_in_the_tree() {
+    // 499 plies without capture before the root: every move ends the game by the limit unless it
+    // captures, so the search must see the ending.
+    let cycle = CycleRule {
+        repetitions: 3,
+        no_progress_limit: 500,
+    };
+    for root in sample_roots().into_iter().take(5) {
+        let mut history: Vec<u64> = (1..=499).collect();
+        history.push(root.position.key());
+        let root = Root {
+            history: history.clone(),
+            ..root
+        };
+        let mut keys = history;
+        let expected = minimax(&root.position, 3, 0, &mut keys, cycle);
+        assert_eq!(
+            search_score(&root, 3, TtUse::Normal, cycle).0,
+            to_score(expected),
+            "{}",
+            root.position
+        );
+    }
+}
+
+#[derive(Default)]
+struct Record(Vec<Iteration<Move>>);
+
+impl SearchHandler<Move> for Record {
+    fn iteration(&mut self, info: &Iteration<Move>) {
+        let mut info = info.clone();
+        info.elapsed = Default::default();
+        self.0.push(info);
+    }
+}
+
+#[test]
+fn same_search_gives_same_result_and_nodes() {
+    let roots = bench_positions();
+    let root = &roots[7];
+    let limits = Limits {
+        nodes: Some(150_000),
+        ..Limits::default()
+    };
+    let cfg = config(CycleRule::default());
+    let mut searcher = Searcher::<Board>::new();
+    let mut runs = Vec::new();
+    for fresh in [true, false, true] {
+        if fresh {
+            searcher = Searcher::<Board>::new();
+        }
+        let mut record = Record::default();
+        let result = searcher.search(root, &limits, &cfg, &Control::default(), &mut record);
+        runs.push((result, record.0));
+    }
+    assert!(runs[0].0.nodes > 50_000 && runs[0].0.depth > 5);
+    assert_eq!(runs[0], runs[1]);
+    assert_eq!(runs[0], runs[2]);
+    let last = runs[0].1.last().expect("iterations");
+    assert!(last.hashfull.is_some_and(|h| h > 0 && h <= 1000));
+    assert!(last.seldepth >= last.depth);
+}
+
+#[test]
+fn clear_and_resize_keep_results() {
+    let root = &bench_positions()[3];
+    let limits = Limits {
+        depth: Some(9),
+        ..Limits::default()
+    };
+    let cfg = config(CycleRule::default());
+    let mut searcher = Searcher::<Board>::with_hash_mb(4);
+    let a = searcher.search(root, &limits, &cfg, &Control::default(), &mut Silent);
+    searcher.clear();
+    let b = searcher.search(root, &limits, &cfg, &Control::default(), &mut Silent);
+    searcher.resize_hash(4);
+    let c = searcher.search(root, &limits, &cfg, &Control::default(), &mut Silent);
+    assert_eq!(a, b);
+    assert_eq!(a, c);
+    assert_eq!(searcher.hash_mb(), 4);
+    assert!(searcher.hash_bytes() <= 4 << 20);
+    searcher.resize_hash(2);
+    assert!(searcher.hash_bytes() <= 2 << 20);
+}
+
+#[test]
+fn weak_levels_are_seeded_and_legal() {
+    for level in [1, 2] {
+        for (i, root) in bench_positions().iter().enumerate().take(12) {
+            let cfg = SearchConfig {
+                level: Level::new(level),
+                seed: seed_hash(&format!("s{i}")),
+                ..config(CycleRule::default())
+            };
+            let run = || {
+                Searcher::<Board>::new().search(
+                    root,
+                    &Limits::default(),
+                    &cfg,
+                    &Control::default(),
+                    &mut Silent,
+                )
+            };
+            let (a, b) = (run(), run());
+            assert_eq!(a, b);
+            let mv = a.best_move.expect("a move");
+            assert!(root.position.legal_moves().contains(mv));
+        }
+    }
+}
+
+#[test]
+fn finds_the_capture_chain() {
+    // South's F (3 seeds) sows a, b, c, making them 2, 3, 2: the last seed lands in c and the chain
+    // c, b, a (7 seeds) is captured; North has no recapture at once (its 5-seed houses reach South's
+    // row and captures nothing there). The only other move (A) captures nothing. Deeper, North's 15
+    // seeds on the board against South's one tell, but F stays best.
+    let pos: Board = "1-0-0-0-0-3-1-2-1-5-5-5-10-15-S".parse().expect("diagram");
+    let f = Move::from_house(5);
+    assert_eq!(pos.play(f).1, 7);
+    for depth in [1, 2, 5, 8] {
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let r = Searcher::<Board>::new().search(
+            &Root::new(pos),
+            &limits,
+            &config(CycleRule::default()),
+            &Control::default(),
+            &mut Silent,
+        );
+        assert_eq!(r.best_move, Some(f), "depth {depth}");
+        if depth <= 2 {
+            // Seven seeds up (17-15 in the stores against 10-15 before), less the seeds North keeps.
+            assert_eq!(r.score, Score::Cp(167), "depth {depth}");
+        }
+    }
+    assert_eq!(pos.side_to_move(), Side::South);
+    assert_eq!(pos.variant(), Variant::Abapa);
+}

@@ -1,0 +1,343 @@
+//! The transposition table: a fixed-size, bucketed hash table of search results keyed by
+//! [`crate::game::Game::key`].
+//!
+//! Layout: a power-of-two number of 64-byte buckets (one cache line each) of four 16-byte entries,
+//! so the memory is the largest such table within the requested megabytes. An entry keeps the upper
+//! 32 bits of the key (the lower bits chose the bucket), the score, its bound, the depth it was
+//! searched to, the best move (as its index in the legal move list) and the generation (search) that
+//! wrote it.
+//!
+//! Every search starts a new generation, and entries of older generations count as empty: each
+//! search behaves as if the table were fresh, which keeps a search's result independent of the
+//! searches before it (the determinism the protocol promises), at no cost of clearing the memory.
+//! Replacement inside a bucket is deterministic: the entry of the same key, else an empty or stale
+//! one, else the shallowest (the first of equals).
+//!
+//! Mate scores are stored relative to the node (distance to the end from the stored position), and
+//! turned back into root-relative scores on probe ([`to_tt`], [`from_tt`]).
+
+use super::negamax::MATE_BOUND;
+
+/// The table size when none is asked for, in megabytes.
+pub const DEFAULT_HASH_MB: usize = 16;
+/// The largest table accepted, in megabytes.
+pub const MAX_HASH_MB: usize = 65_536;
+
+/// What a stored score says about the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// No score (the entry only carries a move, e.g. because the value depended on the path).
+    None = 0,
+    /// The value is at most the score (the search failed low).
+    Upper = 1,
+    /// The value is at least the score (the search failed high).
+    Lower = 2,
+    /// The value is the score.
+    Exact = 3,
+}
+
+/// Move index meaning "no move".
+pub const NO_MOVE: u8 = u8::MAX;
+
+/// One stored result.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
+struct Entry {
+    check: u32,
+    score: i32,
+    generation: u16,
+    depth: u8,
+    bound: u8,
+    mv: u8,
+    _pad: [u8; 3],
+}
+
+/// Four entries in one cache line.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(64))]
+struct Bucket {
+    entries: [Entry; 4],
+}
+
+/// A probe's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hit {
+    /// The stored score, node-relative (convert with [`from_tt`]).
+    pub score: i32,
+    /// Depth searched, in plies.
+    pub depth: u8,
+    /// What the score bounds.
+    pub bound: Bound,
+    /// Index of the best move in the legal move list, or [`NO_MOVE`].
+    pub mv: u8,
+}
+
+/// The transposition table (see the module docs).
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    mask: u64,
+    generation: u16,
+    megabytes: usize,
+}
+
+impl TranspositionTable {
+    /// A table of at most `megabytes` MB (at least one bucket; clamped to [`MAX_HASH_MB`]).
+    pub fn new(megabytes: usize) -> TranspositionTable {
+        let megabytes = megabytes.clamp(1, MAX_HASH_MB);
+        let bytes = megabytes << 20;
+        let wanted = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        // The largest power of two not above `wanted`.
+        let count = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        TranspositionTable {
+            buckets: vec![Bucket::default(); count],
+            mask: count as u64 - 1,
+            generation: 1,
+            megabytes,
+        }
+    }
+
+    /// The size asked for, in megabytes.
+    pub fn megabytes(&self) -> usize {
+        self.megabytes
+    }
+
+    /// The memory the entries take, in bytes (never above the megabytes asked for).
+    pub fn bytes(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>()
+    }
+
+    /// Empties the table for real (all memory zeroed).
+    pub fn clear(&mut self) {
+        self.buckets.fill(Bucket::default());
+        self.generation = 1;
+    }
+
+    /// Starts a new search: entries written before count as empty from now on.
+    pub fn new_search(&mut self) {
+        if self.generation == u16::MAX {
+            self.clear();
+        } else {
+            self.generation += 1;
+        }
+    }
+
+    fn bucket_index(&self, key: u64) -> usize {
+        (key & self.mask) as usize
+    }
+
+    /// Asks the processor to start loading `key`'s bucket, so that a later [`probe`] or [`store`]
+    /// finds it in cache (the table is far larger than the caches; a miss costs as much as a
+    /// node).
+    ///
+    /// [`probe`]: TranspositionTable::probe
+    /// [`store`]: TranspositionTable::store
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let ptr = &self.buckets[self.bucket_index(key)] as *const Bucket as *const i8;
+            // SAFETY: a prefetch is only a hint: it never faults and changes no memory, and `ptr`
+            // points into the table anyway. SSE (which has the instruction) is part of x86-64.
+            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(ptr) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// The entry for `key` written in this search, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Hit> {
+        let check = (key >> 32) as u32;
+        let bucket = &self.buckets[self.bucket_index(key)];
+        bucket
+            .entries
+            .iter()
+            .find(|e| e.check == check && e.generation == self.generation)
+            .map(|e| Hit {
+                score: e.score,
+                depth: e.depth,
+                bound: match e.bound {
+                    1 => Bound::Upper,
+                    2 => Bound::Lower,
+                    3 => Bound::Exact,
+                    _ => Bound::None,
+                },
+                mv: e.mv,
+            })
+    }
+
+    /// Stores a result for `key` (`score` already node-relative, see [`to_tt`]).
+    #[inline]
+    pub fn store(&mut self, key: u64, depth: u32, score: i32, bound: Bound, mv: u8) {
+        let check = (key >> 32) as u32;
+        let generation = self.generation;
+        let index = self.bucket_index(key);
+        let bucket = &mut self.buckets[index];
+        let mut slot = 0;
+        let mut worst = i32::MAX;
+        for (i, e) in bucket.entries.iter().enumerate() {
+            if e.generation != generation {
+                if worst > -1 {
+                    slot = i;
+                    worst = -1;
+                }
+                continue;
+            }
+            if e.check == check {
+                slot = i;
+                break;
+            }
+            if (e.depth as i32) < worst {
+                slot = i;
+                worst = e.depth as i32;
+            }
+        }
+        let e = &mut bucket.entries[slot];
+        // Keep the move of an earlier result for this position when the new one has none.
+        let mv = if mv == NO_MOVE && e.check == check && e.generation == generation {
+            e.mv
+        } else {
+            mv
+        };
+        *e = Entry {
+            check,
+            score,
+            generation,
+            depth: depth.min(255) as u8,
+            bound: bound as u8,
+            mv,
+            _pad: [0; 3],
+        };
+    }
+
+    /// Fill of the table by this search, per mille, estimated from the first 250 buckets.
+    pub fn hashfull(&self) -> u32 {
+        let sample = self.buckets.len().min(250);
+        let used: usize = self.buckets[..sample]
+            .iter()
+            .map(|b| {
+                b.entries
+                    .iter()
+                    .filter(|e| e.generation == self.generation)
+                    .count()
+            })
+            .sum();
+        (used * 1000 / (sample * 4)) as u32
+    }
+}
+
+/// A root-relative score as stored: proven results become distances from this node (`ply` plies
+/// below the root), so the entry is right wherever the position is met again.
+#[inline]
+pub fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// The inverse of [`to_tt`] for a node `ply` plies below the root.
+#[inline]
+pub fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::negamax::MATE;
+
+    #[test]
+    fn store_then_probe() {
+        let mut tt = TranspositionTable::new(1);
+        let key = 0x1234_5678_9abc_def0;
+        assert_eq!(tt.probe(key), None);
+        tt.store(key, 7, -42, Bound::Lower, 3);
+        assert_eq!(
+            tt.probe(key),
+            Some(Hit {
+                score: -42,
+                depth: 7,
+                bound: Bound::Lower,
+                mv: 3
+            })
+        );
+        // Another key of the same bucket does not answer.
+        assert_eq!(tt.probe(key ^ (1 << 40)), None);
+        tt.store(key, 9, 5, Bound::Exact, NO_MOVE);
+        assert_eq!(
+            tt.probe(key),
+            Some(Hit {
+                score: 5,
+                depth: 9,
+                bound: Bound::Exact,
+                mv: 3
+            })
+        );
+    }
+
+    #[test]
+    fn new_search_and_clear_forget() {
+        let mut tt = TranspositionTable::new(1);
+        tt.store(99 << 32, 3, 1, Bound::Exact, 0);
+        tt.new_search();
+        assert_eq!(tt.probe(99 << 32), None);
+        tt.store(99 << 32, 3, 1, Bound::Exact, 0);
+        assert!(tt.hashfull() <= 1000);
+        tt.clear();
+        assert_eq!(tt.probe(99 << 32), None);
+    }
+
+    #[test]
+    fn bucket_keeps_deeper_entries() {
+        let mut tt = TranspositionTable::new(1);
+        // Five keys of one bucket: the shallowest of the first four is replaced by the fifth.
+        let keys: Vec<u64> = (1..=5u64).map(|k| k << 32 | 7).collect();
+        for (i, &k) in keys[..4].iter().enumerate() {
+            tt.store(k, 10 - i as u32, i as i32, Bound::Exact, 0);
+        }
+        tt.store(keys[4], 20, 4, Bound::Exact, 0);
+        assert!(tt.probe(keys[3]).is_none());
+        for &k in &[keys[0], keys[1], keys[2], keys[4]] {
+            assert!(tt.probe(k).is_some());
+        }
+    }
+
+    #[test]
+    fn size_stays_within_budget() {
+        for mb in [1, 2, 3, 16, 100] {
+            let tt = TranspositionTable::new(mb);
+            assert!(
+                tt.bytes() <= mb << 20,
+                "{mb} MB table takes {} bytes",
+                tt.bytes()
+            );
+            assert!(
+                tt.bytes() * 2 > mb << 20,
+                "{mb} MB table wastes more than half"
+            );
+            assert_eq!(std::mem::size_of::<Bucket>(), 64);
+        }
+    }
+
+    #[test]
+    fn mate_scores_are_node_relative() {
+        // A win 5 plies below the root, found at a node 3 plies below it: 2 plies from that node.
+        let root_relative = MATE - 5;
+        let stored = to_tt(root_relative, 3);
+        assert_eq!(stored, MATE - 2);
+        // Met again 7 plies below the root: the win is 9 plies from the root.
+        assert_eq!(from_tt(stored, 7), MATE - 9);
+        assert_eq!(from_tt(to_tt(-(MATE - 6), 4), 1), -(MATE - 3));
+        assert_eq!(from_tt(to_tt(123, 4), 9), 123);
+    }
+}
