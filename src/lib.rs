@@ -6,4 +6,5 @@
 
 pub mod game;
 pub mod oware;
+pub mod protocol;
 pub mod search;

@@ -112,7 +112,11 @@ impl Default for Control {
 impl Control {
     /// A fresh control; `pondering` for `go ponder`.
     pub fn new(pondering: bool) -> Control {
-        Control { stop: AtomicBool::new(false), pondering: AtomicBool::new(pondering), clock_start: Mutex::new(Instant::now()) }
+        Control {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(pondering),
+            clock_start: Mutex::new(Instant::now()),
+        }
     }
     /// Asks the search to stop as soon as possible (it returns the last completed iteration's move).
     pub fn stop(&self) {
@@ -136,6 +140,9 @@ impl Control {
     }
     /// Time since the search's clock started (the `go`, or the `ponderhit`).
     pub fn elapsed(&self) -> Duration {
-        self.clock_start.lock().map(|s| s.elapsed()).unwrap_or_default()
+        self.clock_start
+            .lock()
+            .map(|s| s.elapsed())
+            .unwrap_or_default()
     }
 }

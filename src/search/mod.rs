@@ -53,7 +53,11 @@ impl<G: Game> Root<G> {
     /// A root without history.
     pub fn new(position: G) -> Root<G> {
         let history = vec![position.key()];
-        Root { position, history, game_ply: 0 }
+        Root {
+            position,
+            history,
+            game_ply: 0,
+        }
     }
 }
 
@@ -119,5 +123,7 @@ pub struct SearchResult<M> {
 
 /// Hashes the `Seed` option's text (FNV-1a, 64 bit) into [`SearchConfig::seed`].
 pub fn seed_hash(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3))
+    text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }

@@ -3,7 +3,9 @@
 use std::time::{Duration, Instant};
 
 use crate::game::{CycleRule, Game, Outcome};
-use crate::search::{Control, Iteration, Limits, Root, Score, SearchConfig, SearchHandler, SearchResult};
+use crate::search::{
+    Control, Iteration, Limits, Root, Score, SearchConfig, SearchHandler, SearchResult,
+};
 
 /// The deepest iteration the search attempts, in plies.
 pub const MAX_DEPTH: u32 = 100;
@@ -70,7 +72,9 @@ impl<G: Game> Searcher<G> {
             aborted: false,
             can_abort: false,
             movetime: None,
-            pv: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            pv: (0..MAX_PLY + 1)
+                .map(|_| Vec::with_capacity(MAX_PLY))
+                .collect(),
             prev_pv: Vec::new(),
             children: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(8)).collect(),
             moves: Vec::with_capacity(16),
@@ -102,7 +106,8 @@ impl<G: Game> Searcher<G> {
     ) -> SearchResult<G::Move> {
         let started = Instant::now();
         let level = config.level;
-        let use_level = !limits.infinite && (limits.is_empty() || level.number() < super::Level::FULL);
+        let use_level =
+            !limits.infinite && (limits.is_empty() || level.number() < super::Level::FULL);
         let mut max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut budget = limits.nodes.unwrap_or(u64::MAX);
         if use_level {
@@ -123,7 +128,13 @@ impl<G: Game> Searcher<G> {
         }
 
         let mut root_moves = self.root_moves(&root.position);
-        let mut result = SearchResult { best_move: None, score: Score::Cp(0), depth: 0, nodes: 0, pv: Vec::new() };
+        let mut result = SearchResult {
+            best_move: None,
+            score: Score::Cp(0),
+            depth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+        };
         if root_moves.len() <= 1 {
             result.best_move = root_moves.first().map(|rm| rm.child.mv);
             result.pv = result.best_move.into_iter().collect();
@@ -132,11 +143,15 @@ impl<G: Game> Searcher<G> {
 
         let (second, third) = level.weaker_move_chances();
         let exact_all = second + third > 0;
-        let tie_salt = mix(config.seed ^ (root.position.side() as u64) << 56, root.game_ply as u64);
+        let tie_salt = mix(
+            config.seed ^ (root.position.side() as u64) << 56,
+            root.game_ply as u64,
+        );
         self.prev_pv.clear();
         for depth in 1..=max_depth {
             self.can_abort = depth > 1;
-            let Some(best) = self.root_iteration(&mut root_moves, depth, exact_all, tie_salt, control)
+            let Some(best) =
+                self.root_iteration(&mut root_moves, depth, exact_all, tie_salt, control)
             else {
                 break;
             };
@@ -186,7 +201,12 @@ impl<G: Game> Searcher<G> {
                 let (child, irreversible) = pos.play(mv);
                 let hint = pos.order_hint(&child);
                 RootMove {
-                    child: Child { mv, pos: child, irreversible, hint },
+                    child: Child {
+                        mv,
+                        pos: child,
+                        irreversible,
+                        hint,
+                    },
                     index,
                     score: -INF,
                     exact: false,
@@ -215,13 +235,30 @@ impl<G: Game> Searcher<G> {
         for i in 0..root_moves.len() {
             // Moves after the first are searched with a window one below the best, so a move that
             // ties is still scored exactly and the tie can be broken fairly.
-            let alpha = if exact_all || best == -INF { -INF } else { best - 1 };
+            let alpha = if exact_all || best == -INF {
+                -INF
+            } else {
+                best - 1
+            };
             let child = root_moves[i].child.clone();
             self.keys.truncate(root_len);
             self.keys.push(child.pos.key());
-            let irrev = if child.irreversible { self.keys.len() - 1 } else { root_irrev };
+            let irrev = if child.irreversible {
+                self.keys.len() - 1
+            } else {
+                root_irrev
+            };
             let on_pv = self.prev_pv.first() == Some(&child.mv);
-            let score = -self.negamax(&child.pos, depth as i32 - 1, -INF, -alpha, 1, irrev, on_pv, control);
+            let score = -self.negamax(
+                &child.pos,
+                depth as i32 - 1,
+                -INF,
+                -alpha,
+                1,
+                irrev,
+                on_pv,
+                control,
+            );
             self.keys.truncate(root_len);
             if self.aborted {
                 return None;
@@ -245,7 +282,14 @@ impl<G: Game> Searcher<G> {
     }
 
     /// At levels 1-2: sometimes replaces the best move by the second- or third-best.
-    fn pick_weaker(&self, result: &mut SearchResult<G::Move>, root_moves: &[RootMove<G>], second: u32, third: u32, salt: u64) {
+    fn pick_weaker(
+        &self,
+        result: &mut SearchResult<G::Move>,
+        root_moves: &[RootMove<G>],
+        second: u32,
+        third: u32,
+        salt: u64,
+    ) {
         let mut ranked: Vec<&RootMove<G>> = root_moves.iter().filter(|rm| rm.exact).collect();
         ranked.sort_by_key(|rm| (-rm.score, mix(salt, rm.index as u64)));
         let roll = (mix(salt, 0xC0FF_EE00) % 100) as u32;
@@ -264,7 +308,8 @@ impl<G: Game> Searcher<G> {
     }
 
     fn out_of_time(&self, control: &Control) -> bool {
-        control.is_stopped() || (!control.is_pondering() && self.movetime.is_some_and(|mt| control.elapsed() >= mt))
+        control.is_stopped()
+            || (!control.is_pondering() && self.movetime.is_some_and(|mt| control.elapsed() >= mt))
     }
 
     /// Fail-soft negamax. `irrev` is the index in `keys` of the position after the last
@@ -305,14 +350,31 @@ impl<G: Game> Searcher<G> {
         }
 
         let mut children = std::mem::take(&mut self.children[ply]);
-        self.generate_children(pos, &mut children, if on_pv { self.prev_pv.get(ply).copied() } else { None });
+        self.generate_children(
+            pos,
+            &mut children,
+            if on_pv {
+                self.prev_pv.get(ply).copied()
+            } else {
+                None
+            },
+        );
         let mut best = -INF;
         let base = self.keys.len();
         for (i, child) in children.iter().enumerate() {
             self.keys.push(child.pos.key());
             let child_irrev = if child.irreversible { base } else { irrev };
             let child_on_pv = on_pv && i == 0 && self.prev_pv.get(ply) == Some(&child.mv);
-            let score = -self.negamax(&child.pos, depth - 1, -beta, -alpha, ply + 1, child_irrev, child_on_pv, control);
+            let score = -self.negamax(
+                &child.pos,
+                depth - 1,
+                -beta,
+                -alpha,
+                ply + 1,
+                child_irrev,
+                child_on_pv,
+                control,
+            );
             self.keys.truncate(base);
             if self.aborted {
                 break;
@@ -370,8 +432,17 @@ impl<G: Game> Searcher<G> {
         pos.legal_moves(&mut self.moves);
         for &mv in &self.moves {
             let (child, irreversible) = pos.play(mv);
-            let hint = if Some(mv) == first { i32::MAX } else { pos.order_hint(&child) };
-            out.push(Child { mv, pos: child, irreversible, hint });
+            let hint = if Some(mv) == first {
+                i32::MAX
+            } else {
+                pos.order_hint(&child)
+            };
+            out.push(Child {
+                mv,
+                pos: child,
+                irreversible,
+                hint,
+            });
         }
         // Insertion sort: stable (keeps house order among equals) and fast for six moves.
         for i in 1..out.len() {
@@ -409,7 +480,9 @@ fn to_score(s: i32) -> Score {
 
 /// Mixes two words into a well-spread hash (splitmix64's finalizer).
 pub(crate) fn mix(a: u64, b: u64) -> u64 {
-    let mut z = a.wrapping_add(b.wrapping_mul(0x9E37_79B9_7F4A_7C15)).wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = a
+        .wrapping_add(b.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        .wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
