@@ -217,7 +217,7 @@ impl<W: Write> Session<W> {
                     .iter()
                     .map(|m| m.to_string())
                     .collect();
-                self.say(&format!("legal {}", moves.join(" ")).trim_end().to_string())
+                self.say(format!("legal {}", moves.join(" ")).trim_end())
             }
             Command::Display => {
                 for line in format_board(&self.game).lines() {

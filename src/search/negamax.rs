@@ -232,6 +232,7 @@ impl<G: Game> Searcher<G> {
         let root_len = self.keys.len();
         // `keys` starts with the position after the last irreversible move.
         let root_irrev = 0;
+        #[allow(clippy::needless_range_loop)]
         for i in 0..root_moves.len() {
             // Moves after the first are searched with a window one below the best, so a move that
             // ties is still scored exactly and the tie can be broken fairly.
@@ -343,7 +344,7 @@ impl<G: Game> Searcher<G> {
                 self.aborted = true;
                 return 0;
             }
-            if self.nodes % POLL_INTERVAL == 0 && self.out_of_time(control) {
+            if self.nodes.is_multiple_of(POLL_INTERVAL) && self.out_of_time(control) {
                 self.aborted = true;
                 return 0;
             }
