@@ -209,3 +209,116 @@ fn parse_go(rest: &[&str]) -> Result<Command, CommandError> {
     }
     Ok(Command::Go { limits, ponder })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_position_with_moves_in_both_forms() {
+        let spaced: Command = "position startpos moves F f B e".parse().unwrap();
+        let joined: Command = "position startpos moves FfBe".parse().unwrap();
+        assert_eq!(spaced, joined);
+        let Command::Position { start: None, moves } = joined else {
+            panic!("not a startpos")
+        };
+        let letters: String = moves.iter().map(|m| m.letter()).collect();
+        assert_eq!(letters, "FfBe");
+    }
+
+    #[test]
+    fn parses_fen_and_refuses_bad_diagrams() {
+        let c: Command = "position fen 6-1-7-6-5-1-6-5-5-5-0-1-0-0-S moves A"
+            .parse()
+            .unwrap();
+        let Command::Position {
+            start: Some(b),
+            moves,
+        } = c
+        else {
+            panic!("not a fen")
+        };
+        assert_eq!(b.to_string(), "6-1-7-6-5-1-6-5-5-5-0-1-0-0-S");
+        assert_eq!(moves.len(), 1);
+        assert!(matches!(
+            "position fen 4-4-4".parse::<Command>(),
+            Err(CommandError::Notation(NotationError::DiagramFields(3)))
+        ));
+        assert!(matches!(
+            "position fen 5-4-4-4-4-4-4-4-4-4-4-4-0-0-S".parse::<Command>(),
+            Err(CommandError::Notation(NotationError::Board(_)))
+        ));
+        assert!(matches!(
+            "position fen".parse::<Command>(),
+            Err(CommandError::MissingValue(_))
+        ));
+        assert!(matches!(
+            "position startpos moves FZ".parse::<Command>(),
+            Err(CommandError::Notation(NotationError::Move(_)))
+        ));
+        assert!(matches!(
+            "position".parse::<Command>(),
+            Err(CommandError::PositionKind)
+        ));
+    }
+
+    #[test]
+    fn parses_combined_go_limits() {
+        let c: Command = "go depth 16 movetime 2400".parse().unwrap();
+        let Command::Go {
+            limits,
+            ponder: false,
+        } = c
+        else {
+            panic!("not go")
+        };
+        assert_eq!(limits.depth, Some(16));
+        assert_eq!(limits.movetime, Some(Duration::from_millis(2400)));
+        assert_eq!(limits.nodes, None);
+        let c: Command = "go ponder".parse().unwrap();
+        assert!(matches!(c, Command::Go { ponder: true, .. }));
+        assert!("go infinite".parse::<Command>().is_ok_and(|c| matches!(
+            c,
+            Command::Go {
+                limits: Limits { infinite: true, .. },
+                ..
+            }
+        )));
+        assert!(matches!(
+            "go nodes".parse::<Command>(),
+            Err(CommandError::MissingValue(_))
+        ));
+        assert!(matches!(
+            "go nodes -5".parse::<Command>(),
+            Err(CommandError::BadNumber { .. })
+        ));
+        assert!(matches!(
+            "go sideways".parse::<Command>(),
+            Err(CommandError::Unexpected { .. })
+        ));
+    }
+
+    #[test]
+    fn parses_setoption_names_and_values_with_spaces() {
+        let c: Command = "setoption name Seed value two words".parse().unwrap();
+        assert_eq!(
+            c,
+            Command::SetOption {
+                name: "Seed".into(),
+                value: "two words".into()
+            }
+        );
+        assert!(matches!(
+            "setoption Level 3".parse::<Command>(),
+            Err(CommandError::SetOptionSyntax)
+        ));
+        assert!(matches!(
+            "uci now".parse::<Command>(),
+            Err(CommandError::Unexpected { .. })
+        ));
+        assert!(matches!(
+            "".parse::<Command>(),
+            Err(CommandError::Unknown(_))
+        ));
+    }
+}
