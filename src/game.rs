@@ -43,7 +43,10 @@ pub struct CycleRule {
 impl Default for CycleRule {
     /// Three occurrences, 500 plies: the Abapa tournament rule as the Aualé GUI applies it.
     fn default() -> Self {
-        CycleRule { repetitions: 3, no_progress_limit: 500 }
+        CycleRule {
+            repetitions: 3,
+            no_progress_limit: 500,
+        }
     }
 }
 

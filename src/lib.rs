@@ -7,4 +7,5 @@
 pub mod bench;
 pub mod game;
 pub mod oware;
+pub mod protocol;
 pub mod search;

@@ -1,18 +1,85 @@
-use perfectplay::oware::{Board, Variant, Weights};
-use perfectplay::search::*;
-struct P;
-impl SearchHandler<perfectplay::oware::Move> for P {
-    fn iteration(&mut self, i: &Iteration<perfectplay::oware::Move>) {
-        let pv: String = i.pv.iter().map(|m| m.to_string()).collect();
-        println!("info depth {} seldepth {} nodes {} score {} time {} pv {}", i.depth, i.seldepth, i.nodes, i.score, i.elapsed.as_millis(), pv);
-    }
+//! The `perfectplay` binary: the protocol loop on stdin/stdout by default, and subcommands.
+
+use std::io::{self, BufReader, Write};
+use std::time::Instant;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+use perfectplay::oware::{Board, Variant};
+
+/// An Oware (Abapa/Awari) engine. With no subcommand it speaks the UCI-style protocol on
+/// stdin/stdout (see protocol.md); logs go to stderr (RUST_LOG=debug for more).
+#[derive(Parser)]
+#[command(version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Commands>,
 }
-fn main() {
-    let n: u64 = std::env::args().nth(1).unwrap().parse().unwrap();
-    let b = Board::start(Variant::Abapa);
-    let mut s = Searcher::<Board>::new();
-    let cfg = SearchConfig { weights: Weights::default(), cycle: Default::default(), level: Level::default(), seed: seed_hash("") };
-    let t = std::time::Instant::now();
-    let r = s.search(&Root::new(b), &Limits { nodes: Some(n), ..Default::default() }, &cfg, &Control::new(false), &mut P);
-    println!("{:?} {:.1} Mnps", r.best_move, r.nodes as f64 / t.elapsed().as_secs_f64() / 1e6);
+
+#[derive(Subcommand)]
+enum Commands {
+    /// Runs the protocol loop on stdin/stdout (the default).
+    Uci,
+    /// Counts the leaves of the move tree N plies deep and prints the count and nodes per second.
+    Perft {
+        /// Depth in plies.
+        #[arg(long, short)]
+        depth: u32,
+        /// Start diagram, e.g. 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Rule variant: abapa or awari.
+        #[arg(long, default_value = "abapa")]
+        variant: Variant,
+        /// Also print the count below each move of the root.
+        #[arg(long)]
+        divide: bool,
+    },
+}
+
+fn main() -> anyhow::Result<()> {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let cli = Cli::parse();
+    match cli.command.unwrap_or(Commands::Uci) {
+        Commands::Uci => {
+            let stdin = BufReader::new(io::stdin());
+            perfectplay::protocol::run(stdin, io::stdout().lock()).context("writing to stdout")?;
+        }
+        Commands::Perft {
+            depth,
+            fen,
+            variant,
+            divide,
+        } => {
+            let board = match fen {
+                Some(d) => d
+                    .parse::<Board>()
+                    .with_context(|| format!("reading diagram '{d}'"))?,
+                None => Board::start(variant),
+            }
+            .with_variant(variant);
+            let mut out = io::stdout().lock();
+            if divide {
+                for &mv in board.legal_moves().iter() {
+                    writeln!(
+                        out,
+                        "{mv}: {}",
+                        board.play(mv).0.perft(depth.saturating_sub(1))
+                    )?;
+                }
+            }
+            let started = Instant::now();
+            let nodes = board.perft(depth);
+            let secs = started.elapsed().as_secs_f64();
+            writeln!(
+                out,
+                "perft {depth} nodes {nodes} time {} ms nps {:.0}",
+                (secs * 1000.0) as u64,
+                nodes as f64 / secs.max(1e-9)
+            )?;
+        }
+    }
+    Ok(())
 }
