@@ -46,7 +46,6 @@ struct Child<G: Game> {
     index: u8,
     /// The position's [`Game::key`].
     key: u64,
-    hint: i32,
     /// The position's static evaluation (from its side to move).
     eval: i32,
 }
@@ -57,6 +56,8 @@ struct RootMove<G: Game> {
     child: Child<G>,
     /// Index in the legal move list (house order): the tie-break identity of the move.
     index: usize,
+    /// [`Game::order_hint`]: seeds captured, for the first iteration's order.
+    hint: i32,
     score: i32,
     exact: bool,
     pv: Vec<G::Move>,
@@ -74,6 +75,8 @@ pub struct Searcher<G: Game> {
     pv: Vec<Vec<G::Move>>,
     prev_pv: Vec<G::Move>,
     children: Vec<Vec<Child<G>>>,
+    /// The legal moves of the node at each ply.
+    ply_moves: Vec<Vec<G::Move>>,
     moves: Vec<G::Move>,
     cycle: CycleRule,
     weights: G::Weights,
@@ -116,6 +119,7 @@ impl<G: Game> Searcher<G> {
             prev_pv: Vec::new(),
             children: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(8)).collect(),
             moves: Vec::with_capacity(16),
+            ply_moves: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(8)).collect(),
             cycle: CycleRule::default(),
             weights: G::Weights::default(),
             tt: TranspositionTable::new(megabytes),
@@ -266,6 +270,7 @@ impl<G: Game> Searcher<G> {
                 let (child, irreversible) = pos.play(mv);
                 let hint = pos.order_hint(&child);
                 RootMove {
+                    hint,
                     child: Child {
                         mv,
                         key: child.key(),
@@ -273,7 +278,6 @@ impl<G: Game> Searcher<G> {
                         pos: child,
                         irreversible,
                         index: index as u8,
-                        hint,
                     },
                     index,
                     score: -INF,
@@ -282,7 +286,7 @@ impl<G: Game> Searcher<G> {
                 }
             })
             .collect();
-        list.sort_by_key(|rm| -rm.child.hint);
+        list.sort_by_key(|rm| -rm.hint);
         list
     }
 
@@ -478,15 +482,16 @@ impl<G: Game> Searcher<G> {
         // The previous iteration's move, else the table's, is searched before the other moves are
         // even generated: when it cuts off, playing and evaluating them would be wasted.
         let prefetch = depth > TT_MIN_DEPTH;
-        self.moves.clear();
-        pos.legal_moves(&mut self.moves);
+        let mut moves = std::mem::take(&mut self.ply_moves[ply]);
+        moves.clear();
+        pos.legal_moves(&mut moves);
         let first = pv_move
-            .and_then(|m| self.moves.iter().position(|&x| x == m))
-            .or_else(|| (usize::from(tt_move) < self.moves.len()).then_some(usize::from(tt_move)));
+            .and_then(|m| moves.iter().position(|&x| x == m))
+            .or_else(|| (usize::from(tt_move) < moves.len()).then_some(usize::from(tt_move)));
         children.clear();
         let mut complete = match first {
             Some(index) => {
-                let mv = self.moves[index];
+                let mv = moves[index];
                 let (child, irreversible) = pos.play(mv);
                 let eval = child.evaluate(&self.weights);
                 children.push(Child {
@@ -495,13 +500,12 @@ impl<G: Game> Searcher<G> {
                     pos: child,
                     irreversible,
                     index: index as u8,
-                    hint: 0,
                     eval,
                 });
                 false
             }
             None => {
-                self.generate_children(pos, &mut children, None, tt_move, prefetch);
+                self.generate_children(pos, &moves, &mut children, None, tt_move, prefetch);
                 true
             }
         };
@@ -517,7 +521,7 @@ impl<G: Game> Searcher<G> {
                     break;
                 }
                 complete = true;
-                self.generate_children(pos, &mut children, first, tt_move, prefetch);
+                self.generate_children(pos, &moves, &mut children, first, tt_move, prefetch);
                 if i == children.len() {
                     break;
                 }
@@ -576,11 +580,14 @@ impl<G: Game> Searcher<G> {
                 best_index = child.index;
                 if score > alpha {
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    let line = &mut head[ply];
-                    line.clear();
-                    line.push(child.mv);
-                    line.extend_from_slice(&tail[0]);
+                    // Null-window nodes have no principal variation to report.
+                    if pv_node {
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        let line = &mut head[ply];
+                        line.clear();
+                        line.push(child.mv);
+                        line.extend_from_slice(&tail[0]);
+                    }
                     if alpha >= beta {
                         break;
                     }
@@ -588,6 +595,7 @@ impl<G: Game> Searcher<G> {
             }
         }
         self.children[ply] = children;
+        self.ply_moves[ply] = moves;
         let dependent = self.path_dependent;
         self.path_dependent = outer_dependent || dependent;
         if use_tt && !self.aborted {
@@ -649,7 +657,7 @@ impl<G: Game> Searcher<G> {
         false
     }
 
-    /// Appends to `out` the moves of `pos` but `skip` (an index in the legal move list, already
+    /// Appends to `out` the legal `moves` of `pos` but `skip` (an index in the legal move list, already
     /// searched) with their positions, in search order: the transposition table's move (`tt_move`,
     /// an index in the legal move list), then the others by the static evaluation of the position
     /// they lead to, best for the mover first (captures come first this way, the biggest first),
@@ -660,18 +668,17 @@ impl<G: Game> Searcher<G> {
     fn generate_children(
         &mut self,
         pos: &G,
+        moves: &[G::Move],
         out: &mut Vec<Child<G>>,
         skip: Option<usize>,
         tt_move: u8,
         prefetch: bool,
     ) {
-        self.moves.clear();
-        pos.legal_moves(&mut self.moves);
         let start = out.len();
-        if self.sort_keys.len() < start + self.moves.len() {
-            self.sort_keys.resize(start + self.moves.len(), 0);
+        if self.sort_keys.len() < start + moves.len() {
+            self.sort_keys.resize(start + moves.len(), 0);
         }
-        for (index, &mv) in self.moves.iter().enumerate() {
+        for (index, &mv) in moves.iter().enumerate() {
             if Some(index) == skip {
                 continue;
             }
@@ -693,7 +700,6 @@ impl<G: Game> Searcher<G> {
                 irreversible,
                 index: index as u8,
                 key: child_key,
-                hint: 0,
                 eval,
             });
         }

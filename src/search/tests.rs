@@ -298,3 +298,37 @@ fn finds_the_capture_chain() {
     assert_eq!(pos.side_to_move(), Side::South);
     assert_eq!(pos.variant(), Variant::Abapa);
 }
+
+#[test]
+fn word_evaluation_equals_the_plain_sum() {
+    let weights = [
+        Weights::default(),
+        Weights {
+            capture: 7,
+            row_seeds: -3,
+            small_house: 11,
+            big_house: -13,
+        },
+    ];
+    let mut count = 0;
+    for root in bench_positions() {
+        let mut frontier = vec![root.position];
+        for _ in 0..3 {
+            let mut next = Vec::new();
+            for pos in &frontier {
+                for w in &weights {
+                    assert_eq!(pos.evaluate(w), pos.evaluate_plain(w), "{pos}");
+                    count += 1;
+                }
+                next.extend(pos.legal_moves().iter().map(|&m| pos.play(m).0));
+            }
+            frontier = next;
+        }
+    }
+    // Big houses (12+) and every count of small houses occur among these.
+    assert!(count > 1000);
+    let lap: Board = "13-1-2-0-0-12-1-1-2-0-0-16-0-0-S".parse().expect("diagram");
+    for w in &weights {
+        assert_eq!(lap.evaluate(w), lap.evaluate_plain(w));
+    }
+}
