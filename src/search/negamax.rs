@@ -19,6 +19,8 @@ pub(crate) const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 /// Nodes with less depth left than this neither probe nor fill the transposition table: they are
 /// the most numerous, their subtrees are tiny, and a table access costs a cache miss.
 const TT_MIN_DEPTH: i32 = 2;
+/// Half-width of the aspiration window around the previous iteration's score.
+const ASPIRATION: i32 = 100;
 /// How often (in nodes) the clock and the stop flag are read.
 const POLL_INTERVAL: u64 = 1024;
 
@@ -219,9 +221,16 @@ impl<G: Game> Searcher<G> {
         self.prev_pv.clear();
         for depth in 1..=max_depth {
             self.can_abort = depth > 1;
-            let Some(best) =
-                self.root_iteration(&mut root_moves, depth, exact_all, tie_salt, control)
-            else {
+            let last = root_moves[0].score;
+            let aspiration = (depth >= 4 && last.abs() < MATE_BOUND).then_some(last);
+            let Some(best) = self.root_iteration(
+                &mut root_moves,
+                depth,
+                exact_all,
+                tie_salt,
+                aspiration,
+                control,
+            ) else {
                 break;
             };
             let rm = &root_moves[best];
@@ -304,6 +313,7 @@ impl<G: Game> Searcher<G> {
         depth: u32,
         exact_all: bool,
         tie_salt: u64,
+        aspiration: Option<i32>,
         control: &Control,
     ) -> Option<usize> {
         let mut best = -INF;
@@ -327,7 +337,25 @@ impl<G: Game> Searcher<G> {
             let on_pv = self.prev_pv.first() == Some(&child.mv);
             let d = depth as i32 - 1;
             let mut score;
-            if alpha == -INF {
+            if alpha == -INF && !exact_all && aspiration.is_some() {
+                // Aspiration: a window around the previous iteration's score, opened on the side
+                // the score falls out of.
+                let center = aspiration.unwrap_or(0);
+                let (mut lo, mut hi) = (center - ASPIRATION, center + ASPIRATION);
+                loop {
+                    score = -self.negamax(&child.pos, d, -hi, -lo, 1, irrev, on_pv, control);
+                    if self.aborted {
+                        break;
+                    }
+                    if score <= lo {
+                        lo = -INF;
+                    } else if score >= hi {
+                        hi = INF;
+                    } else {
+                        break;
+                    }
+                }
+            } else if alpha == -INF {
                 score = -self.negamax(&child.pos, d, -INF, INF, 1, irrev, on_pv, control);
             } else {
                 score = -self.negamax(&child.pos, d, -best, -alpha, 1, irrev, on_pv, control);
