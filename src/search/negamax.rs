@@ -1,4 +1,4 @@
-//! Negamax with alpha-beta pruning and iterative deepening.
+//! Principal variation search with a transposition table, quiescence and iterative deepening.
 
 use std::time::{Duration, Instant};
 
@@ -21,6 +21,8 @@ pub(crate) const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 const TT_MIN_DEPTH: i32 = 2;
 /// Half-width of the aspiration window around the previous iteration's score.
 const ASPIRATION: i32 = 100;
+/// Whether leaves are extended by capture sequences ([`Searcher::quiesce`]).
+const QUIESCENCE: bool = true;
 /// How often (in nodes) the clock and the stop flag are read.
 const POLL_INTERVAL: u64 = 1024;
 
@@ -460,8 +462,12 @@ impl<G: Game> Searcher<G> {
             self.path_dependent = true;
             return outcome_score(pos.cycle_outcome(), ply);
         }
-        if depth <= 0 || ply >= MAX_PLY {
+        if ply >= MAX_PLY {
             return pos.evaluate(&self.weights);
+        }
+        if depth <= 0 {
+            let stand = pos.evaluate(&self.weights);
+            return self.quiesce(pos, stand, alpha, beta, ply);
         }
         if self.can_abort {
             if self.nodes >= self.budget {
@@ -561,7 +567,7 @@ impl<G: Game> Searcher<G> {
             let child_on_pv = on_pv && i == 1 && pv_move == Some(child.mv);
             let d = depth - 1;
             let score = if d <= 0 {
-                -self.leaf(child, ply + 1, child_irrev)
+                -self.leaf(child, ply + 1, child_irrev, -beta, -alpha)
             } else if i == 1 {
                 -self.negamax(
                     &child.pos,
@@ -645,7 +651,7 @@ impl<G: Game> Searcher<G> {
     /// [`Searcher::negamax`] at depth 0, for a child whose evaluation is already known: the same
     /// checks and node count, without a second evaluation.
     #[inline]
-    fn leaf(&mut self, child: &Child<G>, ply: usize, irrev: usize) -> i32 {
+    fn leaf(&mut self, child: &Child<G>, ply: usize, irrev: usize, alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         self.pv[ply].clear();
         self.seldepth = self.seldepth.max(ply as u32);
@@ -656,7 +662,65 @@ impl<G: Game> Searcher<G> {
             self.path_dependent = true;
             return outcome_score(child.pos.cycle_outcome(), ply);
         }
-        child.eval
+        self.quiesce(&child.pos, child.eval, alpha, beta, ply)
+    }
+
+    /// The value of a leaf (`ply` below the root, static evaluation `stand`): the evaluation, or
+    /// better for the side to move if an irreversible move (a capture in Oware) gains, followed
+    /// to the end of the capture sequence (each capture is a node). Fail-soft.
+    fn quiesce(&mut self, pos: &G, stand: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if !QUIESCENCE || stand >= beta || ply >= MAX_PLY {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut best = stand;
+        let mut moves = std::mem::take(&mut self.ply_moves[ply]);
+        let mut captures = std::mem::take(&mut self.children[ply]);
+        moves.clear();
+        captures.clear();
+        pos.legal_moves(&mut moves);
+        for (index, &mv) in moves.iter().enumerate() {
+            let (child, irreversible) = pos.play(mv);
+            if irreversible {
+                let eval = child.evaluate(&self.weights);
+                captures.push(Child {
+                    mv,
+                    key: 0,
+                    pos: child,
+                    irreversible,
+                    index: index as u8,
+                    eval,
+                });
+            }
+        }
+        // Most promising first (insertion sort by the child's evaluation, lowest for it first).
+        for i in 1..captures.len() {
+            let mut j = i;
+            while j > 0 && captures[j - 1].eval > captures[j].eval {
+                captures.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        for child in &captures {
+            self.nodes += 1;
+            self.seldepth = self.seldepth.max(ply as u32 + 1);
+            let score = match child.pos.outcome() {
+                Some(outcome) => outcome_score(outcome, ply + 1),
+                None => -self.quiesce(&child.pos, child.eval, -beta, -alpha, ply + 1),
+            };
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.ply_moves[ply] = moves;
+        self.children[ply] = captures;
+        best
     }
 
     /// Whether the position last pushed on `keys` ends the game by the cycle rule.

@@ -16,8 +16,9 @@ fn config(cycle: CycleRule) -> SearchConfig<Weights> {
     }
 }
 
-/// Plain minimax (no pruning, no table) to `depth`, with the cycle rule applied to `keys`
-/// (positions since the last capture, current last), scored as the search scores.
+/// Plain minimax (no pruning, no table) to `depth` then captures only, with the cycle rule
+/// applied to `keys` (positions since the last capture, current last), scored as the search
+/// scores.
 fn minimax(pos: &Board, depth: u32, ply: usize, keys: &mut Vec<u64>, cycle: CycleRule) -> i32 {
     if let Some(outcome) = Game::outcome(pos) {
         return outcome_score(outcome, ply);
@@ -31,7 +32,7 @@ fn minimax(pos: &Board, depth: u32, ply: usize, keys: &mut Vec<u64>, cycle: Cycl
         return outcome_score(Game::cycle_outcome(pos), ply);
     }
     if depth == 0 {
-        return pos.evaluate(&Weights::default());
+        return quiescence(pos, ply);
     }
     let mut best = i32::MIN;
     for &mv in pos.legal_moves().iter() {
@@ -48,6 +49,23 @@ fn minimax(pos: &Board, depth: u32, ply: usize, keys: &mut Vec<u64>, cycle: Cycl
             *keys = saved;
         }
         best = best.max(score);
+    }
+    best
+}
+
+/// The leaf value: the evaluation, or better if a capture (followed to the end of the captures)
+/// gains, without pruning.
+fn quiescence(pos: &Board, ply: usize) -> i32 {
+    let mut best = pos.evaluate(&Weights::default());
+    for &mv in pos.legal_moves().iter() {
+        let (child, captured) = pos.play(mv);
+        if captured > 0 {
+            let score = match Game::outcome(&child) {
+                Some(outcome) => outcome_score(outcome, ply + 1),
+                None => -quiescence(&child, ply + 1),
+            };
+            best = best.max(score);
+        }
     }
     best
 }
