@@ -90,4 +90,11 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// The side to move: 0 for the first player (South), 1 for the second.
     fn side(&self) -> usize;
+
+    /// A cheap test whether `mv` may be irreversible (a capture in Oware): it must never say no to
+    /// a move that is, and may say yes to one that is not. The search's quiescence plays only
+    /// these moves. The default says yes to every move.
+    fn may_be_irreversible(&self, _mv: Self::Move) -> bool {
+        true
+    }
 }

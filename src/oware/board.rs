@@ -547,4 +547,16 @@ impl Game for Board {
     fn side(&self) -> usize {
         self.side.index()
     }
+    fn may_be_irreversible(&self, mv: Move) -> bool {
+        // Fewer than 12 seeds put one seed in each of the next houses: the move captures only if
+        // the last lands in an opponent's house holding 1 or 2 (a grand slam makes it capture
+        // nothing, which playing it tells). 12 or more lap the board: let playing it tell.
+        let from = mv.house();
+        let n = self.houses[from] as usize;
+        if n >= 12 {
+            return true;
+        }
+        let last = wrap(from + n);
+        !self.side.owns(last) && matches!(self.houses[last], 1 | 2)
+    }
 }

@@ -680,6 +680,9 @@ impl<G: Game> Searcher<G> {
         captures.clear();
         pos.legal_moves(&mut moves);
         for (index, &mv) in moves.iter().enumerate() {
+            if !pos.may_be_irreversible(mv) {
+                continue;
+            }
             let (child, irreversible) = pos.play(mv);
             if irreversible {
                 let eval = child.evaluate(&self.weights);

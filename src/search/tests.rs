@@ -350,3 +350,26 @@ fn word_evaluation_equals_the_plain_sum() {
         assert_eq!(lap.evaluate(w), lap.evaluate_plain(w));
     }
 }
+
+#[test]
+fn capture_test_never_misses_a_capture() {
+    let mut checked = 0;
+    for root in bench_positions() {
+        let mut frontier = vec![root.position];
+        for _ in 0..3 {
+            let mut next = Vec::new();
+            for pos in &frontier {
+                for &mv in pos.legal_moves().iter() {
+                    let (child, captured) = pos.play(mv);
+                    if captured > 0 {
+                        assert!(pos.may_be_irreversible(mv), "{pos} {mv}");
+                    }
+                    checked += 1;
+                    next.push(child);
+                }
+            }
+            frontier = next;
+        }
+    }
+    assert!(checked > 1000);
+}
