@@ -107,7 +107,8 @@ impl<G: Game> Searcher<G> {
     }
 
     /// A searcher whose transposition table takes at most `megabytes` MB (the `Hash` option; at
-    /// least 1, at most [`crate::search::MAX_HASH_MB`]).
+    /// least 1, at most [`crate::search::MAX_HASH_MB`]; smaller if that much memory cannot be
+    /// had). The table is allocated and zeroed here, not at each search.
     pub fn with_hash_mb(megabytes: usize) -> Searcher<G> {
         Searcher {
             keys: Vec::with_capacity(1024),
@@ -137,6 +138,8 @@ impl<G: Game> Searcher<G> {
     /// option). Does nothing if the size is unchanged.
     pub fn resize_hash(&mut self, megabytes: usize) {
         if self.tt.megabytes() != megabytes.clamp(1, super::MAX_HASH_MB) {
+            // Free the old table before taking the new one's memory.
+            self.tt = TranspositionTable::new(1);
             self.tt = TranspositionTable::new(megabytes);
         }
     }
@@ -151,9 +154,9 @@ impl<G: Game> Searcher<G> {
         self.tt.bytes()
     }
 
-    /// Forgets everything learned from earlier searches (`ucinewgame`): empties the transposition
-    /// table and the move-ordering tables. (Each search already ignores what earlier searches
-    /// stored, so that its result depends only on its own root, limits and options.)
+    /// Forgets everything learned from earlier searches (`ucinewgame`): zeroes the transposition
+    /// table. (Each search already ignores what earlier searches stored, so that its result depends
+    /// only on its own root, limits, options and the table's size.)
     pub fn clear(&mut self) {
         self.prev_pv.clear();
         self.tt.clear();

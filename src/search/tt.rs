@@ -21,7 +21,7 @@ use super::negamax::MATE_BOUND;
 /// The table size when none is asked for, in megabytes.
 pub const DEFAULT_HASH_MB: usize = 16;
 /// The largest table accepted, in megabytes.
-pub const MAX_HASH_MB: usize = 65_536;
+pub const MAX_HASH_MB: usize = 32_768;
 
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,15 +81,21 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of at most `megabytes` MB (at least one bucket; clamped to [`MAX_HASH_MB`]).
+    /// A table of at most `megabytes` MB (clamped to 1..=[`MAX_HASH_MB`]). If the memory cannot be
+    /// had, the table is halved until it can (down to one bucket), rather than aborting.
     pub fn new(megabytes: usize) -> TranspositionTable {
         let megabytes = megabytes.clamp(1, MAX_HASH_MB);
         let bytes = megabytes << 20;
         let wanted = (bytes / std::mem::size_of::<Bucket>()).max(1);
         // The largest power of two not above `wanted`.
-        let count = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        let mut count = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        let mut buckets = Vec::new();
+        while buckets.try_reserve_exact(count).is_err() && count > 1 {
+            count /= 2;
+        }
+        buckets.resize(count, Bucket::default());
         TranspositionTable {
-            buckets: vec![Bucket::default(); count],
+            buckets,
             mask: count as u64 - 1,
             generation: 1,
             megabytes,
