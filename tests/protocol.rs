@@ -297,12 +297,12 @@ fn stop_ends_go_infinite_and_bestmove_comes_only_after_it() {
     engine.send("position startpos moves FfBe");
     engine.send("go infinite");
     // Let it search; nothing but info lines may come before `stop`.
-    let deadline = Instant::now() + Duration::from_millis(600);
-    let mut before_stop = Vec::new();
+    let mut before_stop =
+        engine.read_until("a first iteration", |l| l.starts_with("info depth 3 "));
+    let deadline = Instant::now() + Duration::from_millis(400);
     while let Some(line) = engine.recv(deadline.saturating_duration_since(Instant::now())) {
         before_stop.push(line);
     }
-    assert!(!before_stop.is_empty(), "no iteration reported in 600 ms");
     for line in &before_stop {
         parse_info(line);
     }
@@ -561,4 +561,27 @@ fn a_search_thread_never_outlives_quit() {
         assert!(out.last().unwrap().starts_with("bestmove "));
     }
     assert!(started.elapsed() < Duration::from_secs(20));
+}
+
+#[test]
+fn stop_also_ends_a_limited_search_and_movetime_ends_by_itself() {
+    let mut engine = Engine::start();
+    engine.send("go depth 60 nodes 100000000000");
+    let mut out = engine.read_until("an iteration", |l| l.starts_with("info depth 6 "));
+    let stopped_at = Instant::now();
+    engine.send("stop");
+    out.extend(engine.until_bestmove());
+    assert!(stopped_at.elapsed() < Duration::from_secs(5));
+    check_search(&game_after(START, ""), &out);
+
+    let started = Instant::now();
+    engine.send("go movetime 300");
+    let out = engine.until_bestmove();
+    let took = started.elapsed();
+    assert!(
+        took >= Duration::from_millis(250) && took < Duration::from_secs(10),
+        "movetime 300 took {took:?}"
+    );
+    check_search(&game_after(START, ""), &out);
+    engine.finish();
 }
