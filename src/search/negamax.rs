@@ -15,6 +15,9 @@ const MATE: i32 = 1_000_000;
 const INF: i32 = MATE + 1;
 /// Scores at least this far from zero are proven results.
 const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// Static evaluations are clamped inside this bound: weights at the ends of their range can give
+/// values beyond `MATE` that would read as proven results (or below `-INF`, leaving no move).
+const MAX_EVAL: i32 = MATE_BOUND - 1;
 /// How often (in nodes) the clock and the stop flag are read.
 const POLL_INTERVAL: u64 = 1024;
 
@@ -337,7 +340,7 @@ impl<G: Game> Searcher<G> {
             return outcome_score(pos.cycle_outcome(), ply);
         }
         if depth <= 0 || ply >= MAX_PLY {
-            return pos.evaluate(&self.weights);
+            return pos.evaluate(&self.weights).clamp(-MAX_EVAL, MAX_EVAL);
         }
         if self.can_abort {
             if self.nodes >= self.budget {
