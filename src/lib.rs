@@ -4,5 +4,6 @@
 //! [`search`]; it does no I/O of its own except in the front ends ([`protocol`]).
 #![deny(missing_docs)]
 
+pub mod arena;
 pub mod game;
 pub mod oware;
