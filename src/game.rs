@@ -43,7 +43,10 @@ pub struct CycleRule {
 impl Default for CycleRule {
     /// Three occurrences, 500 plies: the Abapa tournament rule as the Aualé GUI applies it.
     fn default() -> Self {
-        CycleRule { repetitions: 3, no_progress_limit: 500 }
+        CycleRule {
+            repetitions: 3,
+            no_progress_limit: 500,
+        }
     }
 }
 
@@ -55,7 +58,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// One move; `Display` gives the game's notation.
     type Move: Copy + Eq + Debug + Display + Send + Sync + 'static;
     /// The evaluation weights ([`Game::evaluate`]), settable at run time.
-    type Weights: Clone + Debug + Send + Sync + 'static;
+    type Weights: Clone + Debug + Default + Send + Sync + 'static;
 
     /// Appends the legal moves of this position to `out` (which the caller clears). Empty exactly
     /// when the game is over by the position alone ([`Game::outcome`] is then `Some`).
@@ -76,9 +79,9 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// expected margin).
     fn evaluate(&self, weights: &Self::Weights) -> i32;
 
-    /// A cheap ordering hint for a move: larger is searched earlier (in Oware, the seeds it
-    /// captures).
-    fn order_hint(&self, mv: Self::Move) -> i32;
+    /// A cheap ordering hint for the move that led from `self` to `child`: larger is searched
+    /// earlier (in Oware, the seeds it captured).
+    fn order_hint(&self, child: &Self) -> i32;
 
     /// A 64-bit hash of everything the game's value depends on (for Oware: houses, stores and side
     /// to move). Used for repetition detection and the transposition table.

@@ -7,3 +7,5 @@
 pub mod arena;
 pub mod game;
 pub mod oware;
+pub mod protocol;
+pub mod search;

@@ -1,10 +1,85 @@
+//! The `perfectplay` binary: the protocol loop on stdin/stdout by default, and subcommands.
+
+use std::io::{self, BufReader, Write};
+use std::time::Instant;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
 use perfectplay::oware::{Board, Variant};
-fn main() {
-    let d: u32 = std::env::args().nth(1).unwrap().parse().unwrap();
-    let b = Board::start(Variant::Abapa);
-    for i in 1..=d {
-        let t = std::time::Instant::now();
-        let n = b.perft(i);
-        println!("{i} {n} {:.1} Mnps", n as f64 / t.elapsed().as_secs_f64() / 1e6);
+
+/// An Oware (Abapa/Awari) engine. With no subcommand it speaks the UCI-style protocol on
+/// stdin/stdout (see protocol.md); logs go to stderr (RUST_LOG=debug for more).
+#[derive(Parser)]
+#[command(version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Commands>,
+}
+
+#[derive(Subcommand)]
+enum Commands {
+    /// Runs the protocol loop on stdin/stdout (the default).
+    Uci,
+    /// Counts the leaves of the move tree N plies deep and prints the count and nodes per second.
+    Perft {
+        /// Depth in plies.
+        #[arg(long, short)]
+        depth: u32,
+        /// Start diagram, e.g. 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Rule variant: abapa or awari.
+        #[arg(long, default_value = "abapa")]
+        variant: Variant,
+        /// Also print the count below each move of the root.
+        #[arg(long)]
+        divide: bool,
+    },
+}
+
+fn main() -> anyhow::Result<()> {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let cli = Cli::parse();
+    match cli.command.unwrap_or(Commands::Uci) {
+        Commands::Uci => {
+            let stdin = BufReader::new(io::stdin());
+            perfectplay::protocol::run(stdin, io::stdout().lock()).context("writing to stdout")?;
+        }
+        Commands::Perft {
+            depth,
+            fen,
+            variant,
+            divide,
+        } => {
+            let board = match fen {
+                Some(d) => d
+                    .parse::<Board>()
+                    .with_context(|| format!("reading diagram '{d}'"))?,
+                None => Board::start(variant),
+            }
+            .with_variant(variant);
+            let mut out = io::stdout().lock();
+            if divide {
+                for &mv in board.legal_moves().iter() {
+                    writeln!(
+                        out,
+                        "{mv}: {}",
+                        board.play(mv).0.perft(depth.saturating_sub(1))
+                    )?;
+                }
+            }
+            let started = Instant::now();
+            let nodes = board.perft(depth);
+            let secs = started.elapsed().as_secs_f64();
+            writeln!(
+                out,
+                "perft {depth} nodes {nodes} time {} ms nps {:.0}",
+                (secs * 1000.0) as u64,
+                nodes as f64 / secs.max(1e-9)
+            )?;
+        }
     }
+    Ok(())
 }

@@ -37,19 +37,34 @@ pub enum BoardError {
 impl Board {
     /// The start position: four seeds in every house, empty stores, South to move.
     pub fn start(variant: Variant) -> Board {
-        Board { houses: [4; 12], stores: [0; 2], side: Side::South, variant }
+        Board {
+            houses: [4; 12],
+            stores: [0; 2],
+            side: Side::South,
+            variant,
+        }
     }
 
     /// A position from its parts.
     ///
     /// # Errors
     /// [`BoardError::WrongTotal`] unless houses and stores hold 48 seeds together.
-    pub fn new(houses: [u8; 12], stores: [u8; 2], side: Side, variant: Variant) -> Result<Board, BoardError> {
+    pub fn new(
+        houses: [u8; 12],
+        stores: [u8; 2],
+        side: Side,
+        variant: Variant,
+    ) -> Result<Board, BoardError> {
         let total: u32 = houses.iter().chain(stores.iter()).map(|&s| s as u32).sum();
         if total != TOTAL_SEEDS {
             return Err(BoardError::WrongTotal(total));
         }
-        Ok(Board { houses, stores, side, variant })
+        Ok(Board {
+            houses,
+            stores,
+            side,
+            variant,
+        })
     }
 
     /// The twelve houses, `A`-`F` then `a`-`f`.
@@ -129,7 +144,10 @@ impl Board {
     pub fn play(&self, mv: Move) -> (Board, u8) {
         let mut b = *self;
         let from = mv.house();
-        debug_assert!(self.side.owns(from) && self.houses[from] > 0, "illegal move {mv} in {self}");
+        debug_assert!(
+            self.side.owns(from) && self.houses[from] > 0,
+            "illegal move {mv} in {self}"
+        );
         let last = Board::sow(&mut b.houses, from);
         let opp = self.side.opponent();
         let base = opp.first_house();
@@ -243,7 +261,10 @@ impl Board {
     /// The stores if each player takes the seeds of their own row (Abapa's ending when a player
     /// cannot feed, and its cycle rule).
     pub fn stores_with_own_rows(&self) -> [u8; 2] {
-        [self.stores[0] + self.row_seeds(Side::South), self.stores[1] + self.row_seeds(Side::North)]
+        [
+            self.stores[0] + self.row_seeds(Side::South),
+            self.stores[1] + self.row_seeds(Side::North),
+        ]
     }
 
     /// The stores if the seeds left are split evenly (Awari's cycle rule). With an odd number left
@@ -306,7 +327,10 @@ impl Board {
         if depth == 0 {
             return 1;
         }
-        if self.stores[0] > HALF_SEEDS || self.stores[1] > HALF_SEEDS || self.stores == [HALF_SEEDS; 2] {
+        if self.stores[0] > HALF_SEEDS
+            || self.stores[1] > HALF_SEEDS
+            || self.stores == [HALF_SEEDS; 2]
+        {
             return 0;
         }
         let moves = self.legal_moves();
@@ -361,7 +385,10 @@ impl Default for MoveList {
 impl MoveList {
     /// An empty list.
     pub fn new() -> MoveList {
-        MoveList { moves: [Move::from_house(0); 6], len: 0 }
+        MoveList {
+            moves: [Move::from_house(0); 6],
+            len: 0,
+        }
     }
     fn push(&mut self, mv: Move) {
         self.moves[self.len as usize] = mv;
@@ -415,7 +442,10 @@ impl FromStr for Board {
         }
         let mut counts = [0u8; 14];
         for (i, field) in fields[..14].iter().enumerate() {
-            let v: u32 = field.trim().parse().map_err(|_| NotationError::DiagramCount(field.to_string()))?;
+            let v: u32 = field
+                .trim()
+                .parse()
+                .map_err(|_| NotationError::DiagramCount(field.to_string()))?;
             if v > TOTAL_SEEDS {
                 return Err(NotationError::DiagramCount(field.to_string()));
             }
@@ -424,7 +454,8 @@ impl FromStr for Board {
         let side: Side = fields[14].trim().parse()?;
         let mut houses = [0u8; 12];
         houses.copy_from_slice(&counts[..12]);
-        Board::new(houses, [counts[12], counts[13]], side, Variant::Abapa).map_err(NotationError::Board)
+        Board::new(houses, [counts[12], counts[13]], side, Variant::Abapa)
+            .map_err(NotationError::Board)
     }
 }
 
@@ -452,8 +483,8 @@ impl Game for Board {
     fn evaluate(&self, weights: &Weights) -> i32 {
         Board::evaluate(self, weights)
     }
-    fn order_hint(&self, mv: Move) -> i32 {
-        Board::play(self, mv).1 as i32
+    fn order_hint(&self, child: &Board) -> i32 {
+        child.stores[self.side.index()] as i32 - self.stores[self.side.index()] as i32
     }
     fn key(&self) -> u64 {
         Board::key(self)

@@ -148,7 +148,9 @@ impl FromStr for Move {
     fn from_str(s: &str) -> Result<Move, NotationError> {
         let mut chars = s.chars();
         match (chars.next(), chars.next()) {
-            (Some(c), None) => Move::from_letter(c).ok_or_else(|| NotationError::Move(s.to_string())),
+            (Some(c), None) => {
+                Move::from_letter(c).ok_or_else(|| NotationError::Move(s.to_string()))
+            }
             _ => Err(NotationError::Move(s.to_string())),
         }
     }
@@ -158,7 +160,9 @@ impl FromStr for Move {
 ///
 /// # Errors
 /// [`NotationError::Move`] naming the first character that is not a house letter.
-pub fn parse_moves<'a>(words: impl IntoIterator<Item = &'a str>) -> Result<Vec<Move>, NotationError> {
+pub fn parse_moves<'a>(
+    words: impl IntoIterator<Item = &'a str>,
+) -> Result<Vec<Move>, NotationError> {
     let mut moves = Vec::new();
     for word in words {
         for c in word.chars() {
@@ -207,6 +211,11 @@ pub struct Weights {
 
 impl Default for Weights {
     fn default() -> Self {
-        Weights { capture: 100, row_seeds: 2, small_house: -5, big_house: 3 }
+        Weights {
+            capture: 100,
+            row_seeds: 2,
+            small_house: -5,
+            big_house: 3,
+        }
     }
 }

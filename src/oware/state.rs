@@ -19,7 +19,10 @@ pub struct Rules {
 
 impl Default for Rules {
     fn default() -> Self {
-        Rules { variant: Variant::Abapa, cycle: CycleRule::default() }
+        Rules {
+            variant: Variant::Abapa,
+            cycle: CycleRule::default(),
+        }
     }
 }
 
@@ -44,7 +47,9 @@ impl fmt::Display for EndReason {
         f.write_str(match self {
             EndReason::Majority => "a player captured more than 24 seeds",
             EndReason::EvenSplit => "both players captured 24 seeds",
-            EndReason::NoMoves => "the player to move cannot move or feed; each player takes their own row",
+            EndReason::NoMoves => {
+                "the player to move cannot move or feed; each player takes their own row"
+            }
             EndReason::Repetition => "position repeated (cycle rule)",
             EndReason::NoCaptureLimit => "no capture within the ply limit (cycle rule)",
         })
@@ -70,7 +75,11 @@ impl GameEnd {
             Outcome::Loss => Some(Side::North),
             Outcome::Draw => None,
         };
-        GameEnd { reason, stores, winner }
+        GameEnd {
+            reason,
+            stores,
+            winner,
+        }
     }
 
     /// The result as in game records: `1-0` (South won), `0-1`, `1/2-1/2`.
@@ -193,7 +202,11 @@ impl GameState {
     /// The state is unchanged on error.
     pub fn play(&mut self, mv: Move) -> Result<(), PlayError> {
         if let Some(end) = self.end {
-            return Err(PlayError::GameOver { mv, reason: end.reason, result: end.result_string() });
+            return Err(PlayError::GameOver {
+                mv,
+                reason: end.reason,
+                result: end.result_string(),
+            });
         }
         let legal = self.board.legal_moves();
         if !legal.contains(mv) {
@@ -228,9 +241,13 @@ impl GameState {
     fn position_end(&self) -> Option<GameEnd> {
         let stores = self.board.final_stores()?;
         let b = &self.board;
-        let reason = if b.store(Side::South) > super::HALF_SEEDS || b.store(Side::North) > super::HALF_SEEDS {
+        let reason = if b.store(Side::South) > super::HALF_SEEDS
+            || b.store(Side::North) > super::HALF_SEEDS
+        {
             EndReason::Majority
-        } else if b.store(Side::South) == super::HALF_SEEDS && b.store(Side::North) == super::HALF_SEEDS {
+        } else if b.store(Side::South) == super::HALF_SEEDS
+            && b.store(Side::North) == super::HALF_SEEDS
+        {
             EndReason::EvenSplit
         } else {
             EndReason::NoMoves
@@ -244,7 +261,9 @@ impl GameState {
         let occurrences = self.since_capture.iter().filter(|&&k| k == current).count() as u32;
         let reason = if occurrences >= cycle.repetitions {
             EndReason::Repetition
-        } else if cycle.no_progress_limit > 0 && self.since_capture.len() as u32 > cycle.no_progress_limit {
+        } else if cycle.no_progress_limit > 0
+            && self.since_capture.len() as u32 > cycle.no_progress_limit
+        {
             EndReason::NoCaptureLimit
         } else {
             return None;

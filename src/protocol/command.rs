@@ -1,0 +1,324 @@
+//! Parsing protocol input lines into typed [`Command`]s.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use crate::oware::{parse_moves, Board, Move, NotationError};
+use crate::search::Limits;
+
+/// One line of input from the GUI.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `uci`: identify and list the options.
+    Uci,
+    /// `isready`: answered with `readyok` at once.
+    IsReady,
+    /// `ucinewgame`: forget what earlier searches learned.
+    NewGame,
+    /// `setoption name N [value V]`.
+    SetOption {
+        /// The option's name as given.
+        name: String,
+        /// The value, empty when none was given.
+        value: String,
+    },
+    /// `position startpos|fen DIAGRAM [moves M...]`; `start` is `None` for `startpos`.
+    Position {
+        /// The diagram, or `None` for the start position.
+        start: Option<Board>,
+        /// Moves to play from it.
+        moves: Vec<Move>,
+    },
+    /// `go [nodes N] [depth D] [movetime MS] [infinite] [ponder]`.
+    Go {
+        /// The explicit limits (empty for plain `go`: the level decides).
+        limits: Limits,
+        /// Whether this is `go ponder`.
+        ponder: bool,
+    },
+    /// `stop`.
+    Stop,
+    /// `ponderhit`.
+    PonderHit,
+    /// `legal`: print the legal moves.
+    Legal,
+    /// `d`: print the board.
+    Display,
+    /// `debug on|off`: accepted, no effect.
+    Debug,
+    /// `quit`.
+    Quit,
+}
+
+/// Why an input line is not a command.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CommandError {
+    /// The first word is not a command.
+    #[error("unknown command '{0}'")]
+    Unknown(String),
+    /// A keyword needs a value that is missing.
+    #[error("'{0}' needs a value")]
+    MissingValue(String),
+    /// A value is not a valid number.
+    #[error("'{value}' is not a valid value for '{key}' (expected {expected})")]
+    BadNumber {
+        /// The keyword.
+        key: String,
+        /// The value given.
+        value: String,
+        /// What was expected.
+        expected: &'static str,
+    },
+    /// An unknown word inside a command.
+    #[error("unexpected '{word}' in '{command}'")]
+    Unexpected {
+        /// The command.
+        command: &'static str,
+        /// The word.
+        word: String,
+    },
+    /// `position` without `startpos` or `fen`.
+    #[error("position needs 'startpos' or 'fen DIAGRAM'")]
+    PositionKind,
+    /// A diagram or move that cannot be read.
+    #[error("{0}")]
+    Notation(#[from] NotationError),
+    /// `setoption` without `name`.
+    #[error("setoption needs 'name NAME [value VALUE]'")]
+    SetOptionSyntax,
+}
+
+impl FromStr for Command {
+    type Err = CommandError;
+
+    /// Parses one line. Leading and trailing spaces are ignored; words are separated by any
+    /// whitespace. An empty line is [`CommandError::Unknown`] with an empty name.
+    fn from_str(line: &str) -> Result<Command, CommandError> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some((&head, rest)) = words.split_first() else {
+            return Err(CommandError::Unknown(String::new()));
+        };
+        let no_args = |cmd: &'static str, c: Command| match rest.first() {
+            None => Ok(c),
+            Some(w) => Err(CommandError::Unexpected {
+                command: cmd,
+                word: w.to_string(),
+            }),
+        };
+        match head {
+            "uci" => no_args("uci", Command::Uci),
+            "isready" => no_args("isready", Command::IsReady),
+            "ucinewgame" => no_args("ucinewgame", Command::NewGame),
+            "stop" => no_args("stop", Command::Stop),
+            "ponderhit" => no_args("ponderhit", Command::PonderHit),
+            "legal" => no_args("legal", Command::Legal),
+            "d" => no_args("d", Command::Display),
+            "quit" => no_args("quit", Command::Quit),
+            "debug" => match rest {
+                [] | ["on"] | ["off"] => Ok(Command::Debug),
+                [w, ..] => Err(CommandError::Unexpected {
+                    command: "debug",
+                    word: w.to_string(),
+                }),
+            },
+            "setoption" => parse_setoption(rest),
+            "position" => parse_position(rest),
+            "go" => parse_go(rest),
+            other => Err(CommandError::Unknown(other.to_string())),
+        }
+    }
+}
+
+fn parse_setoption(rest: &[&str]) -> Result<Command, CommandError> {
+    if rest.first() != Some(&"name") {
+        return Err(CommandError::SetOptionSyntax);
+    }
+    let rest = &rest[1..];
+    let value_at = rest.iter().position(|&w| w == "value");
+    let (name, value) = match value_at {
+        Some(i) => (&rest[..i], &rest[i + 1..]),
+        None => (rest, &[][..]),
+    };
+    if name.is_empty() {
+        return Err(CommandError::SetOptionSyntax);
+    }
+    Ok(Command::SetOption {
+        name: name.join(" "),
+        value: value.join(" "),
+    })
+}
+
+fn parse_position(rest: &[&str]) -> Result<Command, CommandError> {
+    let (start, after) = match rest {
+        ["startpos", after @ ..] => (None, after),
+        ["fen", diagram, after @ ..] => (Some(diagram.parse::<Board>()?), after),
+        ["fen"] => return Err(CommandError::MissingValue("fen".into())),
+        _ => return Err(CommandError::PositionKind),
+    };
+    let moves = match after {
+        [] => Vec::new(),
+        ["moves", list @ ..] => parse_moves(list.iter().copied())?,
+        [w, ..] => {
+            return Err(CommandError::Unexpected {
+                command: "position",
+                word: w.to_string(),
+            })
+        }
+    };
+    Ok(Command::Position { start, moves })
+}
+
+fn parse_go(rest: &[&str]) -> Result<Command, CommandError> {
+    let mut limits = Limits::default();
+    let mut ponder = false;
+    let mut words = rest.iter();
+    while let Some(&word) = words.next() {
+        let mut number = |key: &str, max: u64| -> Result<u64, CommandError> {
+            let value = words
+                .next()
+                .ok_or_else(|| CommandError::MissingValue(key.to_string()))?;
+            match value.parse::<u64>() {
+                Ok(v) if v <= max => Ok(v),
+                _ => Err(CommandError::BadNumber {
+                    key: key.to_string(),
+                    value: value.to_string(),
+                    expected: "a whole number in range",
+                }),
+            }
+        };
+        match word {
+            "nodes" => limits.nodes = Some(number(word, u64::MAX)?.max(1)),
+            "depth" => limits.depth = Some(number(word, 1000)?.max(1) as u32),
+            "movetime" => {
+                limits.movetime = Some(Duration::from_millis(number(word, u32::MAX as u64)?))
+            }
+            "infinite" => limits.infinite = true,
+            "ponder" => ponder = true,
+            // Clock information is accepted for compatibility with chess GUIs and ignored: the
+            // budget is in nodes (or movetime).
+            "wtime" | "btime" | "winc" | "binc" | "movestogo" => {
+                number(word, u64::MAX)?;
+            }
+            other => {
+                return Err(CommandError::Unexpected {
+                    command: "go",
+                    word: other.to_string(),
+                })
+            }
+        }
+    }
+    Ok(Command::Go { limits, ponder })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_position_with_moves_in_both_forms() {
+        let spaced: Command = "position startpos moves F f B e".parse().unwrap();
+        let joined: Command = "position startpos moves FfBe".parse().unwrap();
+        assert_eq!(spaced, joined);
+        let Command::Position { start: None, moves } = joined else {
+            panic!("not a startpos")
+        };
+        let letters: String = moves.iter().map(|m| m.letter()).collect();
+        assert_eq!(letters, "FfBe");
+    }
+
+    #[test]
+    fn parses_fen_and_refuses_bad_diagrams() {
+        let c: Command = "position fen 6-1-7-6-5-1-6-5-5-5-0-1-0-0-S moves A"
+            .parse()
+            .unwrap();
+        let Command::Position {
+            start: Some(b),
+            moves,
+        } = c
+        else {
+            panic!("not a fen")
+        };
+        assert_eq!(b.to_string(), "6-1-7-6-5-1-6-5-5-5-0-1-0-0-S");
+        assert_eq!(moves.len(), 1);
+        assert!(matches!(
+            "position fen 4-4-4".parse::<Command>(),
+            Err(CommandError::Notation(NotationError::DiagramFields(3)))
+        ));
+        assert!(matches!(
+            "position fen 5-4-4-4-4-4-4-4-4-4-4-4-0-0-S".parse::<Command>(),
+            Err(CommandError::Notation(NotationError::Board(_)))
+        ));
+        assert!(matches!(
+            "position fen".parse::<Command>(),
+            Err(CommandError::MissingValue(_))
+        ));
+        assert!(matches!(
+            "position startpos moves FZ".parse::<Command>(),
+            Err(CommandError::Notation(NotationError::Move(_)))
+        ));
+        assert!(matches!(
+            "position".parse::<Command>(),
+            Err(CommandError::PositionKind)
+        ));
+    }
+
+    #[test]
+    fn parses_combined_go_limits() {
+        let c: Command = "go depth 16 movetime 2400".parse().unwrap();
+        let Command::Go {
+            limits,
+            ponder: false,
+        } = c
+        else {
+            panic!("not go")
+        };
+        assert_eq!(limits.depth, Some(16));
+        assert_eq!(limits.movetime, Some(Duration::from_millis(2400)));
+        assert_eq!(limits.nodes, None);
+        let c: Command = "go ponder".parse().unwrap();
+        assert!(matches!(c, Command::Go { ponder: true, .. }));
+        assert!("go infinite".parse::<Command>().is_ok_and(|c| matches!(
+            c,
+            Command::Go {
+                limits: Limits { infinite: true, .. },
+                ..
+            }
+        )));
+        assert!(matches!(
+            "go nodes".parse::<Command>(),
+            Err(CommandError::MissingValue(_))
+        ));
+        assert!(matches!(
+            "go nodes -5".parse::<Command>(),
+            Err(CommandError::BadNumber { .. })
+        ));
+        assert!(matches!(
+            "go sideways".parse::<Command>(),
+            Err(CommandError::Unexpected { .. })
+        ));
+    }
+
+    #[test]
+    fn parses_setoption_names_and_values_with_spaces() {
+        let c: Command = "setoption name Seed value two words".parse().unwrap();
+        assert_eq!(
+            c,
+            Command::SetOption {
+                name: "Seed".into(),
+                value: "two words".into()
+            }
+        );
+        assert!(matches!(
+            "setoption Level 3".parse::<Command>(),
+            Err(CommandError::SetOptionSyntax)
+        ));
+        assert!(matches!(
+            "uci now".parse::<Command>(),
+            Err(CommandError::Unexpected { .. })
+        ));
+        assert!(matches!(
+            "".parse::<Command>(),
+            Err(CommandError::Unknown(_))
+        ));
+    }
+}

@@ -1,0 +1,98 @@
+//! The UCI-style text protocol (documented in `protocol.md`): command parsing, options, the
+//! session loop, and formatting of `info` lines and the board.
+
+mod command;
+mod options;
+mod session;
+
+pub use command::{Command, CommandError};
+pub use options::{EngineOptions, OptionError};
+pub use session::run;
+
+use std::fmt::Write as _;
+
+use crate::oware::{GameState, Move, Side};
+use crate::search::Iteration;
+
+/// Formats one iteration as `info depth D seldepth S nodes N score cp X time T nps R [hashfull H]
+/// pv M1M2M3`: integers only, `time` in milliseconds, `nps` in nodes per second, and the principal
+/// variation run together (the Aualé GUI keeps only the first of space-separated pv moves).
+pub fn format_info(info: &Iteration<Move>) -> String {
+    let ms = info.elapsed.as_millis();
+    let secs = info.elapsed.as_secs_f64();
+    let nps = if secs > 0.0 {
+        (info.nodes as f64 / secs) as u64
+    } else {
+        0
+    };
+    let mut line = format!(
+        "info depth {} seldepth {} nodes {} score {} time {} nps {}",
+        info.depth, info.seldepth, info.nodes, info.score, ms, nps
+    );
+    if let Some(h) = info.hashfull {
+        let _ = write!(line, " hashfull {h}");
+    }
+    let pv: String = info.pv.iter().map(|m| m.letter()).collect();
+    if !pv.is_empty() {
+        let _ = write!(line, " pv {pv}");
+    }
+    line
+}
+
+/// The `d` reply: the board with North's row on top (`f` to `a`, as North sees it from across
+/// the table) and South's below (`A` to `F`), then the diagram, stores, side to move, moves played
+/// and the game state.
+pub fn format_board(game: &GameState) -> String {
+    let b = game.board();
+    let h = b.houses();
+    let mut s = String::new();
+    let _ = writeln!(s, "     f   e   d   c   b   a");
+    let north: Vec<String> = (6..12).rev().map(|i| format!("{:>3}", h[i])).collect();
+    let south: Vec<String> = (0..6).map(|i| format!("{:>3}", h[i])).collect();
+    let _ = writeln!(
+        s,
+        "  {} | North store {:>2}",
+        north.join(" "),
+        b.store(Side::North)
+    );
+    let _ = writeln!(
+        s,
+        "  {} | South store {:>2}",
+        south.join(" "),
+        b.store(Side::South)
+    );
+    let _ = writeln!(s, "     A   B   C   D   E   F");
+    let _ = writeln!(s, "position {b}");
+    let _ = writeln!(s, "variant {}", b.variant());
+    let _ = writeln!(
+        s,
+        "side to move {}",
+        if b.side_to_move() == Side::South {
+            "South"
+        } else {
+            "North"
+        }
+    );
+    let moves: String = game.moves().iter().map(|m| m.letter()).collect();
+    let _ = writeln!(s, "moves {}", if moves.is_empty() { "-" } else { &moves });
+    match game.end() {
+        None => {
+            let _ = write!(
+                s,
+                "state in play, {} plies since the last capture",
+                game.keys_since_capture().len() - 1
+            );
+        }
+        Some(end) => {
+            let _ = write!(
+                s,
+                "state over {} ({}), final stores South {} North {}",
+                end.result_string(),
+                end.reason,
+                end.stores[0],
+                end.stores[1]
+            );
+        }
+    }
+    s
+}

@@ -1,0 +1,366 @@
+//! The protocol session: one thread reads input lines, a search runs on its own thread, and the
+//! session thread owns the output, writing and flushing one line at a time.
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead, Write};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::Arc;
+use std::thread;
+
+use crate::oware::{Board, GameState, Move, Rules};
+use crate::protocol::options::{EngineOptions, OptionError};
+use crate::protocol::{format_board, format_info, Command};
+use crate::search::{
+    Control, Iteration, Root, SearchConfig, SearchHandler, SearchResult, Searcher,
+};
+
+/// What reaches the session thread.
+enum Event {
+    Line(String),
+    EndOfInput,
+    Info(String),
+    Done(SearchResult<Move>, Box<Searcher<Board>>),
+}
+
+/// A search in progress.
+struct Running {
+    control: Arc<Control>,
+    infinite: bool,
+    pondering: bool,
+    /// The result, once the search thread has finished but `bestmove` is held back (`go infinite`
+    /// and `go ponder` answer only after `stop` or `ponderhit`).
+    result: Option<SearchResult<Move>>,
+}
+
+impl Running {
+    fn holds_bestmove(&self) -> bool {
+        self.infinite || self.pondering
+    }
+}
+
+/// Sends each completed iteration to the session thread as an `info` line.
+struct InfoSender(Sender<Event>);
+
+impl SearchHandler<Move> for InfoSender {
+    fn iteration(&mut self, info: &Iteration<Move>) {
+        let _ = self.0.send(Event::Info(format_info(info)));
+    }
+}
+
+/// Runs the protocol until `quit` or the end of `input`, writing replies to `output`.
+///
+/// Commands that arrive while a search runs are answered at once if they are `isready`, `stop`,
+/// `ponderhit` or `quit`; any other waits, in order, until the search has answered `bestmove`.
+/// At the end of input a search with a node, depth or time limit runs to its end (so piped
+/// scripts get the full answer); `go infinite` and `go ponder` are stopped.
+///
+/// # Errors
+/// Only an error writing to `output`.
+pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) -> io::Result<()> {
+    let (tx, rx) = mpsc::channel();
+    let reader_tx = tx.clone();
+    thread::spawn(move || {
+        for line in input.lines() {
+            match line {
+                Ok(line) => {
+                    if reader_tx.send(Event::Line(line)).is_err() {
+                        return;
+                    }
+                }
+                Err(_) => break,
+            }
+        }
+        let _ = reader_tx.send(Event::EndOfInput);
+    });
+    Session::new(output, tx).event_loop(rx)
+}
+
+struct Session<W: Write> {
+    out: W,
+    tx: Sender<Event>,
+    options: EngineOptions,
+    game: GameState,
+    searcher: Option<Box<Searcher<Board>>>,
+    running: Option<Running>,
+    pending: VecDeque<String>,
+    end_of_input: bool,
+    quitting: bool,
+}
+
+impl<W: Write> Session<W> {
+    fn new(out: W, tx: Sender<Event>) -> Self {
+        let options = EngineOptions::default();
+        let game = GameState::new(Board::start(options.rules.variant), options.rules);
+        let mut searcher = Box::new(Searcher::new());
+        options.configure(&mut searcher);
+        Session {
+            out,
+            tx,
+            options,
+            game,
+            searcher: Some(searcher),
+            running: None,
+            pending: VecDeque::new(),
+            end_of_input: false,
+            quitting: false,
+        }
+    }
+
+    fn event_loop(mut self, rx: Receiver<Event>) -> io::Result<()> {
+        while let Ok(event) = rx.recv() {
+            match event {
+                Event::Line(line) => self.on_line(line)?,
+                Event::EndOfInput => {
+                    self.end_of_input = true;
+                    if let Some(run) = &self.running {
+                        if run.holds_bestmove() {
+                            run.control.stop();
+                        }
+                    }
+                }
+                Event::Info(line) => self.say(&line)?,
+                Event::Done(result, searcher) => self.on_search_done(result, searcher)?,
+            }
+            if self.running.is_none() {
+                self.drain_pending()?;
+            }
+            if (self.quitting || self.end_of_input)
+                && self.running.is_none()
+                && self.pending.is_empty()
+            {
+                break;
+            }
+        }
+        self.out.flush()
+    }
+
+    fn say(&mut self, line: &str) -> io::Result<()> {
+        writeln!(self.out, "{line}")?;
+        self.out.flush()
+    }
+
+    fn error(&mut self, message: impl std::fmt::Display) -> io::Result<()> {
+        log::debug!("refused input: {message}");
+        self.say(&format!("info string error: {message}"))
+    }
+
+    fn on_line(&mut self, line: String) -> io::Result<()> {
+        if self.quitting {
+            return Ok(());
+        }
+        if self.running.is_some() {
+            match line.trim() {
+                "isready" => return self.say("readyok"),
+                "stop" => return self.stop_search(),
+                "ponderhit" => return self.ponderhit(),
+                "quit" => {
+                    self.quitting = true;
+                    self.pending.clear();
+                    return self.stop_search();
+                }
+                _ => {
+                    self.pending.push_back(line);
+                    return Ok(());
+                }
+            }
+        }
+        self.handle(&line)
+    }
+
+    fn drain_pending(&mut self) -> io::Result<()> {
+        while self.running.is_none() {
+            let Some(line) = self.pending.pop_front() else {
+                break;
+            };
+            self.handle(&line)?;
+        }
+        Ok(())
+    }
+
+    /// Handles one line while no search runs.
+    fn handle(&mut self, line: &str) -> io::Result<()> {
+        if line.trim().is_empty() {
+            return Ok(());
+        }
+        let command = match line.parse::<Command>() {
+            Ok(c) => c,
+            Err(e) => return self.error(e),
+        };
+        match command {
+            Command::Uci => {
+                self.say(&format!(
+                    "id name perfectplay {}",
+                    env!("CARGO_PKG_VERSION")
+                ))?;
+                self.say("id author the perfectplay developers")?;
+                for line in EngineOptions::declarations() {
+                    self.say(&line)?;
+                }
+                self.say("uciok")
+            }
+            Command::IsReady => self.say("readyok"),
+            Command::Debug => Ok(()),
+            Command::NewGame => {
+                if let Some(s) = self.searcher.as_mut() {
+                    s.clear();
+                }
+                Ok(())
+            }
+            Command::SetOption { name, value } => self.set_option(&name, &value),
+            Command::Position { start, moves } => self.set_position(start, &moves),
+            Command::Go { limits, ponder } => self.go(limits, ponder),
+            Command::Stop | Command::PonderHit => Ok(()),
+            Command::Legal => {
+                let moves: Vec<String> = self
+                    .game
+                    .legal_moves()
+                    .iter()
+                    .map(|m| m.to_string())
+                    .collect();
+                self.say(format!("legal {}", moves.join(" ")).trim_end())
+            }
+            Command::Display => {
+                for line in format_board(&self.game).lines() {
+                    self.say(line)?;
+                }
+                Ok(())
+            }
+            Command::Quit => {
+                self.quitting = true;
+                Ok(())
+            }
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> io::Result<()> {
+        let mut options = self.options.clone();
+        if let Err(e) = options.set(name, value) {
+            return self.error(e);
+        }
+        if options.rules != self.options.rules {
+            match replay(self.game.start(), self.game.moves(), options.rules) {
+                Ok(game) => self.game = game,
+                Err(e) => return self.error(OptionError::Conflict(name.to_string(), e)),
+            }
+        }
+        if let Some(s) = self.searcher.as_mut() {
+            options.configure(s);
+        }
+        self.options = options;
+        Ok(())
+    }
+
+    fn set_position(&mut self, start: Option<Board>, moves: &[Move]) -> io::Result<()> {
+        let start = start.unwrap_or_else(|| Board::start(self.options.rules.variant));
+        match replay(start, moves, self.options.rules) {
+            Ok(game) => {
+                self.game = game;
+                Ok(())
+            }
+            Err(e) => self.error(format!("{e}; position unchanged")),
+        }
+    }
+
+    fn go(&mut self, limits: crate::search::Limits, ponder: bool) -> io::Result<()> {
+        if self.game.is_over() {
+            return self.say("bestmove 0000");
+        }
+        let Some(mut searcher) = self.searcher.take() else {
+            return self.error("no searcher available");
+        };
+        let control = Arc::new(Control::new(ponder));
+        let root = Root {
+            position: self.game.board(),
+            history: self.game.keys_since_capture().to_vec(),
+            game_ply: self.game.ply() as u32,
+        };
+        let config = SearchConfig {
+            weights: self.options.weights,
+            cycle: self.options.rules.cycle,
+            level: self.options.level,
+            seed: crate::search::seed_hash(&self.options.seed),
+        };
+        let running = Running {
+            control: Arc::clone(&control),
+            infinite: limits.infinite,
+            pondering: ponder,
+            result: None,
+        };
+        if self.end_of_input && running.holds_bestmove() {
+            control.stop();
+        }
+        self.running = Some(running);
+        let tx = self.tx.clone();
+        thread::spawn(move || {
+            let mut handler = InfoSender(tx.clone());
+            let result = searcher.search(&root, &limits, &config, &control, &mut handler);
+            let _ = tx.send(Event::Done(result, searcher));
+        });
+        Ok(())
+    }
+
+    fn stop_search(&mut self) -> io::Result<()> {
+        let Some(run) = self.running.as_mut() else {
+            return Ok(());
+        };
+        run.control.stop();
+        run.infinite = false;
+        run.pondering = false;
+        if let Some(result) = run.result.take() {
+            self.running = None;
+            return self.say_bestmove(&result);
+        }
+        Ok(())
+    }
+
+    fn ponderhit(&mut self) -> io::Result<()> {
+        let Some(run) = self.running.as_mut() else {
+            return Ok(());
+        };
+        if !run.pondering {
+            return Ok(());
+        }
+        run.control.ponderhit();
+        run.pondering = false;
+        if !run.holds_bestmove() {
+            if let Some(result) = run.result.take() {
+                self.running = None;
+                return self.say_bestmove(&result);
+            }
+        }
+        Ok(())
+    }
+
+    fn on_search_done(
+        &mut self,
+        result: SearchResult<Move>,
+        searcher: Box<Searcher<Board>>,
+    ) -> io::Result<()> {
+        self.searcher = Some(searcher);
+        let Some(run) = self.running.as_mut() else {
+            return Ok(());
+        };
+        if run.holds_bestmove() && !run.control.is_stopped() {
+            run.result = Some(result);
+            return Ok(());
+        }
+        self.running = None;
+        self.say_bestmove(&result)
+    }
+
+    fn say_bestmove(&mut self, result: &SearchResult<Move>) -> io::Result<()> {
+        match (result.best_move, result.pv.get(1)) {
+            (Some(best), Some(ponder)) => self.say(&format!("bestmove {best} ponder {ponder}")),
+            (Some(best), None) => self.say(&format!("bestmove {best}")),
+            (None, _) => self.say("bestmove 0000"),
+        }
+    }
+}
+
+/// A game from `start` with `moves` played under `rules`.
+fn replay(start: Board, moves: &[Move], rules: Rules) -> Result<GameState, String> {
+    let mut game = GameState::new(start, rules);
+    game.play_all(moves)
+        .map_err(|(i, e)| format!("move {} of the list: {e}", i + 1))?;
+    Ok(game)
+}

@@ -1,0 +1,129 @@
+//! Game-independent search: negamax with alpha-beta pruning and iterative deepening on a node
+//! budget, written against [`crate::game::Game`].
+//!
+//! Determinism: with a node or depth limit (no `movetime`, no `stop`), the same root, history,
+//! options and limits give the same move, score, depth and node count on every run and every
+//! machine; the clock is only read to honour `movetime` and to report time.
+
+mod limits;
+mod negamax;
+
+pub use limits::{Control, Level, Limits};
+pub use negamax::{Searcher, MAX_DEPTH};
+
+use std::fmt;
+use std::time::Duration;
+
+use crate::game::{CycleRule, Game};
+
+/// A score from the side to move's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// A heuristic (or proven drawn, 0) value in centi-seeds: 100 is one seed of expected margin.
+    Cp(i32),
+    /// A proven result: the game ends in this many moves (a move is two plies, rounded up, as UCI
+    /// counts mate distances); positive when the side to move wins, negative when it loses.
+    Mate(i32),
+}
+
+impl fmt::Display for Score {
+    /// `cp S` or `mate N`, as in UCI `info` lines.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Cp(cp) => write!(f, "cp {cp}"),
+            Score::Mate(n) => write!(f, "mate {n}"),
+        }
+    }
+}
+
+/// What a search starts from: the root position, the keys ([`Game::key`]) of the positions since
+/// the last irreversible move (oldest first, ending with the root's own key), so the cycle rule is
+/// applied inside the tree, and the game's ply (used with the `Seed` to break ties).
+#[derive(Clone, Debug)]
+pub struct Root<G: Game> {
+    /// The position to search.
+    pub position: G,
+    /// Keys since the last irreversible move, the root's last. May be empty (no history known).
+    pub history: Vec<u64>,
+    /// Plies played in the game so far (for tie-breaking and level choices).
+    pub game_ply: u32,
+}
+
+impl<G: Game> Root<G> {
+    /// A root without history.
+    pub fn new(position: G) -> Root<G> {
+        let history = vec![position.key()];
+        Root {
+            position,
+            history,
+            game_ply: 0,
+        }
+    }
+}
+
+/// The settings a search reads at run time.
+#[derive(Clone, Debug)]
+pub struct SearchConfig<W> {
+    /// Evaluation weights.
+    pub weights: W,
+    /// The cycle rule applied inside the tree.
+    pub cycle: CycleRule,
+    /// Strength level: caps depth and nodes, and at levels 1-2 sometimes picks a weaker move.
+    pub level: Level,
+    /// Hash of the `Seed` option: the source of every tie-break and level choice.
+    pub seed: u64,
+}
+
+/// A report after each completed iteration of iterative deepening.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Iteration<M> {
+    /// Nominal depth of the iteration, in plies.
+    pub depth: u32,
+    /// Deepest ply reached by the search so far.
+    pub seldepth: u32,
+    /// Nodes (positions visited) since the search started.
+    pub nodes: u64,
+    /// Score of the best move.
+    pub score: Score,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// Principal variation, starting with the best move.
+    pub pv: Vec<M>,
+    /// Transposition table fill, per mille, when there is one.
+    pub hashfull: Option<u32>,
+}
+
+/// Receives progress from a running search (the protocol prints it, the bench ignores it).
+pub trait SearchHandler<M> {
+    /// Called after each completed iteration.
+    fn iteration(&mut self, info: &Iteration<M>);
+}
+
+/// A handler that ignores everything.
+pub struct Silent;
+
+impl<M> SearchHandler<M> for Silent {
+    fn iteration(&mut self, _info: &Iteration<M>) {}
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult<M> {
+    /// The move to play; `None` when the root has no legal move.
+    pub best_move: Option<M>,
+    /// Score of the last completed iteration (`Cp(0)` when none).
+    pub score: Score,
+    /// Depth of the last completed iteration (0 when the move was forced or there was none).
+    pub depth: u32,
+    /// Nodes searched in total.
+    pub nodes: u64,
+    /// Principal variation of the last completed iteration.
+    pub pv: Vec<M>,
+}
+
+/// Hashes the `Seed` option's text (FNV-1a, 64 bit) into [`SearchConfig::seed`].
+pub fn seed_hash(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
