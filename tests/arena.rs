@@ -12,6 +12,7 @@ use perfectplay::arena::engine::EngineSpec;
 use perfectplay::arena::ogn;
 use perfectplay::arena::runner::{
     play_match, random_openings, Fault, MatchConfig, SearchLimit, StopReason, Termination,
+    SPRT_MIN_GAMES,
 };
 use perfectplay::arena::stats::SprtDecision;
 use perfectplay::arena::{run_match, MatchArgs, MatchReport, MatchSummary};
@@ -66,7 +67,8 @@ fn fake_engine_command(mode: &str) -> String {
 #[test]
 #[ignore = "not a test: the fake engine run by the other tests"]
 fn fake_engine() {
-    let Some(mode) = std::env::args().find_map(|a| a.strip_prefix("fake-mode=").map(str::to_string))
+    let Some(mode) =
+        std::env::args().find_map(|a| a.strip_prefix("fake-mode=").map(str::to_string))
     else {
         return;
     };
@@ -98,7 +100,9 @@ fn fake_engine() {
             Some("setoption") if words.len() >= 5 => match words[2] {
                 "Variant" => rules.variant = words[4].parse().unwrap(),
                 "Seed" => {
-                    seed = words[4].bytes().fold(7u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)))
+                    seed = words[4]
+                        .bytes()
+                        .fold(7u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)))
                 }
                 _ => {}
             },
@@ -122,7 +126,10 @@ fn fake_engine() {
                         }
                         "illegal" => {
                             let them = game.board().side_to_move().opponent();
-                            say(&format!("bestmove {}", if them == Side::South { 'A' } else { 'a' }));
+                            say(&format!(
+                                "bestmove {}",
+                                if them == Side::South { 'A' } else { 'a' }
+                            ));
                             continue;
                         }
                         "silent" => loop {
@@ -130,7 +137,8 @@ fn fake_engine() {
                         },
                         "garbage" => {
                             let mut raw = std::io::stdout();
-                            raw.write_all(b"\x00\xff\xfe garbage ###\nnonsense\n").unwrap();
+                            raw.write_all(b"\x00\xff\xfe garbage ###\nnonsense\n")
+                                .unwrap();
                             say("info depth banana");
                             say("bestmove Q9");
                             continue;
@@ -198,16 +206,25 @@ fn fake_match_counts_records_and_replays() {
     assert_eq!(t.games.games(), 6);
     assert_eq!(t.pairs.pairs(), 3);
     assert_eq!(summary.stop, StopReason::Completed);
-    assert_eq!(summary.names, ["alpha".to_string(), "fake-random".to_string()]);
+    assert_eq!(
+        summary.names,
+        ["alpha".to_string(), "fake-random".to_string()]
+    );
     assert!(t.faults.iter().all(|f| f.is_empty()), "{:?}", t.faults);
     let text = summary.to_string();
     assert!(text.contains("Score of alpha:"), "{text}");
-    assert!(text.contains("Elo difference (alpha - fake-random):"), "{text}");
+    assert!(
+        text.contains("Elo difference (alpha - fake-random):"),
+        "{text}"
+    );
 
     // The records parse back and replay with the rules, and agree with the tally.
     let records = ogn::parse(&std::fs::read_to_string(&ogn_path).unwrap()).unwrap();
     assert_eq!(records.len(), 6);
-    let mut rounds: Vec<usize> = records.iter().map(|g| g.tag("Round").unwrap().parse().unwrap()).collect();
+    let mut rounds: Vec<usize> = records
+        .iter()
+        .map(|g| g.tag("Round").unwrap().parse().unwrap())
+        .collect();
     rounds.sort();
     assert_eq!(rounds, [1, 2, 3, 4, 5, 6]);
     let mut alpha_points = 0.0;
@@ -215,9 +232,16 @@ fn fake_match_counts_records_and_replays() {
         assert!(g.tags[0].0 == "Variant" && g.tag("Variant") == Some("Oware Abapa"));
         let r = ogn::replay(g, Rules::default()).unwrap();
         let end = r.end.expect("fake games end by the rules");
-        assert_eq!(g.tag("Result").unwrap(), format!("{}-{}", end.stores[0], end.stores[1]));
+        assert_eq!(
+            g.tag("Result").unwrap(),
+            format!("{}-{}", end.stores[0], end.stores[1])
+        );
         assert!(g.tag("Termination").unwrap().starts_with("rules: "));
-        let alpha_side = if g.tag("South") == Some("alpha") { Side::South } else { Side::North };
+        let alpha_side = if g.tag("South") == Some("alpha") {
+            Side::South
+        } else {
+            Side::North
+        };
         alpha_points += match end.winner {
             None => 0.5,
             Some(w) if w == alpha_side => 1.0,
@@ -226,7 +250,12 @@ fn fake_match_counts_records_and_replays() {
     }
     assert_eq!(alpha_points, t.games.points());
     // Games 2k+1 and 2k+2 share the opening (4 random plies) with colours swapped.
-    let by_round = |n: usize| records.iter().find(|g| g.tag("Round") == Some(&n.to_string())).unwrap();
+    let by_round = |n: usize| {
+        records
+            .iter()
+            .find(|g| g.tag("Round") == Some(&n.to_string()))
+            .unwrap()
+    };
     for pair in 0..3 {
         let (a, b) = (by_round(2 * pair + 1), by_round(2 * pair + 2));
         assert_eq!(a.moves[..4], b.moves[..4]);
@@ -241,8 +270,13 @@ fn fake_match_counts_records_and_replays() {
 
     // --replay reads the file back and agrees.
     let report = run_match(match_args(&["--replay", ogn_path.to_str().unwrap()])).unwrap();
-    let MatchReport::Replayed(replayed) = report else { panic!("expected a replay") };
-    assert_eq!((replayed.games, replayed.ended_by_rules, replayed.forfeits), (6, 6, 0));
+    let MatchReport::Replayed(replayed) = report else {
+        panic!("expected a replay")
+    };
+    assert_eq!(
+        (replayed.games, replayed.ended_by_rules, replayed.forfeits),
+        (6, 6, 0)
+    );
     let (names, score) = replayed.players.unwrap();
     assert_eq!(names[0], "alpha");
     assert_eq!(score.points(), alpha_points);
@@ -267,7 +301,10 @@ fn same_seed_same_games() {
         ]))
         .unwrap();
         let games = ogn::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
-        games.iter().map(|g| (g.moves.clone(), g.tag("Result").unwrap().to_string())).collect::<Vec<_>>()
+        games
+            .iter()
+            .map(|g| (g.moves.clone(), g.tag("Result").unwrap().to_string()))
+            .collect::<Vec<_>>()
     };
     assert_eq!(run("5"), run("5"));
 }
@@ -296,16 +333,28 @@ fn check_fault(mode: &str, fault: Fault, games: usize) {
     let t = &summary.tally;
     assert_eq!(t.games.games(), games as u64, "{mode}: the match finishes");
     assert_eq!(t.games.losses, games as u64, "{mode}: every game lost");
-    assert_eq!(t.fault_count(0, fault), games as u64, "{mode}: {:?}", t.faults);
+    assert_eq!(
+        t.fault_count(0, fault),
+        games as u64,
+        "{mode}: {:?}",
+        t.faults
+    );
     assert!(t.faults[1].is_empty());
     let records = ogn::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(records.len(), games);
     for g in &records {
         let termination = g.tag("Termination").unwrap();
-        assert!(termination.starts_with(&format!("forfeit: {fault} by ")), "{termination}");
+        assert!(
+            termination.starts_with(&format!("forfeit: {fault} by ")),
+            "{termination}"
+        );
         assert!(termination.contains("fake-"), "{termination}");
         // The faulty engine's side lost, and the record still replays.
-        let faulty_side = if termination.contains("by South") { "0-1" } else { "1-0" };
+        let faulty_side = if termination.contains("by South") {
+            "0-1"
+        } else {
+            "1-0"
+        };
         assert_eq!(g.tag("Result"), Some(faulty_side));
         let r = ogn::replay(g, Rules::default()).unwrap();
         assert!(r.forfeit && r.end.is_none());
@@ -340,7 +389,8 @@ fn garbage_loses() {
 #[cfg(unix)]
 #[test]
 fn closed_pipe_loses() {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fake_engines/closes_stdout.sh");
+    let script =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fake_engines/closes_stdout.sh");
     let command = format!("bash '{}'", script.display());
     let summary = played(
         run_match(match_args(&[
@@ -357,12 +407,18 @@ fn closed_pipe_loses() {
         .unwrap(),
     );
     assert_eq!(summary.tally.games.losses, 2);
-    assert_eq!(summary.tally.fault_count(0, Fault::ClosedPipe), 2, "{:?}", summary.tally.faults);
+    assert_eq!(
+        summary.tally.fault_count(0, Fault::ClosedPipe),
+        2,
+        "{:?}",
+        summary.tally.faults
+    );
 }
 
 #[test]
 fn sprt_stops_when_decided() {
-    // The second engine forfeits every game at once: H1 (elo1 = +10) is accepted after one pair.
+    // The second engine forfeits every game at once: H1 (elo1 = +10) is accepted as soon as the
+    // test may decide (SPRT_MIN_GAMES).
     let summary = played(
         run_match(match_args(&[
             "--engine",
@@ -381,7 +437,7 @@ fn sprt_stops_when_decided() {
         .unwrap(),
     );
     assert_eq!(summary.stop, StopReason::Sprt(SprtDecision::AcceptH1));
-    assert!(summary.tally.games.games() < 10, "{}", summary.tally.games.games());
+    assert_eq!(summary.tally.games.games(), SPRT_MIN_GAMES);
     assert_eq!(summary.tally.games.losses, 0);
     let (_, llr) = summary.sprt.unwrap();
     assert!(llr >= 2.94);
@@ -391,7 +447,10 @@ fn sprt_stops_when_decided() {
 #[test]
 fn interrupt_keeps_finished_games() {
     let rules = Rules::default();
-    let spec = |mode: &str| EngineSpec { command: fake_engine_command(mode), ..EngineSpec::default() };
+    let spec = |mode: &str| EngineSpec {
+        command: fake_engine_command(mode),
+        ..EngineSpec::default()
+    };
     let config = MatchConfig {
         engines: [spec("random"), spec("first")],
         names: ["a".into(), "b".into()],
@@ -436,7 +495,11 @@ fn replay_rejects_a_bad_record() {
 #[test]
 fn openings_file_is_used_in_turn() {
     let openings = scratch("openings.txt");
-    std::fs::write(&openings, "# two openings\nF f\n4-4-4-4-4-4-4-4-4-4-4-4-0-0-S moves A\n").unwrap();
+    std::fs::write(
+        &openings,
+        "# two openings\nF f\n4-4-4-4-4-4-4-4-4-4-4-4-0-0-S moves A\n",
+    )
+    .unwrap();
     let path = scratch("openings.ogn");
     let summary = played(
         run_match(match_args(&[
@@ -462,8 +525,13 @@ fn openings_file_is_used_in_turn() {
     let records = ogn::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
     for g in &records {
         let round: usize = g.tag("Round").unwrap().parse().unwrap();
-        let expected = if (round - 1) / 2 % 2 == 0 { "Ff" } else { "A" };
-        let start: String = g.moves.iter().take(expected.len()).map(|m| m.letter()).collect();
+        let expected = if ((round - 1) / 2).is_multiple_of(2) { "Ff" } else { "A" };
+        let start: String = g
+            .moves
+            .iter()
+            .take(expected.len())
+            .map(|m| m.letter())
+            .collect();
         assert_eq!(start, expected, "round {round}");
         assert_eq!(g.tag("Variant"), Some("Oware Awari"));
         assert_eq!(g.tag("Repetitions"), Some("2"));
@@ -509,7 +577,10 @@ fn real_engine_level_5_beats_level_1() {
     assert_eq!(t.games.games(), 8);
     assert_eq!(t.pairs.pairs(), 4);
     assert!(t.faults.iter().all(|f| f.is_empty()), "{:?}", t.faults);
-    assert!(t.games.score() > 0.5, "level 5 should score more than level 1: {summary}");
+    assert!(
+        t.games.score() > 0.5,
+        "level 5 should score more than level 1: {summary}"
+    );
     assert!(summary.names[0].ends_with("#1") && summary.names[1].ends_with("#2"));
     let records = ogn::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
     assert_eq!(records.len(), 8);

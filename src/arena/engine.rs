@@ -100,6 +100,7 @@ pub struct Engine {
     id_name: Option<String>,
     options: Vec<String>,
     label: String,
+    last_info_string: Option<String>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -228,6 +229,7 @@ impl Engine {
             id_name: None,
             options: Vec::new(),
             label: label.to_string(),
+            last_info_string: None,
         };
         engine.handshake(spec, rule_options, timeout, stop)?;
         Ok(engine)
@@ -275,6 +277,12 @@ impl Engine {
             self.send(&format!("setoption name {name} value {value}"), "setoption")?;
         }
         self.sync(timeout, stop)
+    }
+
+    /// The last `info string ...` line the engine sent during the latest [`Engine::best_move`]
+    /// (an engine refusing a `position` says why there), for fault reports.
+    pub fn last_info_string(&self) -> Option<&str> {
+        self.last_info_string.as_deref()
     }
 
     /// Whether the engine listed option `name` (case-insensitive) in its handshake.
@@ -329,6 +337,7 @@ impl Engine {
         timeout: Duration,
         stop: Option<&AtomicBool>,
     ) -> Result<BestMove, EngineError> {
+        self.last_info_string = None;
         self.send(position, "bestmove")?;
         self.send(go, "bestmove")?;
         self.wait_for("bestmove", timeout, stop, |line| {
@@ -381,6 +390,9 @@ impl Engine {
             }
             match self.lines.recv_timeout((deadline - now).min(POLL)) {
                 Ok(line) => {
+                    if line.starts_with("info string") {
+                        self.last_info_string = Some(truncate(&line));
+                    }
                     if let Some(result) = handle(&line) {
                         return result;
                     }

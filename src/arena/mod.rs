@@ -120,7 +120,7 @@ pub struct MatchArgs {
 
     /// Sequential probability ratio test, stopping the match when decided: elo0=A elo1=B
     /// [alpha=X] [beta=Y] (logistic Elo of the first engine over the second; alpha and beta
-    /// default to 0.05).
+    /// default to 0.05). The test may stop the match once 20 games are in.
     #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
     pub sprt: Option<Vec<String>>,
 
@@ -384,6 +384,12 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<MatchReport> {
         ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed_precise}]")
             .unwrap_or_else(|_| ProgressStyle::default_bar());
     progress.set_style(style);
+    progress.set_message(progress_message(
+        &config.names,
+        &Tally::default(),
+        sprt.as_ref(),
+    ));
+    progress.enable_steady_tick(Duration::from_millis(500));
     let date = today();
     let started = Instant::now();
     let mut write_failed = false;
@@ -641,7 +647,6 @@ fn replay_file(path: &Path, rules: Rules) -> anyhow::Result<ReplaySummary> {
         }
     }
     summary.players = players;
-    print!("{summary}");
     if !errors.is_empty() {
         bail!(
             "{} of {} games do not replay:\n{}",
@@ -650,6 +655,7 @@ fn replay_file(path: &Path, rules: Rules) -> anyhow::Result<ReplaySummary> {
             errors.join("\n")
         );
     }
+    print!("{summary}");
     Ok(summary)
 }
 

@@ -544,6 +544,11 @@ impl Tally {
     }
 }
 
+/// Games before an SPRT may stop a match: the normal approximation of the log-likelihood ratio
+/// needs a variance estimate, and a handful of one-sided results (variance near zero) would
+/// otherwise decide at once.
+pub const SPRT_MIN_GAMES: u64 = 20;
+
 /// Why a match ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StopReason {
@@ -612,7 +617,11 @@ pub fn play_match(
                     tally.record(&record);
                     on_game(&record, &tally);
                     records.push(record);
-                    if let Some(sprt) = &config.sprt {
+                    if let Some(sprt) = config
+                        .sprt
+                        .as_ref()
+                        .filter(|_| tally.games.games() >= SPRT_MIN_GAMES)
+                    {
                         let decision = sprt.decide(tally.llr(sprt));
                         if decision != SprtDecision::Continue {
                             reason = StopReason::Sprt(decision);
@@ -751,19 +760,23 @@ fn play_game(
         };
         let position = position_command(&opening.start, state.moves());
         let answer = engine.best_move(&position, &go, allowed, Some(stop));
+        let said = engine
+            .last_info_string()
+            .map(|l| format!("; the engine said '{l}'"))
+            .unwrap_or_default();
         let fault = match answer {
             Ok(BestMove::Move(mv)) => match state.play(mv) {
                 Ok(()) => {
                     record.moves.push(mv);
                     continue;
                 }
-                Err(err) => (Fault::IllegalMove, format!("bestmove {mv}: {err}")),
+                Err(err) => (Fault::IllegalMove, format!("bestmove {mv}: {err}{said}")),
             },
             Ok(BestMove::NoMove) => {
                 let legal: String = state.legal_moves().iter().map(|m| m.letter()).collect();
                 (
                     Fault::IllegalMove,
-                    format!("bestmove 0000 in {} (legal: {legal})", state.board()),
+                    format!("bestmove 0000 in {} (legal: {legal}){said}", state.board()),
                 )
             }
             Err(EngineError::Interrupted) => return None,

@@ -194,16 +194,15 @@ impl EloEstimate {
 }
 
 impl fmt::Display for EloEstimate {
-    /// `+12.3 ± 45.6 [-30.1, +60.0]`.
+    /// `+12.3 ± 45.6 [-30.1, +60.0]`; without the `±` when a bound is infinite (a score of 0 or
+    /// 1 at the edge of the interval): `+inf [+120.5, +inf]`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{:+.1} ± {:.1} [{:+.1}, {:+.1}]",
-            self.elo,
-            self.half_width(),
-            self.lower,
-            self.upper
-        )
+        if self.half_width().is_finite() {
+            write!(f, "{:+.1} ± {:.1} ", self.elo, self.half_width())?;
+        } else {
+            write!(f, "{:+.1} ", self.elo)?;
+        }
+        write!(f, "[{:+.1}, {:+.1}]", self.lower, self.upper)
     }
 }
 
@@ -490,6 +489,14 @@ mod tests {
         assert!(close(e.upper, 93.502_249_960_931_11, 1e-9));
         assert!(close(t.score(), 0.55, 1e-15));
         assert_eq!(Trinomial::default().elo(), None);
+        let all_won = Trinomial {
+            wins: 5,
+            draws: 0,
+            losses: 0,
+        }
+        .elo()
+        .unwrap();
+        assert_eq!(all_won.to_string(), "+inf [+inf, +inf]");
     }
 
     #[test]
