@@ -37,9 +37,10 @@ fn played(report: MatchReport) -> MatchSummary {
     }
 }
 
-/// A scratch file path unique to this test process and `name`.
+/// A scratch file path for `name` (unique per test) under Cargo's temporary directory for
+/// integration tests, inside `target/`; each run overwrites the last one's files.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("perfectplay-arena-{}", std::process::id()));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("arena");
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }
@@ -525,7 +526,11 @@ fn openings_file_is_used_in_turn() {
     let records = ogn::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
     for g in &records {
         let round: usize = g.tag("Round").unwrap().parse().unwrap();
-        let expected = if ((round - 1) / 2).is_multiple_of(2) { "Ff" } else { "A" };
+        let expected = if ((round - 1) / 2).is_multiple_of(2) {
+            "Ff"
+        } else {
+            "A"
+        };
         let start: String = g
             .moves
             .iter()
