@@ -60,8 +60,9 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The evaluation weights ([`Game::evaluate`]), settable at run time.
     type Weights: Clone + Debug + Default + Send + Sync + 'static;
 
-    /// Appends the legal moves of this position to `out` (which the caller clears). Empty exactly
-    /// when the game is over by the position alone ([`Game::outcome`] is then `Some`).
+    /// Appends the legal moves of this position to `out` (which the caller clears). Callers check
+    /// [`Game::outcome`] first: a position whose game is over may still list moves (in Oware, a
+    /// store above 24 ends the game whatever the houses hold). Empty only when the game is over.
     fn legal_moves(&self, out: &mut Vec<Self::Move>);
 
     /// Plays a legal move. Returns the new position and whether the move was irreversible (a
