@@ -432,7 +432,7 @@ impl Engine {
         }
     }
 
-    /// Sends `quit`, gives the engine [`QUIT_GRACE`] to exit, then kills it.
+    /// Sends `quit`, gives the engine half a second to exit, then kills it.
     pub fn quit(mut self) {
         self.shut_down();
     }
