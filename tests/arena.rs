@@ -38,9 +38,11 @@ fn played(report: MatchReport) -> MatchSummary {
 }
 
 /// A scratch file path for `name` (unique per test) under Cargo's temporary directory for
-/// integration tests, inside `target/`; each run overwrites the last one's files.
+/// integration tests, inside `target/`, in a folder of this test process (`cargo clean` removes
+/// them).
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("arena");
+    let dir =
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("arena-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }
