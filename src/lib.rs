@@ -4,6 +4,7 @@
 //! [`search`]; it does no I/O of its own except in the front ends ([`protocol`]).
 #![deny(missing_docs)]
 
+pub mod arena;
 pub mod bench;
 pub mod game;
 pub mod oware;

@@ -35,6 +35,8 @@ enum Commands {
         #[arg(long)]
         divide: bool,
     },
+    /// Plays a match between two engines, with game records and rating statistics (README.md).
+    Match(Box<perfectplay::arena::MatchArgs>),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -79,6 +81,9 @@ fn main() -> anyhow::Result<()> {
                 (secs * 1000.0) as u64,
                 nodes as f64 / secs.max(1e-9)
             )?;
+        }
+        Commands::Match(args) => {
+            perfectplay::arena::run_match(*args)?;
         }
     }
     Ok(())

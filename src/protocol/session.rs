@@ -60,19 +60,33 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) -> io::Re
     let (tx, rx) = mpsc::channel();
     let reader_tx = tx.clone();
     thread::spawn(move || {
-        for line in input.lines() {
-            match line {
-                Ok(line) => {
-                    if reader_tx.send(Event::Line(line)).is_err() {
-                        return;
-                    }
-                }
-                Err(_) => break,
-            }
-        }
+        read_lines(input, |line| reader_tx.send(Event::Line(line)).is_ok());
         let _ = reader_tx.send(Event::EndOfInput);
     });
     Session::new(output, tx).event_loop(rx)
+}
+
+/// Passes each input line (without its `\n` or `\r\n`) to `line` until the end of input, a read
+/// error, or `line` returns false. Bytes that are not UTF-8 are replaced (U+FFFD), so such a line
+/// is refused as a bad command instead of ending the session as `BufRead::lines` would.
+fn read_lines(mut input: impl BufRead, mut line: impl FnMut(String) -> bool) {
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) => return,
+            Ok(_) => {
+                let text = String::from_utf8_lossy(&buf);
+                let text = text.strip_suffix('\n').unwrap_or(&text);
+                let text = text.strip_suffix('\r').unwrap_or(text);
+                if !line(text.to_string()) {
+                    return;
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => return,
+        }
+    }
 }
 
 struct Session<W: Write> {

@@ -23,6 +23,9 @@ const TT_MIN_DEPTH: i32 = 2;
 const ASPIRATION: i32 = 100;
 /// Whether leaves are extended by capture sequences ([`Searcher::quiesce`]).
 const QUIESCENCE: bool = true;
+/// Static evaluations are clamped inside this bound: weights at the ends of their range can give
+/// values beyond `MATE` that would read as proven results (or below `-INF`, leaving no move).
+const MAX_EVAL: i32 = MATE_BOUND - 1;
 /// How often (in nodes) the clock and the stop flag are read.
 const POLL_INTERVAL: u64 = 1024;
 
@@ -288,7 +291,7 @@ impl<G: Game> Searcher<G> {
                     child: Child {
                         mv,
                         key: child.key(),
-                        eval: child.evaluate(&self.weights),
+                        eval: clamp_eval(child.evaluate(&self.weights)),
                         pos: child,
                         irreversible,
                         index: index as u8,
@@ -466,10 +469,10 @@ impl<G: Game> Searcher<G> {
             return outcome_score(pos.cycle_outcome(), ply);
         }
         if ply >= MAX_PLY {
-            return pos.evaluate(&self.weights);
+            return clamp_eval(pos.evaluate(&self.weights));
         }
         if depth <= 0 {
-            let stand = pos.evaluate(&self.weights);
+            let stand = clamp_eval(pos.evaluate(&self.weights));
             return self.quiesce(pos, stand, alpha, beta, ply);
         }
         if self.can_abort {
@@ -530,7 +533,7 @@ impl<G: Game> Searcher<G> {
             Some(index) => {
                 let mv = moves[index];
                 let (child, irreversible) = pos.play(mv);
-                let eval = child.evaluate(&self.weights);
+                let eval = clamp_eval(child.evaluate(&self.weights));
                 children.push(Child {
                     mv,
                     key: child.key(),
@@ -688,7 +691,7 @@ impl<G: Game> Searcher<G> {
             }
             let (child, irreversible) = pos.play(mv);
             if irreversible {
-                let eval = child.evaluate(&self.weights);
+                let eval = clamp_eval(child.evaluate(&self.weights));
                 captures.push(Child {
                     mv,
                     key: 0,
@@ -781,7 +784,7 @@ impl<G: Game> Searcher<G> {
                 continue;
             }
             let (child, irreversible) = pos.play(mv);
-            let eval = child.evaluate(&self.weights);
+            let eval = clamp_eval(child.evaluate(&self.weights));
             let key = if index as u8 == tt_move {
                 i32::MAX
             } else {
@@ -815,6 +818,11 @@ impl<G: Game> Searcher<G> {
 
 fn rm_score_is_proven(score: i32, depth: u32) -> bool {
     score.abs() >= MATE_BOUND && (MATE - score.abs()) as u32 <= depth
+}
+
+/// An evaluation kept inside [`MAX_EVAL`].
+fn clamp_eval(eval: i32) -> i32 {
+    eval.clamp(-MAX_EVAL, MAX_EVAL)
 }
 
 pub(crate) fn outcome_score(outcome: Outcome, ply: usize) -> i32 {

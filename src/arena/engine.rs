@@ -1,0 +1,540 @@
+//! A protocol client for one engine subprocess: start and handshake, options, new games, and one
+//! move per `go`, with every read bounded in time.
+//!
+//! A reader thread per engine turns its standard output into lines on a channel; the runner waits
+//! on the channel with `recv_timeout`, so an engine that hangs, floods or dies never blocks it. The
+//! engine's standard error is kept (its last lines) for the fault report. On Unix engines run in
+//! their own process group, so a Ctrl-C in the terminal reaches the runner only and the games in
+//! progress can be wound down cleanly.
+
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::oware::Move;
+
+/// Longest output line kept; the rest of a longer line is read as the next line.
+const MAX_LINE: u64 = 64 * 1024;
+/// Lines of standard error kept for fault reports.
+const STDERR_LINES: usize = 5;
+/// How long an engine gets to exit after `quit` before it is killed.
+const QUIT_GRACE: Duration = Duration::from_millis(500);
+/// How often a wait checks the stop flag.
+const POLL: Duration = Duration::from_millis(50);
+
+/// How to start an engine and what to tell it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EngineSpec {
+    /// The command line: a program and its arguments, split at blanks, with `"..."` or `'...'`
+    /// keeping blanks inside one argument and `\` escaping the next character.
+    pub command: String,
+    /// A display name replacing the engine's `id name`.
+    pub name: Option<String>,
+    /// Options sent as `setoption name N value V` after the handshake, in order.
+    pub options: Vec<(String, String)>,
+}
+
+/// What went wrong with an engine.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EngineError {
+    /// The program could not be started.
+    #[error("cannot start '{command}': {message}")]
+    Spawn {
+        /// The command line.
+        command: String,
+        /// The operating system's reason.
+        message: String,
+    },
+    /// Nothing expected arrived in time.
+    #[error("no {expected} within {ms} ms")]
+    Timeout {
+        /// What the runner waited for (`uciok`, `readyok`, `bestmove`).
+        expected: &'static str,
+        /// The time allowed, in milliseconds.
+        ms: u128,
+    },
+    /// The process ended.
+    #[error("the engine exited ({status}) while the runner waited for {expected}{stderr}")]
+    Exited {
+        /// Exit status as the OS reports it (`exit status: 3`, `signal: 9`).
+        status: String,
+        /// What the runner waited for.
+        expected: &'static str,
+        /// `; stderr: ...` with its last lines, or empty.
+        stderr: String,
+    },
+    /// Standard output or input was closed while the process still ran.
+    #[error("the engine closed its pipe while the runner waited for {expected}")]
+    Closed {
+        /// What the runner waited for or sent.
+        expected: &'static str,
+    },
+    /// A `bestmove` line without a move.
+    #[error("garbage instead of a move: '{0}'")]
+    Garbage(String),
+    /// The match is stopping (Ctrl-C or a decided SPRT); not the engine's fault.
+    #[error("interrupted")]
+    Interrupted,
+}
+
+/// The engine's answer to `go`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BestMove {
+    /// `bestmove X` with a house letter.
+    Move(Move),
+    /// `bestmove 0000` (or `(none)`): the engine sees no move.
+    NoMove,
+}
+
+/// A running engine that has answered `uciok` and `readyok`.
+pub struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    id_name: Option<String>,
+    options: Vec<String>,
+    label: String,
+    last_info_string: Option<String>,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("label", &self.label)
+            .field("id_name", &self.id_name)
+            .finish()
+    }
+}
+
+/// Splits a command line into words: blanks separate, `"..."` and `'...'` group, `\` escapes the
+/// next character (outside single quotes).
+pub fn split_command(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut quote: Option<char> = None;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some('\''), c) => word.push(c),
+            (_, '\\') => {
+                if let Some(next) = chars.next() {
+                    word.push(next);
+                }
+                in_word = true;
+            }
+            (Some(_), c) => word.push(c),
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                in_word = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            (None, c) => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    words
+}
+
+impl Engine {
+    /// Starts the engine and runs the handshake: `uci` until `uciok` (noting `id name` and the
+    /// `option name` lines), then `setoption` for each of `rule_options` the engine advertises
+    /// (the referee's variant and cycle rule) and for every option of `spec`, then `isready` until
+    /// `readyok`. Each wait is bounded by `timeout`; `label` names the engine in logs.
+    ///
+    /// # Errors
+    /// [`EngineError::Spawn`] if the program does not start, or the error of a failed handshake
+    /// (the process is killed then).
+    pub fn start(
+        spec: &EngineSpec,
+        rule_options: &[(String, String)],
+        timeout: Duration,
+        label: &str,
+        stop: Option<&AtomicBool>,
+    ) -> Result<Engine, EngineError> {
+        let words = split_command(&spec.command);
+        let spawn_error = |message: String| EngineError::Spawn {
+            command: spec.command.clone(),
+            message,
+        };
+        let (program, args) = words
+            .split_first()
+            .ok_or_else(|| spawn_error("empty command".into()))?;
+        let mut command = Command::new(program);
+        command
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            command.process_group(0);
+        }
+        let mut child = command.spawn().map_err(|e| spawn_error(e.to_string()))?;
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(spawn_error("no pipes".into()));
+        };
+        let (tx, lines) = mpsc::channel();
+        let tag = label.to_string();
+        spawn_thread(format!("{label} stdout"), move || {
+            let mut reader = BufReader::new(stdout);
+            for_each_line(&mut reader, |line| {
+                log::debug!("{tag} > {line}");
+                tx.send(line).is_ok()
+            });
+        });
+        let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
+        let tail = Arc::clone(&stderr_tail);
+        let tag = label.to_string();
+        spawn_thread(format!("{label} stderr"), move || {
+            let mut reader = BufReader::new(stderr);
+            for_each_line(&mut reader, |line| {
+                log::debug!("{tag} stderr: {line}");
+                if let Ok(mut t) = tail.lock() {
+                    if t.len() == STDERR_LINES {
+                        t.pop_front();
+                    }
+                    t.push_back(line);
+                }
+                true
+            });
+        });
+        let mut engine = Engine {
+            child,
+            stdin,
+            lines,
+            stderr_tail,
+            id_name: None,
+            options: Vec::new(),
+            label: label.to_string(),
+            last_info_string: None,
+        };
+        engine.handshake(spec, rule_options, timeout, stop)?;
+        Ok(engine)
+    }
+
+    fn handshake(
+        &mut self,
+        spec: &EngineSpec,
+        rule_options: &[(String, String)],
+        timeout: Duration,
+        stop: Option<&AtomicBool>,
+    ) -> Result<(), EngineError> {
+        self.send("uci", "uciok")?;
+        let mut id_name = None;
+        let mut options = Vec::new();
+        self.wait_for("uciok", timeout, stop, |line| {
+            let mut words = line.split_whitespace();
+            match (words.next(), words.next()) {
+                (Some("uciok"), _) => return Some(Ok(())),
+                (Some("id"), Some("name")) => id_name = Some(words.collect::<Vec<_>>().join(" ")),
+                (Some("option"), Some("name")) => options.push(
+                    words
+                        .take_while(|&w| w != "type")
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                ),
+                _ => {}
+            }
+            None
+        })?;
+        self.id_name = id_name.filter(|n| !n.is_empty());
+        self.options = options;
+        for (name, value) in rule_options {
+            if self.has_option(name) {
+                self.send(&format!("setoption name {name} value {value}"), "setoption")?;
+            }
+        }
+        for (name, value) in &spec.options {
+            if !self.has_option(name) {
+                log::warn!(
+                    "{}: option '{name}' is not among the engine's options; sent anyway",
+                    self.label
+                );
+            }
+            self.send(&format!("setoption name {name} value {value}"), "setoption")?;
+        }
+        self.sync(timeout, stop)
+    }
+
+    /// The last `info string ...` line the engine sent during the latest [`Engine::best_move`]
+    /// (an engine refusing a `position` says why there), for fault reports.
+    pub fn last_info_string(&self) -> Option<&str> {
+        self.last_info_string.as_deref()
+    }
+
+    /// Whether the engine listed option `name` (case-insensitive) in its handshake.
+    pub fn has_option(&self, name: &str) -> bool {
+        self.options.iter().any(|o| o.eq_ignore_ascii_case(name))
+    }
+
+    /// The name from the engine's `id name` line, if it sent one.
+    pub fn id_name(&self) -> Option<&str> {
+        self.id_name.as_deref()
+    }
+
+    /// `isready`, then waits up to `timeout` for `readyok`.
+    ///
+    /// # Errors
+    /// The [`EngineError`] of a failed write or wait.
+    pub fn sync(
+        &mut self,
+        timeout: Duration,
+        stop: Option<&AtomicBool>,
+    ) -> Result<(), EngineError> {
+        self.send("isready", "readyok")?;
+        self.wait_for("readyok", timeout, stop, |line| {
+            (line.trim() == "readyok").then_some(Ok(()))
+        })
+    }
+
+    /// `ucinewgame`, then [`Engine::sync`].
+    ///
+    /// # Errors
+    /// The [`EngineError`] of a failed write or wait.
+    pub fn new_game(
+        &mut self,
+        timeout: Duration,
+        stop: Option<&AtomicBool>,
+    ) -> Result<(), EngineError> {
+        self.send("ucinewgame", "readyok")?;
+        self.sync(timeout, stop)
+    }
+
+    /// Sends `position` (the full command, e.g. `position startpos moves F f`) and `go` (e.g.
+    /// `go nodes 1000`), and waits up to `timeout` for `bestmove`. `info` and unknown lines are
+    /// skipped.
+    ///
+    /// # Errors
+    /// [`EngineError::Garbage`] when the `bestmove` line holds no move (anything but one house
+    /// letter, `0000` or `(none)`), or the [`EngineError`] of a failed write or wait.
+    pub fn best_move(
+        &mut self,
+        position: &str,
+        go: &str,
+        timeout: Duration,
+        stop: Option<&AtomicBool>,
+    ) -> Result<BestMove, EngineError> {
+        self.last_info_string = None;
+        self.send(position, "bestmove")?;
+        self.send(go, "bestmove")?;
+        self.wait_for("bestmove", timeout, stop, |line| {
+            let mut words = line.split_whitespace();
+            if words.next() != Some("bestmove") {
+                return None;
+            }
+            Some(match words.next() {
+                Some("0000") | Some("(none)") => Ok(BestMove::NoMove),
+                Some(word) => match word.parse::<Move>() {
+                    Ok(mv) => Ok(BestMove::Move(mv)),
+                    Err(_) => Err(EngineError::Garbage(truncate(line))),
+                },
+                None => Err(EngineError::Garbage(truncate(line))),
+            })
+        })
+    }
+
+    /// Writes one line and flushes.
+    ///
+    /// # Errors
+    /// [`EngineError::Exited`] or [`EngineError::Closed`] when the pipe is gone; `expected` says
+    /// what the runner was about to wait for.
+    pub fn send(&mut self, line: &str, expected: &'static str) -> Result<(), EngineError> {
+        log::debug!("{} < {line}", self.label);
+        let written = writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush());
+        written.map_err(|_| self.gone(expected))
+    }
+
+    /// Waits until `handle` returns `Some` for a line, the timeout passes, the engine's output
+    /// ends, or `stop` is raised.
+    fn wait_for<T>(
+        &mut self,
+        expected: &'static str,
+        timeout: Duration,
+        stop: Option<&AtomicBool>,
+        mut handle: impl FnMut(&str) -> Option<Result<T, EngineError>>,
+    ) -> Result<T, EngineError> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                return Err(EngineError::Interrupted);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(EngineError::Timeout {
+                    expected,
+                    ms: timeout.as_millis(),
+                });
+            }
+            match self.lines.recv_timeout((deadline - now).min(POLL)) {
+                Ok(line) => {
+                    if line.starts_with("info string") {
+                        self.last_info_string = Some(truncate(&line));
+                    }
+                    if let Some(result) = handle(&line) {
+                        return result;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return Err(self.gone(expected)),
+            }
+        }
+    }
+
+    /// The error for a pipe that is gone: [`EngineError::Exited`] if the process ended (given a
+    /// moment to do so), else [`EngineError::Closed`].
+    fn gone(&mut self, expected: &'static str) -> EngineError {
+        let deadline = Instant::now() + Duration::from_millis(300);
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => {
+                    // Give the stderr thread a moment to collect the last words.
+                    thread::sleep(Duration::from_millis(20));
+                    let tail = self
+                        .stderr_tail
+                        .lock()
+                        .map(|t| t.iter().cloned().collect::<Vec<_>>().join(" | "));
+                    let stderr = match tail {
+                        Ok(t) if !t.is_empty() => format!("; stderr: {}", truncate(&t)),
+                        _ => String::new(),
+                    };
+                    return EngineError::Exited {
+                        status: status.to_string(),
+                        expected,
+                        stderr,
+                    };
+                }
+                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(10)),
+                _ => return EngineError::Closed { expected },
+            }
+        }
+    }
+
+    /// Sends `quit`, gives the engine half a second to exit, then kills it.
+    pub fn quit(mut self) {
+        self.shut_down();
+    }
+
+    fn shut_down(&mut self) {
+        let _ = writeln!(self.stdin, "quit").and_then(|()| self.stdin.flush());
+        let deadline = Instant::now() + QUIT_GRACE;
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Engine {
+    /// An engine is never left running: dropping it quits it (and kills it if it lingers).
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            self.shut_down();
+        }
+    }
+}
+
+/// Calls `f` with each line of `reader` (without the line end, invalid UTF-8 replaced, lines
+/// longer than [`MAX_LINE`] cut in pieces) until the input ends, fails, or `f` returns false.
+fn for_each_line(reader: &mut impl BufRead, mut f: impl FnMut(String) -> bool) {
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match reader.by_ref().take(MAX_LINE).read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&buf);
+                if !f(line.trim_end_matches(['\n', '\r']).to_string()) {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+fn spawn_thread(name: String, f: impl FnOnce() + Send + 'static) {
+    // A thread that cannot be created leaves the channel closed, which reads as a closed pipe.
+    if let Err(e) = thread::Builder::new().name(name).spawn(f) {
+        log::error!("cannot start a reader thread: {e}");
+    }
+}
+
+/// At most 200 characters of engine output, for messages.
+fn truncate(text: &str) -> String {
+    let mut t: String = text.chars().take(200).collect();
+    if t.len() < text.len() {
+        t.push_str("...");
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_lines_split_like_a_shell() {
+        assert_eq!(
+            split_command("engine --level 3"),
+            ["engine", "--level", "3"]
+        );
+        assert_eq!(
+            split_command("  'my engine' \"a b\"  c\\ d "),
+            ["my engine", "a b", "c d"]
+        );
+        assert_eq!(split_command("x '' y"), ["x", "", "y"]);
+        assert!(split_command("   ").is_empty());
+    }
+
+    #[test]
+    fn lines_are_cut_and_decoded() {
+        let mut input: &[u8] = b"one\r\ntwo\n\xff\xfe junk\nlast";
+        let mut lines = Vec::new();
+        for_each_line(&mut input, |l| {
+            lines.push(l);
+            true
+        });
+        assert_eq!(lines, ["one", "two", "\u{fffd}\u{fffd} junk", "last"]);
+    }
+
+    #[test]
+    fn missing_program_is_a_spawn_error() {
+        let spec = EngineSpec {
+            command: "/nonexistent/engine --x".into(),
+            ..EngineSpec::default()
+        };
+        let err = Engine::start(&spec, &[], Duration::from_secs(1), "test", None).unwrap_err();
+        assert!(matches!(err, EngineError::Spawn { .. }), "{err}");
+        let spec = EngineSpec::default();
+        assert!(matches!(
+            Engine::start(&spec, &[], Duration::from_secs(1), "test", None),
+            Err(EngineError::Spawn { .. })
+        ));
+    }
+}

@@ -1,0 +1,673 @@
+//! Oware Game Notation (OGN), the PGN-like record format of the Aualé GUI: write, parse, and replay
+//! records with the rules.
+//!
+//! A record is a header of `[Name "value"]` tags (`\"` and `\\` escape a quote and a backslash),
+//! then the move text: move numbers (`12.`), moves as house letters with the seeds captured
+//! (`b+3`), `{comments}` after the move they comment, and the result. Aualé writes the tags
+//! `Variant`, `Event`, `Site`, `Date`, `Round`, `South`, `North`, `Result` first, in that order (its
+//! loader wants the file to start with `[Variant`), then the others in alphabetical order, with
+//! `FEN` holding the start diagram when it is not the initial position. Its result is the final
+//! seed count, South first (`25-19`); for a game lost by a fault (an engine's illegal move, crash or
+//! timeout) this module writes `1-0` or `0-1` and says why in the `Termination` tag, whose value is
+//! `rules: ...` for a game the rules ended and `forfeit: ...` for a fault.
+//!
+//! A file may hold several records one after another, as this module writes them; Aualé itself
+//! opens one record per file.
+
+use std::fmt;
+
+use crate::game::CycleRule;
+use crate::oware::{Board, GameEnd, GameState, Move, NotationError, Rules, Side, Variant};
+
+/// The tags Aualé writes first, in its order.
+pub const TAG_ROSTER: [&str; 8] = [
+    "Variant", "Event", "Site", "Date", "Round", "South", "North", "Result",
+];
+
+/// One game record: tags, moves from the start position, a comment per move.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OgnGame {
+    /// The header tags, in the order read or set.
+    pub tags: Vec<(String, String)>,
+    /// The moves from the start position (the `FEN` tag, or the initial position).
+    pub moves: Vec<Move>,
+    /// `comments[i]` comments move `i` (same length as `moves`).
+    pub comments: Vec<Option<String>>,
+    /// The result written after the moves (`*`, `25-19`, `1-0`, ...), if any.
+    pub result_token: Option<String>,
+}
+
+impl OgnGame {
+    /// The value of tag `name`, if present (names compare exactly).
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Sets tag `name` to `value`, replacing an earlier value.
+    pub fn set_tag(&mut self, name: &str, value: impl Into<String>) {
+        let value = value.into();
+        match self.tags.iter_mut().find(|(n, _)| n == name) {
+            Some(slot) => slot.1 = value,
+            None => self.tags.push((name.to_string(), value)),
+        }
+    }
+
+    /// Appends a move with its optional comment.
+    pub fn push_move(&mut self, mv: Move, comment: Option<String>) {
+        self.moves.push(mv);
+        self.comments.push(comment);
+    }
+
+    /// The rules named by the tags: `Variant` (a value containing `awari`, any case, is Awari;
+    /// anything else Abapa), `Repetitions` and `NoCaptureLimit` (this crate's own tags), each
+    /// falling back to `default`.
+    pub fn rules(&self, default: Rules) -> Rules {
+        let variant = match self.tag("Variant") {
+            Some(v) if v.to_ascii_lowercase().contains("awari") => Variant::Awari,
+            Some(v) if v.to_ascii_lowercase().contains("abapa") => Variant::Abapa,
+            _ => default.variant,
+        };
+        let number = |name: &str| self.tag(name).and_then(|v| v.trim().parse::<u32>().ok());
+        Rules {
+            variant,
+            cycle: CycleRule {
+                repetitions: number("Repetitions").unwrap_or(default.cycle.repetitions),
+                no_progress_limit: number("NoCaptureLimit")
+                    .unwrap_or(default.cycle.no_progress_limit),
+            },
+        }
+    }
+
+    /// The start position: the `FEN` tag's diagram, or the initial position; under `variant`.
+    ///
+    /// # Errors
+    /// The [`NotationError`] of a bad diagram.
+    pub fn start(&self, variant: Variant) -> Result<Board, NotationError> {
+        match self.tag("FEN") {
+            Some(fen) => Ok(fen.parse::<Board>()?.with_variant(variant)),
+            None => Ok(Board::start(variant)),
+        }
+    }
+
+    /// The tags in the order Aualé writes them: the roster first (missing ones as `?`, `Result`
+    /// as `*`), then the others sorted by name.
+    fn ordered_tags(&self) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = TAG_ROSTER
+            .iter()
+            .map(|&name| {
+                let fallback = if name == "Result" { "*" } else { "?" };
+                (
+                    name.to_string(),
+                    self.tag(name).unwrap_or(fallback).to_string(),
+                )
+            })
+            .collect();
+        let mut rest: Vec<(String, String)> = self
+            .tags
+            .iter()
+            .filter(|(n, _)| !TAG_ROSTER.contains(&n.as_str()))
+            .cloned()
+            .collect();
+        rest.sort_by(|a, b| a.0.cmp(&b.0));
+        out.extend(rest);
+        out
+    }
+
+    /// The move-text tokens: numbers, moves with their captures (`b+3`, computed by replaying from
+    /// the start under the record's rules; a move the rules refuse is written bare), comments, and
+    /// the result.
+    fn move_tokens(&self) -> Vec<String> {
+        let rules = self.rules(Rules::default());
+        let mut state = self
+            .start(rules.variant)
+            .ok()
+            .map(|b| GameState::new(b, rules));
+        let first_side = state
+            .as_ref()
+            .map_or(Side::South, |s| s.board().side_to_move());
+        let mut tokens = Vec::new();
+        for (i, (&mv, comment)) in self.moves.iter().zip(&self.comments).enumerate() {
+            // Move numbers count South-North pairs; a record starting with North gets `1...`.
+            let ply = i + usize::from(first_side == Side::North);
+            if ply % 2 == 0 {
+                tokens.push(format!("{}.", ply / 2 + 1));
+            } else if i == 0 {
+                tokens.push(format!("{}...", ply / 2 + 1));
+            }
+            let captured = state.as_mut().and_then(|s| {
+                let mover = s.board().side_to_move();
+                let before = s.board().store(mover);
+                match s.play(mv) {
+                    Ok(()) => Some(s.board().store(mover) - before),
+                    Err(_) => {
+                        *s = GameState::new(s.board(), s.rules()); // stop computing captures
+                        None
+                    }
+                }
+            });
+            tokens.push(match captured {
+                Some(c) if c > 0 => format!("{mv}+{c}"),
+                _ => mv.to_string(),
+            });
+            if let Some(text) = comment {
+                tokens.push(format!("{{{}}}", sanitize_comment(text)));
+            }
+        }
+        let result = self
+            .result_token
+            .clone()
+            .or_else(|| self.tag("Result").map(str::to_string));
+        tokens.push(result.unwrap_or_else(|| "*".to_string()));
+        tokens
+    }
+}
+
+/// A comment may not contain `}` (nor, for symmetry, `{`): they become parentheses; line breaks
+/// become spaces.
+fn sanitize_comment(text: &str) -> String {
+    text.replace('{', "(")
+        .replace('}', ")")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn escape_tag(value: &str) -> String {
+    value
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace(['\n', '\r'], " ")
+}
+
+impl fmt::Display for OgnGame {
+    /// The record: tag lines, a blank line, the move text wrapped before 80 columns, a blank line.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (name, value) in self.ordered_tags() {
+            writeln!(f, "[{name} \"{}\"]", escape_tag(&value))?;
+        }
+        writeln!(f)?;
+        let mut line = String::new();
+        for token in self.move_tokens() {
+            if !line.is_empty() && line.len() + 1 + token.len() >= 80 {
+                writeln!(f, "{line}")?;
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&token);
+        }
+        writeln!(f, "{line}")?;
+        writeln!(f)
+    }
+}
+
+/// Why a record could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OgnError {
+    /// A `[` that does not start a `[Name "value"]` tag.
+    #[error("line {line}: malformed tag: {text}")]
+    Tag {
+        /// 1-based line.
+        line: usize,
+        /// The text from the `[`.
+        text: String,
+    },
+    /// A word in the move text that is no move number, move, comment or result.
+    #[error("line {line}: '{token}' is not a move number, a move (A-F, a-f, with +N captures) or a result")]
+    Token {
+        /// 1-based line.
+        line: usize,
+        /// The word.
+        token: String,
+    },
+    /// A `{` comment or `(` variation that is not closed.
+    #[error("line {line}: unclosed {what}")]
+    Unclosed {
+        /// 1-based line where it opened.
+        line: usize,
+        /// `comment` or `variation`.
+        what: &'static str,
+    },
+}
+
+/// Parses every record in `text` (records follow one another; a tag after move text starts the
+/// next record). Comments before the first move and variations `( ... )` are skipped, `;` starts
+/// a comment to the end of the line.
+///
+/// # Errors
+/// The first [`OgnError`] met.
+pub fn parse(text: &str) -> Result<Vec<OgnGame>, OgnError> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut games = Vec::new();
+    let mut game = OgnGame::default();
+    let mut in_moves = false;
+    let mut i = 0;
+    let mut line = 1;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '\n' {
+            line += 1;
+        }
+        if c.is_whitespace() {
+            i += 1;
+            continue;
+        }
+        match c {
+            '[' => {
+                if in_moves {
+                    games.push(std::mem::take(&mut game));
+                    in_moves = false;
+                }
+                let (name, value, end) = parse_tag(&chars, i).ok_or_else(|| OgnError::Tag {
+                    line,
+                    text: chars[i..].iter().take_while(|&&c| c != '\n').collect(),
+                })?;
+                game.tags.push((name, value));
+                i = end;
+            }
+            '{' => {
+                let close = find_from(&chars, i + 1, '}').ok_or(OgnError::Unclosed {
+                    line,
+                    what: "comment",
+                })?;
+                let text: String = chars[i + 1..close].iter().collect();
+                line += text.matches('\n').count();
+                let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                if let Some(last) = game.comments.last_mut() {
+                    *last = Some(text);
+                }
+                in_moves = true;
+                i = close + 1;
+            }
+            '(' => {
+                let mut depth = 0usize;
+                let start_line = line;
+                let mut j = i;
+                loop {
+                    match chars.get(j) {
+                        None => {
+                            return Err(OgnError::Unclosed {
+                                line: start_line,
+                                what: "variation",
+                            })
+                        }
+                        Some('(') => depth += 1,
+                        Some(')') => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        Some('\n') => line += 1,
+                        Some(_) => {}
+                    }
+                    j += 1;
+                }
+                in_moves = true;
+                i = j + 1;
+            }
+            ';' => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+            }
+            _ => {
+                let start = i;
+                while i < chars.len() && !chars[i].is_whitespace() && !"[{(;".contains(chars[i]) {
+                    i += 1;
+                }
+                let token: String = chars[start..i].iter().collect();
+                in_moves = true;
+                read_token(&mut game, &token).map_err(|()| OgnError::Token { line, token })?;
+            }
+        }
+    }
+    if in_moves || !game.tags.is_empty() {
+        games.push(game);
+    }
+    Ok(games)
+}
+
+fn find_from(chars: &[char], from: usize, target: char) -> Option<usize> {
+    chars[from..]
+        .iter()
+        .position(|&c| c == target)
+        .map(|p| from + p)
+}
+
+/// Parses `[Name "value"]` at `start`; returns the name, the unescaped value and the index after `]`.
+fn parse_tag(chars: &[char], start: usize) -> Option<(String, String, usize)> {
+    let mut i = start + 1;
+    let skip_blanks = |i: &mut usize| {
+        while *i < chars.len() && (chars[*i] == ' ' || chars[*i] == '\t') {
+            *i += 1;
+        }
+    };
+    skip_blanks(&mut i);
+    let name_start = i;
+    while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
+        i += 1;
+    }
+    if i == name_start {
+        return None;
+    }
+    let name: String = chars[name_start..i].iter().collect();
+    skip_blanks(&mut i);
+    if chars.get(i) != Some(&'"') {
+        return None;
+    }
+    i += 1;
+    let mut value = String::new();
+    loop {
+        match chars.get(i)? {
+            '\\' => {
+                value.push(*chars.get(i + 1)?);
+                i += 2;
+            }
+            '"' => break,
+            '\n' => return None,
+            &c => {
+                value.push(c);
+                i += 1;
+            }
+        }
+    }
+    i += 1;
+    skip_blanks(&mut i);
+    if chars.get(i) != Some(&']') {
+        return None;
+    }
+    Some((name, value, i + 1))
+}
+
+/// A move-text word: a move number (`12.`, `12...`), moves (`b`, `b+3`, or run together `FfBe`), or
+/// a result (`*`, `1-0`, `0-1`, `1/2-1/2`, `25-19`).
+fn read_token(game: &mut OgnGame, token: &str) -> Result<(), ()> {
+    let is_number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if is_number(token.trim_end_matches('.')) && token.ends_with('.') {
+        return Ok(());
+    }
+    if token == "*" || token == "1/2-1/2" {
+        game.result_token = Some(token.to_string());
+        return Ok(());
+    }
+    if let Some((a, b)) = token.split_once('-') {
+        if is_number(a) && is_number(b) {
+            game.result_token = Some(token.to_string());
+            return Ok(());
+        }
+    }
+    let (letters, captures) = match token.split_once('+') {
+        Some((l, c)) if is_number(c) => (l, Some(c)),
+        Some(_) => return Err(()),
+        None => (token, None),
+    };
+    if letters.is_empty() || (captures.is_some() && letters.chars().count() != 1) {
+        return Err(());
+    }
+    for c in letters.chars() {
+        game.push_move(Move::from_letter(c).ok_or(())?, None);
+    }
+    Ok(())
+}
+
+/// Who won according to a result string: `1-0`, `0-1`, `1/2-1/2`, or final seed counts `S-N`
+/// (the larger count wins). `None` when the string is not a result (`*` included).
+pub fn winner_of_result(result: &str) -> Option<Option<Side>> {
+    if result == "1/2-1/2" {
+        return Some(None);
+    }
+    let (a, b) = result.split_once('-')?;
+    let (a, b): (u32, u32) = (a.trim().parse().ok()?, b.trim().parse().ok()?);
+    Some(match a.cmp(&b) {
+        std::cmp::Ordering::Greater => Some(Side::South),
+        std::cmp::Ordering::Less => Some(Side::North),
+        std::cmp::Ordering::Equal => None,
+    })
+}
+
+/// The result string of a game the rules ended: the final seed counts, South first (`25-19`).
+pub fn seed_result(end: &GameEnd) -> String {
+    format!("{}-{}", end.stores[0], end.stores[1])
+}
+
+/// What replaying a record with the rules found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replayed {
+    /// How the rules ended the game, or `None` if they did not (a forfeit or an unfinished game).
+    pub end: Option<GameEnd>,
+    /// The winner by the record's result: `Some(None)` for a draw, `None` for no result (`*`).
+    pub winner: Option<Option<Side>>,
+    /// Whether the record says a fault decided the game (`Termination` starts with `forfeit`).
+    pub forfeit: bool,
+    /// Moves replayed.
+    pub plies: usize,
+}
+
+/// Why a record does not replay.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    /// The `FEN` tag is not a diagram.
+    #[error("bad FEN tag: {0}")]
+    Fen(NotationError),
+    /// A move the rules refuse (also one played after the game ended).
+    #[error("move {number} ({mv}) refused: {reason}")]
+    Move {
+        /// 1-based ply.
+        number: usize,
+        /// The move.
+        mv: Move,
+        /// The rules' reason.
+        reason: String,
+    },
+    /// The `Result` tag does not agree with how the game ended.
+    #[error("result '{found}' does not match the game: {expected}")]
+    Result {
+        /// The record's result.
+        found: String,
+        /// What the replay says.
+        expected: String,
+    },
+}
+
+/// Replays `game` with the rules (the record's `Variant`, `Repetitions` and `NoCaptureLimit` tags,
+/// else `default`): every move must be legal; if the rules end the game, its result must be the
+/// final seed count (or say the same winner); if they do not, the result must be `*` or a forfeit.
+///
+/// # Errors
+/// [`ReplayError`] naming the first disagreement.
+pub fn replay(game: &OgnGame, default: Rules) -> Result<Replayed, ReplayError> {
+    let rules = game.rules(default);
+    let start = game.start(rules.variant).map_err(ReplayError::Fen)?;
+    let mut state = GameState::new(start, rules);
+    for (i, &mv) in game.moves.iter().enumerate() {
+        state.play(mv).map_err(|e| ReplayError::Move {
+            number: i + 1,
+            mv,
+            reason: e.to_string(),
+        })?;
+    }
+    let result = game
+        .tag("Result")
+        .or(game.result_token.as_deref())
+        .unwrap_or("*")
+        .to_string();
+    let winner = winner_of_result(&result);
+    let forfeit = game
+        .tag("Termination")
+        .is_some_and(|t| t.trim_start().starts_with("forfeit"));
+    let mismatch = |expected: String| {
+        Err(ReplayError::Result {
+            found: result.clone(),
+            expected,
+        })
+    };
+    match state.end() {
+        Some(end) => {
+            if winner != Some(end.winner) {
+                return mismatch(format!(
+                    "the rules end it {} ({})",
+                    seed_result(&end),
+                    end.reason
+                ));
+            }
+        }
+        None => {
+            if winner.is_some() && !forfeit {
+                return mismatch(
+                    "the rules have not ended it and no forfeit is recorded".to_string(),
+                );
+            }
+        }
+    }
+    Ok(Replayed {
+        end: state.end(),
+        winner,
+        forfeit,
+        plies: state.ply(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oware::parse_moves;
+
+    fn sample() -> OgnGame {
+        let mut g = OgnGame::default();
+        g.set_tag("Event", "test \"quoted\" \\ event");
+        g.set_tag("South", "alpha");
+        g.set_tag("North", "beta");
+        g.set_tag("Termination", "forfeit: North timed out");
+        g.set_tag("Result", "1-0");
+        for (i, mv) in parse_moves(["FfBe"]).unwrap().into_iter().enumerate() {
+            g.push_move(mv, (i == 3).then(|| "no bestmove {in} time".to_string()));
+        }
+        g
+    }
+
+    #[test]
+    fn write_orders_tags_like_auale_and_parses_back() {
+        let g = sample();
+        let text = g.to_string();
+        assert!(text.starts_with(
+            "[Variant \"?\"]\n[Event \"test \\\"quoted\\\" \\\\ event\"]\n[Site \"?\"]\n"
+        ));
+        assert!(text.contains("[Result \"1-0\"]\n[Termination \"forfeit: North timed out\"]\n\n"));
+        assert!(
+            text.contains("1. F f 2. B e {no bestmove (in) time} 1-0\n"),
+            "{text}"
+        );
+        let back = parse(&text).unwrap();
+        assert_eq!(back.len(), 1);
+        let b = &back[0];
+        assert_eq!(b.tag("Event"), Some("test \"quoted\" \\ event"));
+        assert_eq!(b.moves, g.moves);
+        assert_eq!(b.comments[3].as_deref(), Some("no bestmove (in) time"));
+        assert_eq!(b.result_token.as_deref(), Some("1-0"));
+    }
+
+    #[test]
+    fn captures_are_annotated_and_several_records_parse() {
+        // South's F (1 seed) lands in North's a, making 2: captured, South reaches 25.
+        let mut g = OgnGame::default();
+        g.set_tag("FEN", "0-0-0-0-0-1-1-1-0-0-0-0-23-22-S");
+        g.set_tag("Result", "25-22");
+        g.push_move(Move::from_letter('F').unwrap(), None);
+        let text = g.to_string();
+        assert!(text.contains("1. F+2 25-22"), "{text}");
+        let two = format!("{text}{}", sample());
+        let games = parse(&two).unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].tag("FEN"), Some("0-0-0-0-0-1-1-1-0-0-0-0-23-22-S"));
+        assert_eq!(games[0].moves.len(), 1);
+        assert_eq!(games[1].moves.len(), 4);
+        let r = replay(&games[0], Rules::default()).unwrap();
+        assert_eq!(r.end.map(|e| e.stores), Some([25, 22]));
+        assert_eq!(r.winner, Some(Some(Side::South)));
+    }
+
+    #[test]
+    fn parses_auale_style_text() {
+        let text = "[Variant \"Oware Abapa\"]\n[Event \"?\"]\n[Result \"*\"]\n\n1. F f 2. B {a comment\n over lines} \
+                    e (3. A a) 3. Cb ; rest of line ignored\n*\n";
+        let games = parse(text).unwrap();
+        assert_eq!(games.len(), 1);
+        let moves: String = games[0].moves.iter().map(|m| m.letter()).collect();
+        assert_eq!(moves, "FfBeCb");
+        assert_eq!(
+            games[0].comments[2].as_deref(),
+            Some("a comment over lines")
+        );
+        assert_eq!(games[0].rules(Rules::default()).variant, Variant::Abapa);
+        let r = replay(&games[0], Rules::default()).unwrap();
+        assert_eq!((r.end, r.winner, r.plies), (None, None, 6));
+    }
+
+    #[test]
+    fn parse_errors_name_the_line() {
+        assert_eq!(
+            parse("[Event \"x\"]\n\n1. F g\n"),
+            Err(OgnError::Token {
+                line: 3,
+                token: "g".into()
+            })
+        );
+        assert!(matches!(
+            parse("[Event x]\n"),
+            Err(OgnError::Tag { line: 1, .. })
+        ));
+        assert_eq!(
+            parse("1. F {open\n"),
+            Err(OgnError::Unclosed {
+                line: 1,
+                what: "comment"
+            })
+        );
+        assert_eq!(parse(""), Ok(vec![]));
+    }
+
+    #[test]
+    fn replay_checks_moves_and_results() {
+        let mut g = sample();
+        // Not ended by the rules, recorded as a forfeit: fine.
+        let r = replay(&g, Rules::default()).unwrap();
+        assert!(r.forfeit);
+        assert_eq!(r.winner, Some(Some(Side::South)));
+        // The same result without a forfeit is wrong.
+        g.set_tag("Termination", "rules: whatever");
+        assert!(matches!(
+            replay(&g, Rules::default()),
+            Err(ReplayError::Result { .. })
+        ));
+        // An illegal move (North cannot play a house letter of South).
+        g.push_move(Move::from_letter('a').unwrap(), None);
+        assert!(matches!(
+            replay(&g, Rules::default()),
+            Err(ReplayError::Move { number: 5, .. })
+        ));
+        // A finished game with the wrong winner.
+        let mut g = OgnGame::default();
+        g.set_tag("FEN", "0-0-0-0-0-1-1-1-0-0-0-0-23-22-S");
+        g.set_tag("Result", "22-25");
+        g.push_move(Move::from_letter('F').unwrap(), None);
+        assert!(matches!(
+            replay(&g, Rules::default()),
+            Err(ReplayError::Result { .. })
+        ));
+    }
+
+    #[test]
+    fn winners_of_results() {
+        assert_eq!(winner_of_result("25-19"), Some(Some(Side::South)));
+        assert_eq!(winner_of_result("1-0"), Some(Some(Side::South)));
+        assert_eq!(winner_of_result("0-1"), Some(Some(Side::North)));
+        assert_eq!(winner_of_result("24-24"), Some(None));
+        assert_eq!(winner_of_result("1/2-1/2"), Some(None));
+        assert_eq!(winner_of_result("*"), None);
+    }
+}

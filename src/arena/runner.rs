@@ -1,0 +1,929 @@
+//! Playing a match: openings, the referee, fault handling, scheduling games on worker threads,
+//! and the running tally.
+//!
+//! Games come in pairs: the same opening twice, the first engine playing South in the first game
+//! and North in the second. Each worker thread owns one process of each engine and plays whole
+//! pairs; finished games go to the coordinating thread over a channel, in the order they finish.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use crate::arena::engine::{BestMove, Engine, EngineError, EngineSpec};
+use crate::arena::ogn::{self, OgnGame};
+use crate::arena::stats::{Pentanomial, Sprt, SprtDecision, Trinomial};
+use crate::oware::{parse_moves, Board, GameEnd, GameState, Move, Rules, Side, Variant};
+
+/// How much each engine may search per move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchLimit {
+    /// `go nodes N`.
+    Nodes(u64),
+    /// `go depth D`.
+    Depth(u32),
+    /// `go movetime MS` (milliseconds; not reproducible).
+    MoveTime(u64),
+    /// Plain `go`: the engine's own default (for our engine, its `Level`).
+    EngineDefault,
+}
+
+impl SearchLimit {
+    /// The `go` command.
+    pub fn go_command(&self) -> String {
+        match self {
+            SearchLimit::Nodes(n) => format!("go nodes {n}"),
+            SearchLimit::Depth(d) => format!("go depth {d}"),
+            SearchLimit::MoveTime(ms) => format!("go movetime {ms}"),
+            SearchLimit::EngineDefault => "go".to_string(),
+        }
+    }
+
+    /// The time allowed for one move: `margin`, plus the move time for [`SearchLimit::MoveTime`].
+    pub fn time_allowed(&self, margin: Duration) -> Duration {
+        match self {
+            SearchLimit::MoveTime(ms) => margin + Duration::from_millis(*ms),
+            _ => margin,
+        }
+    }
+}
+
+impl fmt::Display for SearchLimit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SearchLimit::Nodes(n) => write!(f, "{n} nodes per move"),
+            SearchLimit::Depth(d) => write!(f, "depth {d} per move"),
+            SearchLimit::MoveTime(ms) => write!(f, "{ms} ms per move"),
+            SearchLimit::EngineDefault => f.write_str("the engines' default search"),
+        }
+    }
+}
+
+/// A start for a pair of games: a position and moves played from it before the engines take over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// The set-up position.
+    pub start: Board,
+    /// Moves played from it (part of the game record, sent to the engines in `position ... moves`).
+    pub moves: Vec<Move>,
+}
+
+/// Why an openings file could not be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OpeningError {
+    /// A line is neither a diagram nor a move list.
+    #[error("openings line {line}: {message}")]
+    Syntax {
+        /// 1-based line.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A move the rules refuse, or a line that ends the game.
+    #[error("openings line {line}: {message}")]
+    Illegal {
+        /// 1-based line.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// No opening in the file.
+    #[error("the openings file holds no opening")]
+    Empty,
+}
+
+/// Reads openings, one a line: a diagram (`4-4-4-4-4-4-4-4-4-4-4-4-0-0-S`), optionally followed by
+/// `moves` and a move list, or a move list from the initial position (`F f B e`, `FfBe`, or
+/// `startpos moves F f`). Blank lines and text after `#` are skipped. Every opening is replayed
+/// with `rules` and must leave a game in progress.
+///
+/// # Errors
+/// [`OpeningError`] naming the first bad line, or [`OpeningError::Empty`].
+pub fn parse_openings(text: &str, rules: Rules) -> Result<Vec<Opening>, OpeningError> {
+    let mut openings = Vec::new();
+    for (index, raw) in text.lines().enumerate() {
+        let line = index + 1;
+        let content = raw.split('#').next().unwrap_or("").trim();
+        if content.is_empty() {
+            continue;
+        }
+        let mut words: Vec<&str> = content.split_whitespace().collect();
+        let start = if words[0].contains('-') {
+            let board: Board = words[0].parse().map_err(|e| OpeningError::Syntax {
+                line,
+                message: format!("{e}"),
+            })?;
+            words.remove(0);
+            board.with_variant(rules.variant)
+        } else {
+            if words[0] == "startpos" {
+                words.remove(0);
+            }
+            Board::start(rules.variant)
+        };
+        if words.first() == Some(&"moves") {
+            words.remove(0);
+        }
+        let moves = parse_moves(words).map_err(|e| OpeningError::Syntax {
+            line,
+            message: e.to_string(),
+        })?;
+        let mut state = GameState::new(start, rules);
+        state
+            .play_all(&moves)
+            .map_err(|(_, e)| OpeningError::Illegal {
+                line,
+                message: e.to_string(),
+            })?;
+        if let Some(end) = state.end() {
+            let message = format!("the game is over after this opening ({})", end.reason);
+            return Err(OpeningError::Illegal { line, message });
+        }
+        openings.push(Opening { start, moves });
+    }
+    if openings.is_empty() {
+        return Err(OpeningError::Empty);
+    }
+    Ok(openings)
+}
+
+/// SplitMix64 (Steele, Lea & Flood), a small, fast generator: the same seed gives the same numbers
+/// on every platform.
+#[derive(Clone, Debug)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> SplitMix64 {
+        SplitMix64(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `n` (n > 0), by multiply-shift (bias below 2^-32 for small `n`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
+    }
+}
+
+/// `count` openings of `plies` random legal moves from the initial position, reproducible from
+/// `seed`. A sequence that would end the game is drawn again (after 100 tries the last one is
+/// shortened to the moves before the end).
+pub fn random_openings(count: usize, plies: usize, seed: u64, rules: Rules) -> Vec<Opening> {
+    let mut rng = SplitMix64::new(seed);
+    let start = Board::start(rules.variant);
+    (0..count)
+        .map(|_| {
+            let mut moves = Vec::new();
+            for _attempt in 0..100 {
+                moves.clear();
+                let mut state = GameState::new(start, rules);
+                while moves.len() < plies && !state.is_over() {
+                    let legal = state.legal_moves();
+                    let mv = legal[rng.below(legal.len())];
+                    // Legal by construction.
+                    let _ = state.play(mv);
+                    moves.push(mv);
+                }
+                if !state.is_over() {
+                    break;
+                }
+            }
+            let mut check = GameState::new(start, rules);
+            let playable = moves
+                .iter()
+                .take_while(|&&mv| check.play(mv).is_ok() && !check.is_over())
+                .count();
+            moves.truncate(playable);
+            Opening { start, moves }
+        })
+        .collect()
+}
+
+/// The `position` command for a start and the moves since.
+pub fn position_command(start: &Board, moves: &[Move]) -> String {
+    let mut cmd = if *start == Board::start(start.variant()) {
+        "position startpos".to_string()
+    } else {
+        format!("position fen {start}")
+    };
+    if !moves.is_empty() {
+        cmd.push_str(" moves");
+        for mv in moves {
+            cmd.push(' ');
+            cmd.push(mv.letter());
+        }
+    }
+    cmd
+}
+
+/// The kinds of engine fault that lose a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Fault {
+    /// A move the rules refuse, or `bestmove 0000` when there are legal moves.
+    IllegalMove,
+    /// The process ended.
+    Crash,
+    /// The process closed its pipe but kept running.
+    ClosedPipe,
+    /// No answer in the time allowed.
+    Timeout,
+    /// A `bestmove` line without a move.
+    Garbage,
+    /// The engine could not be (re)started.
+    StartFailure,
+}
+
+impl Fault {
+    /// Every fault, in display order.
+    pub const ALL: [Fault; 6] = [
+        Fault::IllegalMove,
+        Fault::Crash,
+        Fault::ClosedPipe,
+        Fault::Timeout,
+        Fault::Garbage,
+        Fault::StartFailure,
+    ];
+
+    fn of(error: &EngineError) -> Fault {
+        match error {
+            EngineError::Spawn { .. } => Fault::StartFailure,
+            EngineError::Timeout { .. } => Fault::Timeout,
+            EngineError::Exited { .. } => Fault::Crash,
+            EngineError::Closed { .. } | EngineError::Interrupted => Fault::ClosedPipe,
+            EngineError::Garbage(_) => Fault::Garbage,
+        }
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Fault::IllegalMove => "illegal move",
+            Fault::Crash => "crash",
+            Fault::ClosedPipe => "closed pipe",
+            Fault::Timeout => "timeout",
+            Fault::Garbage => "garbage",
+            Fault::StartFailure => "start failure",
+        })
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Termination {
+    /// By the rules.
+    Rules(GameEnd),
+    /// By a fault of the engine playing `side`, which loses.
+    Forfeit {
+        /// The faulty engine's side.
+        side: Side,
+        /// What it did.
+        fault: Fault,
+        /// The details, for the record.
+        detail: String,
+    },
+}
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// 1-based game number (the record's `Round`).
+    pub number: usize,
+    /// 0-based pair index: games `2p+1` and `2p+2` share an opening.
+    pub pair: usize,
+    /// Which engine (0 = the first `--engine`, 1 = the second) played South.
+    pub south_engine: usize,
+    /// Display names, South first.
+    pub names: [String; 2],
+    /// The opening the game started from (its moves are the first of the game).
+    pub opening: Opening,
+    /// The moves the engines played after the opening.
+    pub moves: Vec<Move>,
+    /// How it ended.
+    pub termination: Termination,
+}
+
+impl GameRecord {
+    /// The winner, `None` for a draw.
+    pub fn winner(&self) -> Option<Side> {
+        match &self.termination {
+            Termination::Rules(end) => end.winner,
+            Termination::Forfeit { side, .. } => Some(side.opponent()),
+        }
+    }
+
+    /// The side engine `engine` (0 or 1) played.
+    pub fn side_of(&self, engine: usize) -> Side {
+        if engine == self.south_engine {
+            Side::South
+        } else {
+            Side::North
+        }
+    }
+
+    /// Points (1, 1/2 or 0) of engine `engine` (0 or 1).
+    pub fn points_of(&self, engine: usize) -> f64 {
+        match self.winner() {
+            None => 0.5,
+            Some(side) if side == self.side_of(engine) => 1.0,
+            Some(_) => 0.0,
+        }
+    }
+
+    /// The result as recorded: the final seeds (`25-19`) for a game the rules ended, `1-0` or
+    /// `0-1` for a forfeit.
+    pub fn result_string(&self) -> String {
+        match &self.termination {
+            Termination::Rules(end) => ogn::seed_result(end),
+            Termination::Forfeit {
+                side: Side::South, ..
+            } => "0-1".to_string(),
+            Termination::Forfeit {
+                side: Side::North, ..
+            } => "1-0".to_string(),
+        }
+    }
+
+    /// The `Termination` tag: `rules: <reason>` or `forfeit: <fault> by <side> (<name>): <detail>`.
+    pub fn termination_string(&self) -> String {
+        match &self.termination {
+            Termination::Rules(end) => format!("rules: {}", end.reason),
+            Termination::Forfeit {
+                side,
+                fault,
+                detail,
+            } => {
+                let side_name = if *side == Side::South {
+                    "South"
+                } else {
+                    "North"
+                };
+                format!(
+                    "forfeit: {fault} by {side_name} ({}): {detail}",
+                    self.names[side.index()]
+                )
+            }
+        }
+    }
+
+    /// The game as an OGN record, with the match's `event`, `date` (`YYYY.MM.DD`) and `rules`.
+    /// Opening moves carry the comment `opening` on the last of them; the termination is
+    /// commented on the last move.
+    pub fn to_ogn(&self, event: &str, date: &str, rules: Rules) -> OgnGame {
+        let mut g = OgnGame::default();
+        let variant = match rules.variant {
+            Variant::Abapa => "Oware Abapa",
+            Variant::Awari => "Oware Awari",
+        };
+        g.set_tag("Variant", variant);
+        g.set_tag("Event", event);
+        g.set_tag("Site", "?");
+        g.set_tag("Date", date);
+        g.set_tag("Round", self.number.to_string());
+        g.set_tag("South", self.names[0].clone());
+        g.set_tag("North", self.names[1].clone());
+        g.set_tag("Result", self.result_string());
+        if self.opening.start != Board::start(self.opening.start.variant()) {
+            g.set_tag("FEN", self.opening.start.to_string());
+        }
+        g.set_tag("Termination", self.termination_string());
+        g.set_tag("Repetitions", rules.cycle.repetitions.to_string());
+        g.set_tag("NoCaptureLimit", rules.cycle.no_progress_limit.to_string());
+        g.set_tag("OpeningPlies", self.opening.moves.len().to_string());
+        let all: Vec<Move> = self
+            .opening
+            .moves
+            .iter()
+            .chain(&self.moves)
+            .copied()
+            .collect();
+        let last = all.len().checked_sub(1);
+        let book_end = self.opening.moves.len().checked_sub(1);
+        for (i, &mv) in all.iter().enumerate() {
+            let mut comment = Vec::new();
+            if Some(i) == book_end {
+                comment.push("opening".to_string());
+            }
+            if Some(i) == last {
+                comment.push(self.termination_string());
+            }
+            g.push_move(mv, (!comment.is_empty()).then(|| comment.join("; ")));
+        }
+        g
+    }
+}
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The two engines.
+    pub engines: [EngineSpec; 2],
+    /// Display names (South/North tags), the first engine's first.
+    pub names: [String; 2],
+    /// Games to play (pairs share an opening; an odd last game has no partner).
+    pub games: usize,
+    /// The search limit per move.
+    pub limit: SearchLimit,
+    /// Time allowed for a handshake or `isready`, and for a move beyond its move time.
+    pub timeout: Duration,
+    /// The referee's rules.
+    pub rules: Rules,
+    /// Openings, used in turn by the pairs (cycled when there are fewer).
+    pub openings: Vec<Opening>,
+    /// Games played at once (worker threads, each with its own two engine processes).
+    pub concurrency: usize,
+    /// Stop when this test is decided.
+    pub sprt: Option<Sprt>,
+}
+
+impl MatchConfig {
+    /// The options telling an engine the referee's rules (sent if the engine has them).
+    pub fn rule_options(&self) -> Vec<(String, String)> {
+        vec![
+            ("Variant".to_string(), self.rules.variant.to_string()),
+            (
+                "Repetitions".to_string(),
+                self.rules.cycle.repetitions.to_string(),
+            ),
+            (
+                "NoCaptureLimit".to_string(),
+                self.rules.cycle.no_progress_limit.to_string(),
+            ),
+        ]
+    }
+
+    /// Starts engine `index` (0 or 1).
+    ///
+    /// # Errors
+    /// The [`EngineError`] of a failed start or handshake.
+    pub fn start_engine(
+        &self,
+        index: usize,
+        stop: Option<&AtomicBool>,
+    ) -> Result<Engine, EngineError> {
+        let label = format!("engine {} ({})", index + 1, self.names[index]);
+        Engine::start(
+            &self.engines[index],
+            &self.rule_options(),
+            self.timeout,
+            &label,
+            stop,
+        )
+    }
+}
+
+/// Faults of one engine, by kind.
+pub type FaultCounts = BTreeMap<Fault, u64>;
+
+/// The running score of a match, from the first engine's point of view.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tally {
+    /// Single games.
+    pub games: Trinomial,
+    /// Completed pairs.
+    pub pairs: Pentanomial,
+    /// Faults of each engine.
+    pub faults: [FaultCounts; 2],
+    /// Games won by South, drawn, won by North (colour balance).
+    pub by_side: [u64; 3],
+    /// Points of the first game of pairs whose second game is not in yet.
+    pending: BTreeMap<usize, f64>,
+}
+
+impl Tally {
+    /// Counts a finished game.
+    pub fn record(&mut self, game: &GameRecord) {
+        let points = game.points_of(0);
+        match points {
+            p if p > 0.75 => self.games.wins += 1,
+            p if p < 0.25 => self.games.losses += 1,
+            _ => self.games.draws += 1,
+        }
+        match game.winner() {
+            Some(Side::South) => self.by_side[0] += 1,
+            None => self.by_side[1] += 1,
+            Some(Side::North) => self.by_side[2] += 1,
+        }
+        if let Termination::Forfeit { side, fault, .. } = &game.termination {
+            let engine = if *side == Side::South {
+                game.south_engine
+            } else {
+                1 - game.south_engine
+            };
+            *self.faults[engine].entry(*fault).or_default() += 1;
+        }
+        match self.pending.remove(&game.pair) {
+            Some(first) => self.pairs.record(((first + points) * 2.0).round() as usize),
+            None => {
+                self.pending.insert(game.pair, points);
+            }
+        }
+    }
+
+    /// Faults of kind `fault` by engine `engine` (0 or 1).
+    pub fn fault_count(&self, engine: usize, fault: Fault) -> u64 {
+        self.faults[engine].get(&fault).copied().unwrap_or(0)
+    }
+
+    /// The SPRT's log-likelihood ratio: on pairs once there is one, else on single games.
+    pub fn llr(&self, sprt: &Sprt) -> f64 {
+        if self.pairs.pairs() > 0 {
+            sprt.llr_pentanomial(&self.pairs)
+        } else {
+            sprt.llr_trinomial(&self.games)
+        }
+    }
+}
+
+/// Games before an SPRT may stop a match: the normal approximation of the log-likelihood ratio
+/// needs a variance estimate, and a handful of one-sided results (variance near zero) would
+/// otherwise decide at once.
+pub const SPRT_MIN_GAMES: u64 = 20;
+
+/// Why a match ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    /// Every game was played.
+    Completed,
+    /// Stopped from outside (Ctrl-C); unfinished games were dropped.
+    Interrupted,
+    /// The SPRT reached a decision.
+    Sprt(SprtDecision),
+}
+
+/// The outcome of [`play_match`].
+#[derive(Clone, Debug)]
+pub struct MatchResult {
+    /// Finished games, in the order they finished.
+    pub records: Vec<GameRecord>,
+    /// The tally over them.
+    pub tally: Tally,
+    /// Why the match ended.
+    pub stop: StopReason,
+}
+
+/// Plays the match. `first_engines` may hold already started engines (for the first worker);
+/// `interrupt` stops the match from outside (games in progress are dropped, finished ones kept);
+/// `on_game` sees every finished game and the tally after it, on the calling thread.
+pub fn play_match(
+    config: &MatchConfig,
+    first_engines: Option<[Engine; 2]>,
+    interrupt: &AtomicBool,
+    on_game: &mut dyn FnMut(&GameRecord, &Tally),
+) -> MatchResult {
+    let stop = AtomicBool::new(false);
+    let next_pair = AtomicUsize::new(0);
+    let pairs = config.games.div_ceil(2);
+    let workers = config.concurrency.clamp(1, pairs.max(1));
+    let mut records = Vec::new();
+    let mut tally = Tally::default();
+    let mut reason = StopReason::Completed;
+    let (tx, rx) = mpsc::channel::<GameRecord>();
+    std::thread::scope(|scope| {
+        let mut first = first_engines.map(|[a, b]| [Some(a), Some(b)]);
+        for w in 0..workers {
+            let engines = first.take().unwrap_or([None, None]);
+            let tx = tx.clone();
+            let (stop, next_pair) = (&stop, &next_pair);
+            let spawned = std::thread::Builder::new()
+                .name(format!("match worker {w}"))
+                .spawn_scoped(scope, move || {
+                    worker(config, engines, next_pair, pairs, stop, tx)
+                });
+            if let Err(e) = spawned {
+                log::error!("cannot start worker thread {w}: {e}");
+            }
+        }
+        drop(tx);
+        loop {
+            if interrupt.load(Ordering::Relaxed) && reason == StopReason::Completed {
+                reason = StopReason::Interrupted;
+                stop.store(true, Ordering::Relaxed);
+            }
+            match rx.recv_timeout(Duration::from_millis(50)) {
+                Ok(record) => {
+                    if stop.load(Ordering::Relaxed) {
+                        continue; // finished after the stop: not counted
+                    }
+                    tally.record(&record);
+                    on_game(&record, &tally);
+                    records.push(record);
+                    if let Some(sprt) = config
+                        .sprt
+                        .as_ref()
+                        .filter(|_| tally.games.games() >= SPRT_MIN_GAMES)
+                    {
+                        let decision = sprt.decide(tally.llr(sprt));
+                        if decision != SprtDecision::Continue {
+                            reason = StopReason::Sprt(decision);
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+        }
+    });
+    MatchResult {
+        records,
+        tally,
+        stop: reason,
+    }
+}
+
+/// One worker: takes pairs until none is left or the match stops, plays both games of each.
+fn worker(
+    config: &MatchConfig,
+    mut engines: [Option<Engine>; 2],
+    next_pair: &AtomicUsize,
+    pairs: usize,
+    stop: &AtomicBool,
+    tx: mpsc::Sender<GameRecord>,
+) {
+    while !stop.load(Ordering::Relaxed) {
+        let pair = next_pair.fetch_add(1, Ordering::Relaxed);
+        if pair >= pairs {
+            break;
+        }
+        for south_engine in 0..2 {
+            let number = 2 * pair + south_engine + 1;
+            if number > config.games {
+                break;
+            }
+            match play_game(config, &mut engines, pair, number, south_engine, stop) {
+                Some(record) => {
+                    if tx.send(record).is_err() {
+                        return;
+                    }
+                }
+                None => return,
+            }
+        }
+    }
+}
+
+/// Plays one game; `None` if the match stopped during it.
+fn play_game(
+    config: &MatchConfig,
+    engines: &mut [Option<Engine>; 2],
+    pair: usize,
+    number: usize,
+    south_engine: usize,
+    stop: &AtomicBool,
+) -> Option<GameRecord> {
+    let opening = config.openings[pair % config.openings.len()].clone();
+    let engine_of = |side: Side| {
+        if side == Side::South {
+            south_engine
+        } else {
+            1 - south_engine
+        }
+    };
+    let names = [
+        config.names[south_engine].clone(),
+        config.names[1 - south_engine].clone(),
+    ];
+    let mut record = GameRecord {
+        number,
+        pair,
+        south_engine,
+        names,
+        opening: opening.clone(),
+        moves: Vec::new(),
+        termination: Termination::Forfeit {
+            side: Side::South,
+            fault: Fault::Crash,
+            detail: String::new(),
+        },
+    };
+    let forfeit = |record: &mut GameRecord, side: Side, fault: Fault, detail: String| {
+        record.termination = Termination::Forfeit {
+            side,
+            fault,
+            detail,
+        };
+    };
+    // Make sure both engines run and are ready for a new game; a fault here loses the game too.
+    for side in [Side::South, Side::North] {
+        let e = engine_of(side);
+        let ready = match engines[e].as_mut() {
+            Some(engine) => engine.new_game(config.timeout, Some(stop)),
+            None => config.start_engine(e, Some(stop)).map(|engine| {
+                engines[e] = Some(engine);
+            }),
+        };
+        match ready {
+            Ok(()) => {}
+            Err(EngineError::Interrupted) => return None,
+            Err(err) => {
+                engines[e] = None;
+                forfeit(&mut record, side, Fault::of(&err), err.to_string());
+                return Some(record);
+            }
+        }
+    }
+    let mut state = GameState::new(opening.start, config.rules);
+    if state.play_all(&opening.moves).is_err() {
+        // Openings are checked when loaded; this cannot happen.
+        log::error!("opening of pair {pair} refused by the rules");
+    }
+    let go = config.limit.go_command();
+    let allowed = config.limit.time_allowed(config.timeout);
+    loop {
+        if let Some(end) = state.end() {
+            record.termination = Termination::Rules(end);
+            return Some(record);
+        }
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let side = state.board().side_to_move();
+        let e = engine_of(side);
+        let Some(engine) = engines[e].as_mut() else {
+            forfeit(
+                &mut record,
+                side,
+                Fault::StartFailure,
+                "engine not running".to_string(),
+            );
+            return Some(record);
+        };
+        let position = position_command(&opening.start, state.moves());
+        let answer = engine.best_move(&position, &go, allowed, Some(stop));
+        let said = engine
+            .last_info_string()
+            .map(|l| format!("; the engine said '{l}'"))
+            .unwrap_or_default();
+        let fault = match answer {
+            Ok(BestMove::Move(mv)) => match state.play(mv) {
+                Ok(()) => {
+                    record.moves.push(mv);
+                    continue;
+                }
+                Err(err) => (Fault::IllegalMove, format!("bestmove {mv}: {err}{said}")),
+            },
+            Ok(BestMove::NoMove) => {
+                let legal: String = state.legal_moves().iter().map(|m| m.letter()).collect();
+                (
+                    Fault::IllegalMove,
+                    format!("bestmove 0000 in {} (legal: {legal}){said}", state.board()),
+                )
+            }
+            Err(EngineError::Interrupted) => return None,
+            Err(err) => (Fault::of(&err), err.to_string()),
+        };
+        // The engine's state is unknown after a fault: restart it for the next game.
+        engines[e] = None;
+        forfeit(&mut record, side, fault.0, fault.1);
+        return Some(record);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splitmix_reference_values() {
+        // The first outputs for seed 0 of the reference implementation (Vigna's splitmix64.c).
+        let mut r = SplitMix64::new(0);
+        assert_eq!(r.next_u64(), 0xE220_A839_7B1D_CDAF);
+        assert_eq!(r.next_u64(), 0x6E78_9E6A_A1B9_65F4);
+        assert_eq!(r.next_u64(), 0x06C4_5D18_8009_454F);
+        let mut r = SplitMix64::new(7);
+        assert!((0..1000).all(|_| r.below(6) < 6));
+    }
+
+    #[test]
+    fn random_openings_are_reproducible_and_legal() {
+        let rules = Rules::default();
+        let a = random_openings(20, 6, 42, rules);
+        assert_eq!(a, random_openings(20, 6, 42, rules));
+        assert_ne!(a, random_openings(20, 6, 43, rules));
+        for o in &a {
+            assert_eq!(o.moves.len(), 6);
+            let mut s = GameState::new(o.start, rules);
+            s.play_all(&o.moves).unwrap();
+            assert!(!s.is_over());
+        }
+        // Not all the same.
+        assert!(a.iter().any(|o| o.moves != a[0].moves));
+    }
+
+    #[test]
+    fn openings_file_forms() {
+        let text = "# comment\n\nF f B e\nFfBe # same\nstartpos moves F\n\
+                    4-4-4-4-4-4-4-4-4-4-4-4-0-0-N moves a\n0-0-0-0-0-1-1-1-0-0-0-0-22-23-S\n";
+        let o = parse_openings(text, Rules::default()).unwrap();
+        assert_eq!(o.len(), 5);
+        assert_eq!(o[0], o[1]);
+        assert_eq!(o[2].moves.len(), 1);
+        assert_eq!(o[3].start.side_to_move(), Side::North);
+        assert!(o[4].moves.is_empty());
+        assert!(matches!(
+            parse_openings("F F\n", Rules::default()),
+            Err(OpeningError::Illegal { line: 1, .. })
+        ));
+        assert!(matches!(
+            parse_openings("F x\n", Rules::default()),
+            Err(OpeningError::Syntax { line: 1, .. })
+        ));
+        assert!(matches!(
+            parse_openings("1-2-3\n", Rules::default()),
+            Err(OpeningError::Syntax { line: 1, .. })
+        ));
+        assert_eq!(
+            parse_openings("# none\n", Rules::default()),
+            Err(OpeningError::Empty)
+        );
+        // South captures its 25th seed: the game is over after the opening.
+        let over = "0-0-0-0-0-1-1-1-0-0-0-0-23-22-S moves F\n";
+        assert!(matches!(
+            parse_openings(over, Rules::default()),
+            Err(OpeningError::Illegal { .. })
+        ));
+    }
+
+    #[test]
+    fn position_commands() {
+        let start = Board::start(Variant::Abapa);
+        assert_eq!(position_command(&start, &[]), "position startpos");
+        let moves = parse_moves(["Ff"]).unwrap();
+        assert_eq!(
+            position_command(&start, &moves),
+            "position startpos moves F f"
+        );
+        let b: Board = "0-0-0-0-0-1-1-1-0-0-0-0-22-23-S".parse().unwrap();
+        assert_eq!(
+            position_command(&b, &moves[..1]),
+            "position fen 0-0-0-0-0-1-1-1-0-0-0-0-22-23-S moves F"
+        );
+    }
+
+    fn game(pair: usize, south_engine: usize, winner: Option<Side>) -> GameRecord {
+        let end = GameEnd {
+            reason: crate::oware::EndReason::Majority,
+            stores: match winner {
+                Some(Side::South) => [25, 23],
+                Some(Side::North) => [23, 25],
+                None => [24, 24],
+            },
+            winner,
+        };
+        GameRecord {
+            number: 2 * pair + south_engine + 1,
+            pair,
+            south_engine,
+            names: ["a".into(), "b".into()],
+            opening: Opening {
+                start: Board::start(Variant::Abapa),
+                moves: vec![],
+            },
+            moves: vec![],
+            termination: Termination::Rules(end),
+        }
+    }
+
+    #[test]
+    fn tally_counts_games_pairs_and_faults() {
+        let mut t = Tally::default();
+        // Pair 0: engine 0 wins as South, draws as North -> 3 half points.
+        t.record(&game(0, 0, Some(Side::South)));
+        t.record(&game(0, 1, None));
+        // Pair 1, out of order: engine 0 loses as North (South won), loses as South by forfeit.
+        t.record(&game(1, 1, Some(Side::South)));
+        let mut forfeit = game(1, 0, None);
+        forfeit.termination = Termination::Forfeit {
+            side: Side::South,
+            fault: Fault::Timeout,
+            detail: "x".into(),
+        };
+        assert_eq!(forfeit.result_string(), "0-1");
+        assert!(forfeit
+            .termination_string()
+            .starts_with("forfeit: timeout by South (a): x"));
+        t.record(&forfeit);
+        assert_eq!(
+            t.games,
+            Trinomial {
+                wins: 1,
+                draws: 1,
+                losses: 2
+            }
+        );
+        assert_eq!(t.pairs.counts, [1, 0, 0, 1, 0]);
+        assert_eq!(t.faults[0].get(&Fault::Timeout), Some(&1));
+        assert!(t.faults[1].is_empty());
+        assert_eq!(t.by_side, [2, 1, 1]);
+    }
+}

@@ -1,0 +1,587 @@
+//! End-to-end tests of the protocol: they start the built binary and check whole transcripts.
+//!
+//! Every read has a timeout (see `common::Engine`), so a missing reply fails the test instead of
+//! hanging it. Exact search figures (depth, nodes, score, pv) are recorded here on purpose: the
+//! search is deterministic on a node or depth budget, and these numbers change only when its
+//! behaviour does. If a deliberate change to the search moves them, update them here.
+
+mod common;
+
+use std::io::Cursor;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use common::{parse_info, transcript, without_timing, Engine, Info};
+use perfectplay::oware::{parse_moves, Board, GameState, Move, Rules};
+
+const START: &str = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S";
+/// South plays F, making North's `a` 2 while `b` keeps 1: a capture of 2, South's 25th seed.
+const ONE_MOVE_TO_WIN: &str = "0-0-0-0-0-1-1-1-0-0-0-0-23-22-S";
+/// South's only legal move is F.
+const ONE_LEGAL_MOVE: &str = "0-0-0-0-0-1-0-0-0-0-0-0-24-23-S";
+/// South has already captured 25: the game is over.
+const FINISHED: &str = "0-0-0-0-0-0-0-1-0-0-0-0-25-22-N";
+
+/// The game after `position fen DIAGRAM moves MOVES`, by the library's rules.
+fn game_after(diagram: &str, moves: &str) -> GameState {
+    let board: Board = diagram.parse().expect("test diagram");
+    let mut game = GameState::new(board, Rules::default());
+    let moves = parse_moves([moves]).expect("test moves");
+    game.play_all(&moves).expect("test moves are legal");
+    game
+}
+
+/// Splits a search's output into its info lines (parsed) and the `bestmove` line's move and
+/// ponder move. Fails if anything else is in it or `bestmove` is not last.
+fn split_search(lines: &[String]) -> (Vec<Info>, String, Option<String>) {
+    let (last, infos) = lines.split_last().expect("search output");
+    let infos: Vec<Info> = infos.iter().map(|l| parse_info(l)).collect();
+    let words: Vec<&str> = last.split(' ').collect();
+    match words.as_slice() {
+        ["bestmove", m] => (infos, m.to_string(), None),
+        ["bestmove", m, "ponder", p] => (infos, m.to_string(), Some(p.to_string())),
+        _ => panic!("bad bestmove line '{last}'"),
+    }
+}
+
+/// Checks the shape of a search's output from `game`: iterations 1, 2, 3... with growing node
+/// counts, each pv a legal line from the position, the bestmove legal and the pv's first move
+/// (levels 3-6), and the ponder move the pv's second. Returns the parsed info lines.
+fn check_search(game: &GameState, lines: &[String]) -> (Vec<Info>, String) {
+    let (infos, best, ponder) = split_search(lines);
+    let legal = game.legal_moves();
+    let best_mv: Move = best.parse().expect("bestmove is a house letter");
+    assert!(
+        legal.contains(&best_mv),
+        "bestmove {best} not legal (legal {legal:?})"
+    );
+    let mut prev_nodes = 0;
+    for (i, info) in infos.iter().enumerate() {
+        assert_eq!(info.depth, i as u32 + 1, "iterations are consecutive");
+        assert!(info.seldepth >= 1, "seldepth of {info:?}");
+        assert!(info.nodes > prev_nodes, "node count grows: {infos:?}");
+        prev_nodes = info.nodes;
+        let mut line = game.clone();
+        let pv = parse_moves([info.pv.as_str()]).expect("pv letters");
+        assert!(
+            pv.len() <= info.depth as usize,
+            "pv longer than depth: {info:?}"
+        );
+        line.play_all(&pv)
+            .unwrap_or_else(|(k, e)| panic!("pv move {} of {info:?} is not legal: {e}", k + 1));
+    }
+    let last = infos.last().expect("at least one iteration");
+    assert_eq!(
+        last.pv.chars().next().map(String::from),
+        Some(best.clone()),
+        "bestmove is the last pv's first move"
+    );
+    assert_eq!(
+        ponder,
+        last.pv.chars().nth(1).map(String::from),
+        "ponder move is the pv's second move"
+    );
+    (infos, best)
+}
+
+#[test]
+fn uci_handshake_lists_id_options_and_uciok() {
+    let out = transcript("uci\nisready\n");
+    let expected = [
+        format!("id name perfectplay {}", env!("CARGO_PKG_VERSION")).as_str(),
+        "id author the perfectplay developers",
+        "option name Level type spin default 6 min 1 max 6",
+        "option name Seed type string default perfectplay",
+        "option name Variant type combo default abapa var abapa var awari",
+        "option name Repetitions type spin default 3 min 2 max 1000",
+        "option name NoCaptureLimit type spin default 500 min 0 max 100000",
+        "option name Hash type spin default 16 min 1 max 65536",
+        "option name Ponder type check default false",
+        "option name WeightCapture type spin default 100 min -100000 max 100000",
+        "option name WeightSeeds type spin default 2 min -100000 max 100000",
+        "option name WeightSmall type spin default -5 min -100000 max 100000",
+        "option name WeightLarge type spin default 3 min -100000 max 100000",
+        "uciok",
+        "readyok",
+    ]
+    .map(String::from);
+    assert_eq!(out, expected);
+    // The Aualé GUI splits option lines on spaces: every name must be one word.
+    for line in out.iter().filter(|l| l.starts_with("option ")) {
+        let words: Vec<&str> = line.split(' ').collect();
+        assert_eq!(words[1], "name");
+        assert_eq!(words[3], "type", "option name is one word: {line}");
+    }
+}
+
+#[test]
+fn isready_is_answered_with_readyok() {
+    assert_eq!(transcript("isready\nisready\n"), ["readyok", "readyok"]);
+}
+
+#[test]
+fn go_nodes_reports_each_iteration_and_a_legal_bestmove() {
+    let out = transcript("position startpos\ngo nodes 20000\n");
+    let (infos, best) = check_search(&game_after(START, ""), &out);
+    // Recorded: the search is deterministic on a node budget.
+    let last = infos.last().unwrap();
+    assert_eq!(
+        (
+            last.depth,
+            last.nodes,
+            last.score.as_str(),
+            last.pv.as_str()
+        ),
+        (8, 16593, "cp -29", "AbFbCaFa")
+    );
+    assert_eq!(infos.len(), 8);
+    assert_eq!(best, "A");
+    assert_eq!(out.last().unwrap(), "bestmove A ponder b");
+    assert!(last.nodes <= 20000, "node budget respected");
+
+    let out = transcript("position startpos moves FfBeBc\ngo nodes 50000\n");
+    let (infos, best) = check_search(&game_after(START, "FfBeBc"), &out);
+    let last = infos.last().unwrap();
+    assert_eq!(
+        (
+            last.depth,
+            last.nodes,
+            last.score.as_str(),
+            last.pv.as_str()
+        ),
+        (9, 29953, "cp 155", "CaEaDaEeF")
+    );
+    assert_eq!(best, "C");
+}
+
+#[test]
+fn go_depth_stops_at_that_depth() {
+    let out = transcript("position startpos\ngo depth 5\n");
+    let (infos, best) = check_search(&game_after(START, ""), &out);
+    assert_eq!(infos.len(), 5);
+    let last = infos.last().unwrap();
+    assert_eq!(
+        (
+            last.depth,
+            last.nodes,
+            last.score.as_str(),
+            last.pv.as_str()
+        ),
+        (5, 677, "cp -8", "FaAbA")
+    );
+    assert_eq!(best, "F");
+
+    // The Aualé GUI combines depth and movetime: the depth is reached long before the time.
+    let out = transcript("position startpos moves FfBeBc\ngo depth 6 movetime 100000\n");
+    let (infos, best) = check_search(&game_after(START, "FfBeBc"), &out);
+    assert_eq!(infos.len(), 6);
+    assert_eq!(infos[5].nodes, 2029);
+    assert_eq!(best, "C");
+}
+
+/// Each bad line gets exactly one `info string error: ...` line that mentions `needle`, and the
+/// position (as `d` shows it) stays what it was.
+#[test]
+fn illegal_input_is_refused_with_one_error_and_changes_nothing() {
+    let cases: &[(&str, &str)] = &[
+        ("position fen 1-2-3", "15 fields"),
+        ("position fen 4-4-4-4-4-4-4-4-4-4-4-5-0-0-S", "total 49"),
+        ("position fen 4-4-4-4-4-4-4-4-4-4-4-4-0-0-X", "side to move"),
+        ("position fen 4-4-4-4-4-4-4-4-4-4-4-49-0-0-S", "'49'"),
+        ("position fen", "needs a value"),
+        ("position startpos moves FF", "illegal move F"),
+        ("position startpos moves G", "'G' is not a move"),
+        ("position startpos moves Ff Bf", "illegal move f"),
+        (
+            &format!("position fen {ONE_MOVE_TO_WIN} moves Fb"),
+            "the game is over",
+        ),
+        ("position middle", "'startpos' or 'fen"),
+        ("position startpos FfBe", "unexpected 'FfBe'"),
+        ("foo", "unknown command 'foo'"),
+        ("Go nodes 5", "unknown command 'Go'"),
+        ("isready now", "unexpected 'now'"),
+        ("setoption name Level value 9", "Level"),
+        ("setoption name Level value seven", "Level"),
+        ("setoption name Variant value chess", "abapa or awari"),
+        ("setoption name Repetitions value 1", "Repetitions"),
+        ("setoption name Nope value 1", "unknown option 'Nope'"),
+        ("setoption Level 3", "setoption needs"),
+        ("setoption name", "setoption needs"),
+        ("go nodes", "'nodes' needs a value"),
+        ("go nodes -5", "'-5'"),
+        ("go depth x", "'x'"),
+        ("go depth 99999999999999999999", "depth"),
+        ("go sideways", "unexpected 'sideways' in 'go'"),
+        ("go movetime", "'movetime' needs a value"),
+        ("debug maybe", "unexpected 'maybe'"),
+    ];
+    let mut engine = Engine::start();
+    engine.send("position startpos moves FfBe");
+    let before = engine.board();
+    assert!(
+        before.contains(&"moves FfBe".to_string()),
+        "d output: {before:?}"
+    );
+    for &(bad, needle) in cases {
+        engine.send(bad);
+        engine.send("d");
+        let reply = engine.sync();
+        let (first, rest) = reply.split_first().expect("a reply");
+        assert!(
+            first.starts_with("info string error: ") && first.contains(needle),
+            "'{bad}' answered with '{first}' (expected an error naming '{needle}')"
+        );
+        assert_eq!(rest, before.as_slice(), "'{bad}' changed the position");
+    }
+    // A refused option leaves the options as they were: a search still runs at full strength.
+    engine.send("go depth 2");
+    let (infos, _, _) = split_search(&engine.until_bestmove());
+    assert_eq!(infos.len(), 2);
+    engine.finish();
+}
+
+#[test]
+fn a_move_after_the_end_of_the_game_is_refused() {
+    let mut engine = Engine::start();
+    engine.send(&format!("position fen {ONE_MOVE_TO_WIN} moves F"));
+    let board = engine.board();
+    assert!(
+        board.iter().any(|l| l.starts_with("state over 1-0")),
+        "{board:?}"
+    );
+    engine.send("legal");
+    assert_eq!(engine.sync(), ["legal"]);
+    engine.send("go");
+    assert_eq!(engine.sync(), ["bestmove 0000"]);
+    engine.send(&format!("position fen {ONE_MOVE_TO_WIN} moves Fb"));
+    let reply = engine.sync();
+    assert_eq!(reply.len(), 1, "{reply:?}");
+    assert!(
+        reply[0].starts_with("info string error: ")
+            && reply[0].contains("move b refused: the game is over"),
+        "{reply:?}"
+    );
+    assert_eq!(engine.board(), board, "the finished game stays");
+    engine.finish();
+}
+
+#[test]
+fn game_over_answers_bestmove_0000() {
+    for setup in [
+        format!("position fen {FINISHED}"),
+        format!("position fen {ONE_MOVE_TO_WIN} moves F"),
+        // North cannot feed South: the game ends at once and each takes their own row.
+        "position fen 0-0-0-0-0-0-1-1-1-1-1-0-20-23-N".to_string(),
+    ] {
+        for go in ["go", "go nodes 1000", "go depth 4", "go infinite"] {
+            let out = transcript(&format!("{setup}\n{go}\n"));
+            assert_eq!(out, ["bestmove 0000"], "{setup} / {go}");
+        }
+    }
+}
+
+#[test]
+fn a_single_legal_move_is_played_at_once_without_search() {
+    let started = Instant::now();
+    for go in ["go", "go nodes 1000000000", "go depth 40"] {
+        let out = transcript(&format!("position fen {ONE_LEGAL_MOVE}\n{go}\n"));
+        assert_eq!(out, ["bestmove F"], "{go}: depth 0, no info line");
+    }
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
+fn stop_ends_go_infinite_and_bestmove_comes_only_after_it() {
+    let mut engine = Engine::start();
+    engine.send("position startpos moves FfBe");
+    engine.send("go infinite");
+    // Let it search; nothing but info lines may come before `stop`.
+    let mut before_stop =
+        engine.read_until("a first iteration", |l| l.starts_with("info depth 3 "));
+    let deadline = Instant::now() + Duration::from_millis(400);
+    while let Some(line) = engine.recv(deadline.saturating_duration_since(Instant::now())) {
+        before_stop.push(line);
+    }
+    for line in &before_stop {
+        parse_info(line);
+    }
+    engine.send("stop");
+    let mut rest = engine.until_bestmove();
+    let mut all = before_stop;
+    all.append(&mut rest);
+    check_search(&game_after(START, "FfBe"), &all);
+    // The engine is idle and answers again.
+    assert!(engine.sync().is_empty());
+    engine.finish();
+}
+
+#[test]
+fn go_infinite_that_finishes_early_still_waits_for_stop() {
+    let mut engine = Engine::start();
+    // A single legal move: the search is over at once, but `go infinite` holds the answer.
+    engine.send(&format!("position fen {ONE_LEGAL_MOVE}"));
+    engine.send("go infinite");
+    engine.expect_silence(Duration::from_millis(300), "go infinite before stop");
+    engine.send("stop");
+    assert_eq!(engine.until_bestmove(), ["bestmove F"]);
+    engine.finish();
+}
+
+#[test]
+fn isready_is_answered_while_searching() {
+    let mut engine = Engine::start();
+    engine.send("go infinite");
+    // Wait for the search to be well under way.
+    engine.read_until("a deep iteration", |l| l.starts_with("info depth 9 "));
+    engine.send("isready");
+    let mut got = engine.read_until("readyok", |l| l == "readyok");
+    got.pop();
+    assert!(
+        got.iter().all(|l| l.starts_with("info depth ")),
+        "only info lines before readyok: {got:?}"
+    );
+    engine.send("stop");
+    engine.until_bestmove();
+    engine.finish();
+}
+
+#[test]
+fn go_ponder_answers_after_ponderhit_or_stop() {
+    // ponderhit: the search goes on under its own limits and answers when they are reached.
+    let mut engine = Engine::start();
+    engine.send("position startpos moves Ff");
+    engine.send("go ponder nodes 20000");
+    // 20,000 nodes take a few milliseconds; the answer is held while pondering.
+    let deadline = Instant::now() + Duration::from_millis(500);
+    let mut lines = Vec::new();
+    while let Some(line) = engine.recv(deadline.saturating_duration_since(Instant::now())) {
+        assert!(line.starts_with("info depth "), "while pondering: {line}");
+        lines.push(line);
+    }
+    engine.send("ponderhit");
+    lines.extend(engine.until_bestmove());
+    let (infos, _) = check_search(&game_after(START, "Ff"), &lines);
+    assert!(infos.last().unwrap().nodes <= 20000);
+
+    // The same search without pondering gives the same answer.
+    engine.send("go nodes 20000");
+    let plain = engine.until_bestmove();
+    assert_eq!(
+        plain.iter().map(|l| without_timing(l)).collect::<Vec<_>>(),
+        lines.iter().map(|l| without_timing(l)).collect::<Vec<_>>()
+    );
+
+    // stop: the opponent played another move; the answer comes at once.
+    engine.send("go ponder");
+    engine.read_until("an iteration", |l| l.starts_with("info depth 6 "));
+    engine.send("stop");
+    let out = engine.until_bestmove();
+    assert!(out.last().unwrap().starts_with("bestmove "));
+
+    // ponderhit with no search running is accepted silently.
+    engine.send("ponderhit");
+    engine.send("stop");
+    assert!(engine.sync().is_empty());
+    engine.finish();
+}
+
+#[test]
+fn end_of_input_after_go_nodes_still_prints_the_bestmove() {
+    let out = transcript("go nodes 20000\n");
+    assert_eq!(out.last().unwrap(), "bestmove A ponder b");
+    assert_eq!(out.len(), 9);
+
+    // go infinite is stopped by the end of input, and answers.
+    let out = transcript("position startpos moves Ff\ngo infinite\n");
+    assert!(out.last().unwrap().starts_with("bestmove "), "{out:?}");
+}
+
+#[test]
+fn quit_ends_the_session_and_later_lines_are_ignored() {
+    let out = transcript("isready\nquit\nisready\n");
+    assert_eq!(out, ["readyok"]);
+    // quit during a search stops it; the bestmove is still printed.
+    let mut engine = Engine::start();
+    engine.send("go infinite");
+    engine.read_until("an iteration", |l| l.starts_with("info depth 5 "));
+    engine.send("quit");
+    let rest = engine.finish();
+    assert!(
+        rest.last().is_some_and(|l| l.starts_with("bestmove ")),
+        "{rest:?}"
+    );
+}
+
+#[test]
+fn commands_sent_during_a_search_wait_their_turn() {
+    let mut engine = Engine::start();
+    engine.send("go nodes 200000");
+    engine.send("position startpos moves F");
+    engine.send("legal");
+    let out = engine.read_until("legal", |l| l.starts_with("legal"));
+    let (before, legal) = out.split_at(out.len() - 1);
+    check_search(&game_after(START, ""), before);
+    assert_eq!(legal, ["legal a b c d e f"]);
+    engine.finish();
+}
+
+/// Everything but `time` and `nps` is the same on two runs of the same input.
+#[test]
+fn the_same_input_gives_the_same_output() {
+    let script = "\
+uci
+setoption name Seed value determinism
+position startpos
+go nodes 30000
+position startpos moves FfBeBcDa
+go depth 7
+setoption name Level value 2
+go
+position startpos moves FfBeBcDaAb
+go
+setoption name Level value 4
+setoption name WeightSmall value -9
+go
+ucinewgame
+position fen 6-0-5-5-0-2-1-8-0-2-7-2-5-5-S moves A
+go nodes 40000
+d
+legal
+";
+    let first = transcript(script);
+    let second = transcript(script);
+    let strip = |out: &[String]| out.iter().map(|l| without_timing(l)).collect::<Vec<_>>();
+    assert_eq!(strip(&first), strip(&second));
+    assert_eq!(
+        first.iter().filter(|l| l.starts_with("bestmove ")).count(),
+        6
+    );
+    assert!(!first.iter().any(|l| l.contains("error")), "{first:#?}");
+}
+
+/// The loop runs in-process too: bytes in, bytes out.
+#[test]
+fn run_in_process_on_a_byte_slice() {
+    let input = b"uci\nisready\nposition startpos moves Ff\nlegal\ngo depth 3\nbogus\nd\n".to_vec();
+    let mut output = Vec::new();
+    perfectplay::protocol::run(Cursor::new(input), &mut output).expect("run");
+    let text = String::from_utf8(output).expect("utf-8 output");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.iter().filter(|l| **l == "uciok").count(), 1);
+    assert!(lines.contains(&"readyok"));
+    assert!(lines.contains(&"legal A B C D E"));
+    assert!(lines.contains(&"info string error: unknown command 'bogus'"));
+    assert!(lines.contains(&"moves Ff"));
+    let go_at = lines
+        .iter()
+        .position(|l| l.starts_with("info depth 1 "))
+        .unwrap();
+    let best_at = lines
+        .iter()
+        .position(|l| l.starts_with("bestmove"))
+        .unwrap();
+    let search: Vec<String> = lines[go_at..=best_at]
+        .iter()
+        .map(|l| l.to_string())
+        .collect();
+    let (infos, _) = check_search(&game_after(START, "Ff"), &search);
+    assert_eq!(infos.len(), 3);
+    // Input that ends without a newline and with CRLF line ends is read too.
+    let mut output = Vec::new();
+    perfectplay::protocol::run(Cursor::new(b"isready\r\nlegal".to_vec()), &mut output)
+        .expect("run");
+    assert_eq!(
+        String::from_utf8(output).unwrap(),
+        "readyok\nlegal A B C D E F\n"
+    );
+}
+
+/// Bytes that are not UTF-8 are one bad line, not the end of the session.
+#[test]
+fn invalid_utf8_is_an_error_line_not_the_end() {
+    let mut output = Vec::new();
+    let input = b"go\xff\xfe nodes 5\nisready\n".to_vec();
+    perfectplay::protocol::run(Cursor::new(input), &mut output).expect("run");
+    let text = String::from_utf8(output).expect("utf-8 output");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].starts_with("info string error: "), "{lines:?}");
+    assert_eq!(lines[1], "readyok");
+}
+
+/// Evaluation weights at the ends of their range must not be mistaken for proven results, nor
+/// leave the search without a move.
+#[test]
+fn extreme_weights_still_give_a_legal_move_and_no_false_mate() {
+    for (weight, value) in [
+        ("WeightCapture", 100000),
+        ("WeightCapture", -100000),
+        ("WeightSeeds", 100000),
+        ("WeightSmall", -100000),
+        ("WeightLarge", 100000),
+    ] {
+        let out = transcript(&format!(
+            "setoption name {weight} value {value}\n\
+             position fen 4-4-4-4-4-4-4-4-0-0-0-0-0-16-S\ngo depth 3\n\
+             position startpos moves FfBe\ngo depth 3\n"
+        ));
+        let searches: Vec<&[String]> = out.split_inclusive(|l| l.starts_with("bestmove")).collect();
+        assert_eq!(searches.len(), 2, "{weight} {value}: {out:?}");
+        check_search(
+            &game_after("4-4-4-4-4-4-4-4-0-0-0-0-0-16-S", ""),
+            searches[0],
+        );
+        check_search(&game_after(START, "FfBe"), searches[1]);
+        for line in &out {
+            assert!(!line.contains("mate"), "{weight} {value}: {line}");
+        }
+    }
+}
+
+/// A proven result is reported as `score mate N`.
+#[test]
+fn a_forced_win_is_scored_as_mate() {
+    // South wins at once by playing F (see ONE_MOVE_TO_WIN); B would not.
+    let out = transcript("position fen 0-1-0-0-0-1-1-1-0-0-0-0-23-21-S\ngo depth 4\n");
+    let (infos, best) = check_search(&game_after("0-1-0-0-0-1-1-1-0-0-0-0-23-21-S", ""), &out);
+    assert_eq!(best, "F");
+    assert_eq!(infos.last().unwrap().score, "mate 1");
+}
+
+#[test]
+fn a_search_thread_never_outlives_quit() {
+    // Many short sessions in a row: each must exit promptly after end of input.
+    let started = Instant::now();
+    let handles: Vec<_> = (0..4)
+        .map(|_| thread::spawn(|| transcript("go nodes 5000\nquit\n")))
+        .collect();
+    for h in handles {
+        let out = h.join().expect("session thread");
+        assert!(out.last().unwrap().starts_with("bestmove "));
+    }
+    assert!(started.elapsed() < Duration::from_secs(20));
+}
+
+#[test]
+fn stop_also_ends_a_limited_search_and_movetime_ends_by_itself() {
+    let mut engine = Engine::start();
+    engine.send("go depth 60 nodes 100000000000");
+    let mut out = engine.read_until("an iteration", |l| l.starts_with("info depth 6 "));
+    let stopped_at = Instant::now();
+    engine.send("stop");
+    out.extend(engine.until_bestmove());
+    assert!(stopped_at.elapsed() < Duration::from_secs(5));
+    check_search(&game_after(START, ""), &out);
+
+    let started = Instant::now();
+    engine.send("go movetime 300");
+    let out = engine.until_bestmove();
+    let took = started.elapsed();
+    assert!(
+        took >= Duration::from_millis(250) && took < Duration::from_secs(10),
+        "movetime 300 took {took:?}"
+    );
+    check_search(&game_after(START, ""), &out);
+    engine.finish();
+}
