@@ -26,6 +26,10 @@ const QUIESCENCE: bool = true;
 /// Static evaluations are clamped inside this bound: weights at the ends of their range can give
 /// values beyond `MATE` that would read as proven results (or below `-INF`, leaving no move).
 const MAX_EVAL: i32 = MATE_BOUND - 1;
+/// Late move reductions apply at this depth and more...
+const LMR_MIN_DEPTH: i32 = 3;
+/// ...to the moves after this many.
+const LMR_FROM_MOVE: usize = 3;
 /// How often (in nodes) the clock and the stop flag are read.
 const POLL_INTERVAL: u64 = 1024;
 
@@ -93,6 +97,8 @@ pub struct Searcher<G: Game> {
     path_dependent: bool,
     /// How the table is used (always [`TtUse::Normal`] outside tests).
     pub(crate) tt_use: TtUse,
+    /// Whether late moves are reduced (always outside tests, which compare with plain minimax).
+    pub(crate) reductions: bool,
     /// Sort keys of the children being ordered (beside `children[ply]`, only during ordering).
     sort_keys: Vec<i32>,
 }
@@ -134,6 +140,7 @@ impl<G: Game> Searcher<G> {
             path_dependent: false,
             sort_keys: vec![0; 256],
             tt_use: TtUse::Normal,
+            reductions: true,
         }
     }
 
@@ -586,16 +593,37 @@ impl<G: Game> Searcher<G> {
                     control,
                 )
             } else {
-                let s = -self.negamax(
-                    &child.pos,
-                    d,
-                    -alpha - 1,
-                    -alpha,
-                    ply + 1,
-                    child_irrev,
-                    false,
-                    control,
-                );
+                // Late move reduction: a late quiet move is first searched a ply shallower, and
+                // again at full depth only if it beats alpha there.
+                let reduce = self.reductions
+                    && depth >= LMR_MIN_DEPTH
+                    && i > LMR_FROM_MOVE
+                    && !child.irreversible;
+                let mut s = alpha + 1;
+                if reduce {
+                    s = -self.negamax(
+                        &child.pos,
+                        d - 1,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        child_irrev,
+                        false,
+                        control,
+                    );
+                }
+                if s > alpha && !self.aborted {
+                    s = -self.negamax(
+                        &child.pos,
+                        d,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        child_irrev,
+                        false,
+                        control,
+                    );
+                }
                 if s > alpha && s < beta && !self.aborted {
                     -self.negamax(
                         &child.pos,

@@ -73,6 +73,7 @@ fn quiescence(pos: &Board, ply: usize) -> i32 {
 fn search_score(root: &Root<Board>, depth: u32, tt_use: TtUse, cycle: CycleRule) -> (Score, u32) {
     let mut searcher = Searcher::<Board>::with_hash_mb(1);
     searcher.tt_use = tt_use;
+    searcher.reductions = false;
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
