@@ -1,6 +1,7 @@
 //! Game-independent search, written against [`crate::game::Game`]: iterative deepening on a node
 //! budget; principal variation search (fail-soft alpha-beta, null windows after the first move)
-//! with an aspiration window at the root; a transposition table sized in megabytes (`tt`);
+//! with an aspiration window at the root and late move reductions; a transposition table sized
+//! in megabytes (`tt`);
 //! moves ordered by the previous iteration's line, the table's move, then the static evaluation
 //! of the position each leads to; leaves extended by capture sequences (quiescence).
 //!
