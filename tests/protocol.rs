@@ -132,11 +132,11 @@ fn go_nodes_reports_each_iteration_and_a_legal_bestmove() {
             last.score.as_str(),
             last.pv.as_str()
         ),
-        (8, 16593, "cp -29", "AbFbCaFa")
+        (9, 12663, "cp -22", "CbAdAaDaE")
     );
-    assert_eq!(infos.len(), 8);
-    assert_eq!(best, "A");
-    assert_eq!(out.last().unwrap(), "bestmove A ponder b");
+    assert_eq!(infos.len(), 9);
+    assert_eq!(best, "C");
+    assert_eq!(out.last().unwrap(), "bestmove C ponder b");
     assert!(last.nodes <= 20000, "node budget respected");
 
     let out = transcript("position startpos moves FfBeBc\ngo nodes 50000\n");
@@ -149,9 +149,9 @@ fn go_nodes_reports_each_iteration_and_a_legal_bestmove() {
             last.score.as_str(),
             last.pv.as_str()
         ),
-        (9, 29953, "cp 155", "CaEaDaEeF")
+        (11, 31001, "cp 11", "BeDdDcAcDdB")
     );
-    assert_eq!(best, "C");
+    assert_eq!(best, "B");
 }
 
 #[test]
@@ -167,7 +167,7 @@ fn go_depth_stops_at_that_depth() {
             last.score.as_str(),
             last.pv.as_str()
         ),
-        (5, 677, "cp -8", "FaAbA")
+        (5, 932, "cp -9", "FbBcF")
     );
     assert_eq!(best, "F");
 
@@ -175,7 +175,7 @@ fn go_depth_stops_at_that_depth() {
     let out = transcript("position startpos moves FfBeBc\ngo depth 6 movetime 100000\n");
     let (infos, best) = check_search(&game_after(START, "FfBeBc"), &out);
     assert_eq!(infos.len(), 6);
-    assert_eq!(infos[5].nodes, 2029);
+    assert_eq!(infos[5].nodes, 1220);
     assert_eq!(best, "C");
 }
 
@@ -389,8 +389,8 @@ fn go_ponder_answers_after_ponderhit_or_stop() {
 #[test]
 fn end_of_input_after_go_nodes_still_prints_the_bestmove() {
     let out = transcript("go nodes 20000\n");
-    assert_eq!(out.last().unwrap(), "bestmove A ponder b");
-    assert_eq!(out.len(), 9);
+    assert_eq!(out.last().unwrap(), "bestmove C ponder b");
+    assert_eq!(out.len(), 10);
 
     // go infinite is stopped by the end of input, and answers.
     let out = transcript("position startpos moves Ff\ngo infinite\n");

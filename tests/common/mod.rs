@@ -204,6 +204,15 @@ pub fn parse_info(line: &str) -> Info {
     let time = words.number("time");
     words.keyword("nps");
     let nps = words.number("nps");
+    // `hashfull H` (per mille) comes before the pv when the search has a table.
+    if words.words.get(words.at) == Some(&"hashfull") {
+        words.at += 1;
+        let hashfull = words.number("hashfull");
+        assert!(
+            hashfull <= 1000,
+            "info line '{line}': hashfull {hashfull} above 1000"
+        );
+    }
     words.keyword("pv");
     let pv = words.next("pv moves").to_string();
     assert!(
