@@ -63,17 +63,20 @@ fn main() -> anyhow::Result<()> {
             }
             .with_variant(variant);
             let mut out = io::stdout().lock();
-            if divide {
-                for &mv in board.legal_moves().iter() {
-                    writeln!(
-                        out,
-                        "{mv}: {}",
-                        board.play(mv).0.perft(depth.saturating_sub(1))
-                    )?;
-                }
-            }
             let started = Instant::now();
-            let nodes = board.perft(depth);
+            let nodes = if divide {
+                let split = board.perft_divide(depth);
+                for (mv, count) in &split {
+                    writeln!(out, "{mv}: {count}")?;
+                }
+                if split.is_empty() {
+                    board.perft(depth)
+                } else {
+                    split.iter().map(|(_, c)| c).sum()
+                }
+            } else {
+                board.perft(depth)
+            };
             let secs = started.elapsed().as_secs_f64();
             writeln!(
                 out,

@@ -540,3 +540,17 @@ proptest! {
         prop_assert_eq!(b.to_string(), p.diagram());
     }
 }
+
+/// `perft_divide` splits the count by root move and adds up to `perft`; it is empty at depth 0 and
+/// for a game already decided by the stores.
+#[test]
+fn divide_adds_up_to_perft() {
+    let board = Board::start(Variant::Abapa);
+    let split = board.perft_divide(5);
+    assert_eq!(split.len(), 6);
+    assert_eq!(split.iter().map(|(_, c)| c).sum::<u64>(), 5219);
+    assert!(board.perft_divide(0).is_empty());
+    let decided: Board = "1-0-0-0-0-0-1-0-0-0-0-0-25-21-N".parse().unwrap();
+    assert!(decided.perft_divide(3).is_empty());
+    assert_eq!(decided.perft(3), 0);
+}

@@ -192,10 +192,11 @@ impl Board {
 
     /// The legal moves, in house order (`A`..`F` for South, `a`..`f` for North).
     ///
-    /// A move sows a non-empty house of the mover. If the opponent's row is empty, only moves that
-    /// feed it are legal (both variants). Under [`Variant::Awari`], a move after which the
-    /// opponent has no seeds is illegal unless every move is such a move (Romein & Bal's rules for
-    /// the solved game). Empty exactly when the game is over by the position
+    /// A move sows a non-empty house of the mover. Under [`Variant::Abapa`], if the opponent's row
+    /// is empty only moves that feed it are legal, and with none the game is over. Under
+    /// [`Variant::Awari`], a move after which the opponent has no seeds (not fed, or all captured)
+    /// is illegal unless every move is such a move; then all are legal, and the game ends after
+    /// the move (Romein & Bal's rules for the solved game). Empty exactly when the game is over by the position
     /// ([`Board::outcome`]), apart from a store above 24 or a 24-24 draw, which this does not check.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
@@ -353,10 +354,7 @@ impl Board {
         if depth == 0 {
             return 1;
         }
-        if self.stores[0] > HALF_SEEDS
-            || self.stores[1] > HALF_SEEDS
-            || self.stores == [HALF_SEEDS; 2]
-        {
+        if self.is_decided_by_stores() {
             return 0;
         }
         let moves = self.legal_moves();
@@ -364,6 +362,23 @@ impl Board {
             return moves.len() as u64;
         }
         moves.iter().map(|&m| self.play(m).0.perft(depth - 1)).sum()
+    }
+
+    /// Perft split by root move: each legal move with the leaves below it, `depth` plies deep in
+    /// all; the counts add up to [`Board::perft`]. Empty for depth 0 or a finished game.
+    pub fn perft_divide(&self, depth: u32) -> Vec<(Move, u64)> {
+        if depth == 0 || self.is_decided_by_stores() {
+            return Vec::new();
+        }
+        self.legal_moves()
+            .iter()
+            .map(|&m| (m, self.play(m).0.perft(depth - 1)))
+            .collect()
+    }
+
+    /// Whether a store above 24 or a 24-24 split has ended the game.
+    fn is_decided_by_stores(&self) -> bool {
+        self.stores[0] > HALF_SEEDS || self.stores[1] > HALF_SEEDS || self.stores == [HALF_SEEDS; 2]
     }
 }
 

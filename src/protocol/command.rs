@@ -4,7 +4,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use crate::oware::{parse_moves, Board, Move, NotationError};
-use crate::search::Limits;
+use crate::search::{Limits, MAX_DEPTH};
 
 /// One line of input from the GUI.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,7 +67,7 @@ pub enum CommandError {
         /// The value given.
         value: String,
         /// What was expected.
-        expected: &'static str,
+        expected: String,
     },
     /// An unknown word inside a command.
     #[error("unexpected '{word}' in '{command}'")]
@@ -173,31 +173,31 @@ fn parse_go(rest: &[&str]) -> Result<Command, CommandError> {
     let mut ponder = false;
     let mut words = rest.iter();
     while let Some(&word) = words.next() {
-        let mut number = |key: &str, max: u64| -> Result<u64, CommandError> {
+        let mut number = |min: i64, max: i64| -> Result<i64, CommandError> {
             let value = words
                 .next()
-                .ok_or_else(|| CommandError::MissingValue(key.to_string()))?;
-            match value.parse::<u64>() {
-                Ok(v) if v <= max => Ok(v),
+                .ok_or_else(|| CommandError::MissingValue(word.to_string()))?;
+            match value.parse::<i64>() {
+                Ok(v) if (min..=max).contains(&v) => Ok(v),
                 _ => Err(CommandError::BadNumber {
-                    key: key.to_string(),
+                    key: word.to_string(),
                     value: value.to_string(),
-                    expected: "a whole number in range",
+                    expected: format!("a whole number from {min} to {max}"),
                 }),
             }
         };
         match word {
-            "nodes" => limits.nodes = Some(number(word, u64::MAX)?.max(1)),
-            "depth" => limits.depth = Some(number(word, 1000)?.max(1) as u32),
+            "nodes" => limits.nodes = Some(number(1, i64::MAX)? as u64),
+            "depth" => limits.depth = Some(number(1, MAX_DEPTH as i64)? as u32),
             "movetime" => {
-                limits.movetime = Some(Duration::from_millis(number(word, u32::MAX as u64)?))
+                limits.movetime = Some(Duration::from_millis(number(0, u32::MAX as i64)? as u64))
             }
             "infinite" => limits.infinite = true,
             "ponder" => ponder = true,
-            // Clock information is accepted for compatibility with chess GUIs and ignored: the
-            // budget is in nodes (or movetime).
+            // Clock information is accepted for compatibility with chess GUIs and ignored (the
+            // budget is in nodes or movetime); GUIs send negative times when a clock has run out.
             "wtime" | "btime" | "winc" | "binc" | "movestogo" => {
-                number(word, u64::MAX)?;
+                number(i64::MIN, i64::MAX)?;
             }
             other => {
                 return Err(CommandError::Unexpected {
@@ -294,6 +294,34 @@ mod tests {
         ));
         assert!(matches!(
             "go sideways".parse::<Command>(),
+            Err(CommandError::Unexpected { .. })
+        ));
+    }
+
+    #[test]
+    fn go_refuses_empty_budgets_and_accepts_negative_clocks() {
+        assert!(matches!(
+            "go nodes 0".parse::<Command>(),
+            Err(CommandError::BadNumber { .. })
+        ));
+        assert!(matches!(
+            "go depth 0".parse::<Command>(),
+            Err(CommandError::BadNumber { .. })
+        ));
+        assert!(matches!(
+            "go depth 101".parse::<Command>(),
+            Err(CommandError::BadNumber { .. })
+        ));
+        let c: Command = "go wtime -100 btime 5 winc 0 depth 2".parse().unwrap();
+        assert!(matches!(
+            c,
+            Command::Go {
+                limits: Limits { depth: Some(2), .. },
+                ..
+            }
+        ));
+        assert!(matches!(
+            "go searchmoves A".parse::<Command>(),
             Err(CommandError::Unexpected { .. })
         ));
     }

@@ -79,7 +79,7 @@ pub fn format_board(game: &GameState) -> String {
         None => {
             let _ = write!(
                 s,
-                "state in play, {} plies since the last capture",
+                "state in play, plies since the last capture {}",
                 game.keys_since_capture().len() - 1
             );
         }

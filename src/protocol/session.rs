@@ -155,7 +155,10 @@ impl<W: Write> Session<W> {
 
     fn error(&mut self, message: impl std::fmt::Display) -> io::Result<()> {
         log::debug!("refused input: {message}");
-        self.say(&format!("info string error: {message}"))
+        self.say(&format!(
+            "info string error: {}",
+            printable(&message.to_string())
+        ))
     }
 
     fn on_line(&mut self, line: String) -> io::Result<()> {
@@ -371,10 +374,46 @@ impl<W: Write> Session<W> {
     }
 }
 
+/// An error message made safe to echo: control characters become `?` and a message longer than
+/// [`MAX_ERROR_CHARS`] (one that quotes a huge input line) is cut, so a GUI's line reader never
+/// sees a NUL or a megabyte line.
+fn printable(message: &str) -> String {
+    let mut out: String = message
+        .chars()
+        .take(MAX_ERROR_CHARS)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    if message.chars().nth(MAX_ERROR_CHARS).is_some() {
+        out.push_str("...");
+    }
+    out
+}
+
+/// The longest error message echoed, in characters.
+const MAX_ERROR_CHARS: usize = 300;
+
 /// A game from `start` with `moves` played under `rules`.
 fn replay(start: Board, moves: &[Move], rules: Rules) -> Result<GameState, String> {
     let mut game = GameState::new(start, rules);
     game.play_all(moves)
         .map_err(|(i, e)| format!("move {} of the list: {e}", i + 1))?;
     Ok(game)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_messages_are_cut_and_control_characters_replaced() {
+        assert_eq!(
+            printable("unknown command 'a\0b\tc'"),
+            "unknown command 'a?b?c'"
+        );
+        let long = "x".repeat(10_000);
+        let shown = printable(&long);
+        assert_eq!(shown.chars().count(), MAX_ERROR_CHARS + 3);
+        assert!(shown.ends_with("..."));
+        assert_eq!(printable("short"), "short");
+    }
 }
