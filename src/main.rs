@@ -35,6 +35,17 @@ enum Commands {
         #[arg(long)]
         divide: bool,
     },
+    /// Searches a fixed set of positions from real games (data/aalina-bench-games.txt) to a fixed
+    /// depth, each with a fresh table, and prints the total nodes (the search's signature) and
+    /// nodes per second.
+    Bench {
+        /// Depth of every search, in plies.
+        #[arg(long, short, default_value_t = perfectplay::bench::DEFAULT_BENCH_DEPTH)]
+        depth: u32,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = perfectplay::search::DEFAULT_HASH_MB)]
+        hash: usize,
+    },
     /// Plays a match between two engines, with game records and rating statistics (README.md).
     Match(Box<perfectplay::arena::MatchArgs>),
 }
@@ -84,6 +95,17 @@ fn main() -> anyhow::Result<()> {
                 (secs * 1000.0) as u64,
                 nodes as f64 / secs.max(1e-9)
             )?;
+        }
+        Commands::Bench { depth, hash } => {
+            let report = perfectplay::bench::run_bench(Some(depth), hash);
+            println!(
+                "bench positions {} depth {} nodes {} time {} ms nps {}",
+                report.positions,
+                report.depth,
+                report.nodes,
+                report.elapsed.as_millis(),
+                report.nps()
+            );
         }
         Commands::Match(args) => {
             perfectplay::arena::run_match(*args)?;

@@ -95,7 +95,7 @@ fn uci_handshake_lists_id_options_and_uciok() {
         "option name Variant type combo default abapa var abapa var awari",
         "option name Repetitions type spin default 3 min 2 max 1000",
         "option name NoCaptureLimit type spin default 500 min 0 max 100000",
-        "option name Hash type spin default 16 min 1 max 65536",
+        "option name Hash type spin default 16 min 1 max 32768",
         "option name Ponder type check default false",
         "option name WeightCapture type spin default 100 min -100000 max 100000",
         "option name WeightSeeds type spin default 2 min -100000 max 100000",

@@ -2,7 +2,7 @@
 
 use crate::game::CycleRule;
 use crate::oware::{Board, Rules, Variant, Weights};
-use crate::search::{Level, Searcher};
+use crate::search::{Level, Searcher, DEFAULT_HASH_MB, MAX_HASH_MB};
 
 /// Why a `setoption` was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -52,8 +52,6 @@ impl Default for EngineOptions {
     }
 }
 
-const DEFAULT_HASH_MB: usize = 16;
-const MAX_HASH_MB: i64 = 65536;
 const WEIGHT_RANGE: i64 = 100_000;
 
 impl EngineOptions {
@@ -106,7 +104,7 @@ impl EngineOptions {
                 self.rules.cycle.no_progress_limit =
                     spin("NoCaptureLimit", value, 0, 100_000)? as u32
             }
-            "hash" => self.hash_mb = spin("Hash", value, 1, MAX_HASH_MB)? as usize,
+            "hash" => self.hash_mb = spin("Hash", value, 1, MAX_HASH_MB as i64)? as usize,
             "ponder" => match value.to_ascii_lowercase().as_str() {
                 "true" | "false" => {}
                 _ => {
@@ -128,7 +126,7 @@ impl EngineOptions {
 
     /// Applies the options the searcher keeps between searches (the table size).
     pub fn configure(&self, searcher: &mut Searcher<Board>) {
-        let _ = (searcher, self.hash_mb);
+        searcher.resize_hash(self.hash_mb);
     }
 
     /// The cycle rule in force.

@@ -1,0 +1,47 @@
+//! The bench: a fixed set of positions from real games searched to a fixed depth. Its node total is
+//! the search's signature, so it must be the same on every run; a change of search behaviour
+//! changes it, and then the recorded value below is updated with the commit that changes it.
+
+use perfectplay::bench::{bench_positions, run_bench};
+use std::process::Command;
+
+/// Nodes of `perfectplay bench --depth 8` (16 MiB table), recorded from the search as committed.
+const SIGNATURE_DEPTH_8: u64 = 126_688;
+
+#[test]
+fn bench_is_deterministic_and_matches_its_signature() {
+    let first = run_bench(Some(8), 16);
+    let second = run_bench(Some(8), 16);
+    assert_eq!(first.positions, bench_positions().len());
+    assert_eq!(first.positions, 61);
+    assert_eq!(first.depth, 8);
+    assert_eq!(first.nodes, second.nodes, "same bench, same node count");
+    assert_eq!(first.nodes, SIGNATURE_DEPTH_8);
+}
+
+#[test]
+fn bench_subcommand_prints_nodes_and_nps() {
+    let out = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args(["bench", "--depth", "8"])
+        .output()
+        .expect("run perfectplay bench");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let words: Vec<&str> = text.split_whitespace().collect();
+    assert_eq!(
+        &words[..7],
+        [
+            "bench",
+            "positions",
+            "61",
+            "depth",
+            "8",
+            "nodes",
+            &SIGNATURE_DEPTH_8.to_string()
+        ]
+    );
+    assert_eq!(words[7], "time");
+    assert_eq!(words[9], "ms");
+    assert_eq!(words[10], "nps");
+    assert!(words[11].parse::<u64>().is_ok());
+}
