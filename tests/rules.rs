@@ -664,7 +664,7 @@ fn diagrams_round_trip() {
     }
     // Each field is read in order: A..F, a..f, South's store, North's store, side.
     let b = board("1-2-3-4-5-6-7-8-0-0-0-0-10-2-N");
-    assert_eq!(b.houses(), &[1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 0]);
+    assert_eq!(b.houses(), [1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 0]);
     assert_eq!(
         (b.store(Side::South), b.store(Side::North), b.side_to_move()),
         (10, 2, Side::North)

@@ -17,13 +17,24 @@ pub const HALF_SEEDS: u8 = 24;
 /// move, and the rule [`Variant`] (which decides grand slams and feeding, so it travels with the
 /// position).
 ///
-/// 16 bytes; a value type: [`Board::play`] returns a new board.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+/// The whole position is one 128-bit word, one byte per count: a move is computed in registers
+/// and written as a single 16-byte value, so reading a child right after making it never stalls
+/// on partial stores (store-to-load forwarding). A value type: [`Board::play`] returns a new board.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Board {
-    houses: [u8; 12],
-    stores: [u8; 2],
-    side: Side,
-    variant: Variant,
+    /// Bytes 0-11: the houses; 12 and 13: South's and North's stores; 14: the side to move
+    /// (0 South, 1 North); 15: the variant (0 Abapa, 1 Awari).
+    w: u128,
+}
+
+const STORE_BYTE: usize = 12;
+const SIDE_BYTE: usize = 14;
+const VARIANT_BYTE: usize = 15;
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Board({self}, {})", self.variant())
+    }
 }
 
 /// Why a diagram or a house list does not describe a position.
@@ -37,12 +48,7 @@ pub enum BoardError {
 impl Board {
     /// The start position: four seeds in every house, empty stores, South to move.
     pub fn start(variant: Variant) -> Board {
-        Board {
-            houses: [4; 12],
-            stores: [0; 2],
-            side: Side::South,
-            variant,
-        }
+        Board::from_parts([4; 12], [0; 2], Side::South, variant)
     }
 
     /// A position from its parts.
@@ -59,77 +65,114 @@ impl Board {
         if total != TOTAL_SEEDS {
             return Err(BoardError::WrongTotal(total));
         }
-        Ok(Board {
-            houses,
-            stores,
-            side,
-            variant,
-        })
+        Ok(Board::from_parts(houses, stores, side, variant))
+    }
+
+    fn from_parts(houses: [u8; 12], stores: [u8; 2], side: Side, variant: Variant) -> Board {
+        let mut bytes = [0u8; 16];
+        bytes[..12].copy_from_slice(&houses);
+        bytes[STORE_BYTE..STORE_BYTE + 2].copy_from_slice(&stores);
+        bytes[SIDE_BYTE] = side as u8;
+        bytes[VARIANT_BYTE] = variant as u8;
+        Board {
+            w: u128::from_le_bytes(bytes),
+        }
     }
 
     /// The twelve houses, `A`-`F` then `a`-`f`.
-    pub fn houses(&self) -> &[u8; 12] {
-        &self.houses
+    pub fn houses(&self) -> [u8; 12] {
+        let mut houses = [0u8; 12];
+        houses.copy_from_slice(&self.w.to_le_bytes()[..12]);
+        houses
+    }
+
+    /// Seeds in house `i` (0-11).
+    #[inline]
+    fn house(&self, i: usize) -> u8 {
+        byte_at(self.w, i)
+    }
+
+    /// The stores, South's first.
+    #[inline]
+    fn stores(&self) -> [u8; 2] {
+        [self.store_at(0), self.store_at(1)]
+    }
+
+    /// The store of side index `i` (0 South, 1 North).
+    #[inline]
+    fn store_at(&self, i: usize) -> u8 {
+        byte_at(self.w, STORE_BYTE + i)
     }
 
     /// Seeds in one player's store.
     pub fn store(&self, side: Side) -> u8 {
-        self.stores[side.index()]
+        self.store_at(side.index())
     }
 
     /// The player to move.
     pub fn side_to_move(&self) -> Side {
-        self.side
+        if byte_at(self.w, SIDE_BYTE) == 0 {
+            Side::South
+        } else {
+            Side::North
+        }
     }
 
     /// The rule variant this position is played under.
     pub fn variant(&self) -> Variant {
-        self.variant
+        if byte_at(self.w, VARIANT_BYTE) == 0 {
+            Variant::Abapa
+        } else {
+            Variant::Awari
+        }
     }
 
     /// The same position under another variant.
     pub fn with_variant(mut self, variant: Variant) -> Board {
-        self.variant = variant;
+        self.w =
+            (self.w & !(0xFFu128 << (8 * VARIANT_BYTE))) | (variant as u128) << (8 * VARIANT_BYTE);
         self
     }
 
     /// Seeds in one player's row of six houses.
     pub fn row_seeds(&self, side: Side) -> u8 {
-        let b = side.first_house();
-        self.houses[b..b + 6].iter().sum()
+        byte_sum(row_of(self.word(), side))
     }
 
     /// Seeds still on the board (48 minus both stores).
     pub fn seeds_on_board(&self) -> u8 {
-        self.houses.iter().sum()
+        let w = self.word();
+        byte_sum(row_of(w, Side::South)) + byte_sum(row_of(w, Side::North))
     }
 
-    /// Sows the seeds of house `from` one by one into the following houses, skipping `from` on
-    /// every lap; returns the house that got the last seed. `from` must not be empty.
-    fn sow(houses: &mut [u8; 12], from: usize) -> usize {
-        let n = houses[from] as usize;
-        houses[from] = 0;
+    /// The position as a word whose low twelve bytes are the houses (house `i` in byte `i`).
+    #[inline]
+    fn word(&self) -> u128 {
+        self.w
+    }
+
+    /// Sows the seeds of house `from` (not empty) one by one into the following houses, skipping
+    /// `from` on every lap; returns the houses after sowing and the house that got the last seed.
+    ///
+    /// The houses are the bytes of one word ([`Board::word`]): emptying the origin and adding a
+    /// precomputed mask of ones ([`SOW_MASKS`], [`LAP_MASKS`]) sows every seed at once. No byte
+    /// can carry into the next, as no house can hold more than 48 seeds.
+    #[inline]
+    fn sow(word: u128, from: usize) -> (u128, usize) {
+        let n = byte_at(word, from) as usize;
+        let word = word - ((n as u128) << (8 * from));
         if n <= 11 {
-            for k in 1..=n {
-                houses[wrap(from + k)] += 1;
-            }
-            wrap(from + n)
+            (word + SOW_MASKS[from][n], wrap(from + n))
         } else {
             // 12 or more seeds lap the board; each lap feeds the 11 other houses.
             let (laps, rest) = (n / 11, n % 11);
-            for (i, h) in houses.iter_mut().enumerate() {
-                if i != from {
-                    *h += laps as u8;
-                }
-            }
-            for k in 1..=rest {
-                houses[wrap(from + k)] += 1;
-            }
-            if rest == 0 {
+            let word = word + LAP_MASKS[from] * laps as u128 + SOW_MASKS[from][rest];
+            let last = if rest == 0 {
                 wrap(from + 11)
             } else {
                 wrap(from + rest)
-            }
+            };
+            (word, last)
         }
     }
 
@@ -142,52 +185,47 @@ impl Board {
     /// (a grand slam) captures nothing; under [`Variant::Awari`] it is made (legality then decides,
     /// see [`Board::legal_moves`]).
     pub fn play(&self, mv: Move) -> (Board, u8) {
-        let mut b = *self;
         let from = mv.house();
         debug_assert!(
-            self.side.owns(from) && self.houses[from] > 0,
+            self.side_to_move().owns(from) && self.house(from) > 0,
             "illegal move {mv} in {self}"
         );
-        let last = Board::sow(&mut b.houses, from);
-        let opp = self.side.opponent();
+        let (mut word, last) = Board::sow(self.word(), from);
+        let opp = self.side_to_move().opponent();
         let base = opp.first_house();
         let mut captured = 0u8;
-        if opp.owns(last) && matches!(b.houses[last], 2 | 3) {
+        if opp.owns(last) && matches!(byte_at(word, last), 2 | 3) {
+            let mut taken = word;
             let mut i = last;
             loop {
-                let h = b.houses[i];
+                let h = byte_at(taken, i);
                 if h != 2 && h != 3 {
                     break;
                 }
                 captured += h;
+                taken &= !(0xFFu128 << (8 * i));
                 if i == base {
                     break;
                 }
                 i -= 1;
             }
-            let grand_slam = captured == b.row_seeds(opp);
-            if grand_slam && self.variant == Variant::Abapa {
-                captured = 0;
+            let grand_slam = byte_sum(row_of(taken, opp)) == 0;
+            if !(grand_slam && self.variant() == Variant::Abapa) {
+                word = taken;
             } else {
-                let mut i = last;
-                while i >= base && matches!(b.houses[i], 2 | 3) {
-                    b.houses[i] = 0;
-                    if i == base {
-                        break;
-                    }
-                    i -= 1;
-                }
-                b.stores[self.side.index()] += captured;
+                captured = 0;
             }
         }
-        b.side = opp;
-        (b, captured)
+        // The mover's store gains the capture; the side byte flips between 0 and 1.
+        word += (captured as u128) << (8 * (STORE_BYTE + self.side_to_move().index()));
+        word ^= 1u128 << (8 * SIDE_BYTE);
+        (Board { w: word }, captured)
     }
 
     /// Whether house `house` of the side to move reaches the opponent's row when sown (feeds it).
     fn feeds(&self, house: usize) -> bool {
-        let dist = 6 - (house - self.side.first_house());
-        self.houses[house] as usize >= dist
+        let dist = 6 - (house - self.side_to_move().first_house());
+        self.house(house) as usize >= dist
     }
 
     /// The legal moves, in house order (`A`..`F` for South, `a`..`f` for North).
@@ -200,13 +238,13 @@ impl Board {
     /// ([`Board::outcome`]), apart from a store above 24 or a 24-24 draw, which this does not check.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        let base = self.side.first_house();
-        let opp = self.side.opponent();
-        match self.variant {
+        let base = self.side_to_move().first_house();
+        let opp = self.side_to_move().opponent();
+        match self.variant() {
             Variant::Abapa => {
                 let must_feed = self.row_seeds(opp) == 0;
                 for h in base..base + 6 {
-                    if self.houses[h] > 0 && (!must_feed || self.feeds(h)) {
+                    if self.house(h) > 0 && (!must_feed || self.feeds(h)) {
                         list.push(Move::from_house(h));
                     }
                 }
@@ -214,7 +252,7 @@ impl Board {
             Variant::Awari => {
                 let mut starving = MoveList::new();
                 for h in base..base + 6 {
-                    if self.houses[h] == 0 {
+                    if self.house(h) == 0 {
                         continue;
                     }
                     let mv = Move::from_house(h);
@@ -241,17 +279,18 @@ impl Board {
     /// 24 wins, 24-24 is a draw, and a side to move without a legal move (it cannot feed, or has no
     /// seeds) ends the game with each player taking the seeds of their own row.
     pub fn outcome(&self) -> Option<Outcome> {
-        self.final_stores().map(|s| outcome_of(s, self.side))
+        self.final_stores()
+            .map(|s| outcome_of(s, self.side_to_move()))
     }
 
     /// The final stores if the game is over by the position alone (see [`Board::outcome`]):
     /// `[South, North]`, with the seeds left on the board given to the owner of their row.
     pub fn final_stores(&self) -> Option<[u8; 2]> {
-        if self.stores[0] > HALF_SEEDS || self.stores[1] > HALF_SEEDS {
-            return Some(self.stores);
+        if self.store_at(0) > HALF_SEEDS || self.store_at(1) > HALF_SEEDS {
+            return Some(self.stores());
         }
-        if self.stores == [HALF_SEEDS, HALF_SEEDS] {
-            return Some(self.stores);
+        if self.stores() == [HALF_SEEDS, HALF_SEEDS] {
+            return Some(self.stores());
         }
         if !self.has_legal_move() {
             return Some(self.stores_with_own_rows());
@@ -263,8 +302,8 @@ impl Board {
     /// cannot feed, and its cycle rule).
     pub fn stores_with_own_rows(&self) -> [u8; 2] {
         [
-            self.stores[0] + self.row_seeds(Side::South),
-            self.stores[1] + self.row_seeds(Side::North),
+            self.store_at(0) + self.row_seeds(Side::South),
+            self.store_at(1) + self.row_seeds(Side::North),
         ]
     }
 
@@ -272,16 +311,16 @@ impl Board {
     /// the odd seed goes to no one; the winner is decided by the stores alone either way.
     pub fn stores_split_evenly(&self) -> [u8; 2] {
         let half = self.seeds_on_board() / 2;
-        [self.stores[0] + half, self.stores[1] + half]
+        [self.store_at(0) + half, self.store_at(1) + half]
     }
 
     /// Faster than `!legal_moves().is_empty()`: under Awari any seed gives a legal move.
     fn has_legal_move(&self) -> bool {
-        let base = self.side.first_house();
-        if self.row_seeds(self.side) == 0 {
+        let base = self.side_to_move().first_house();
+        if self.row_seeds(self.side_to_move()) == 0 {
             return false;
         }
-        if self.variant == Variant::Awari || self.row_seeds(self.side.opponent()) > 0 {
+        if self.variant() == Variant::Awari || self.row_seeds(self.side_to_move().opponent()) > 0 {
             return true;
         }
         (base..base + 6).any(|h| self.feeds(h))
@@ -292,13 +331,13 @@ impl Board {
     /// Computed on each row's six houses as the bytes of one word (the search calls this for
     /// nearly every node); [`Board::evaluate_plain`] is the same sum written out.
     pub fn evaluate(&self, w: &Weights) -> i32 {
-        let me = self.side;
+        let me = self.side_to_move();
         let opp = me.opponent();
         let (mine, theirs) = (
             RowStats::of(self.row_word(me)),
             RowStats::of(self.row_word(opp)),
         );
-        let captured = self.stores[me.index()] as i32 - self.stores[opp.index()] as i32;
+        let captured = self.store_at(me.index()) as i32 - self.store_at(opp.index()) as i32;
         w.capture * captured
             + w.row_seeds * (mine.seeds - theirs.seeds)
             + w.small_house * (mine.small - theirs.small)
@@ -307,45 +346,30 @@ impl Board {
 
     /// [`Board::evaluate`] written out house by house (the reference for tests).
     pub fn evaluate_plain(&self, w: &Weights) -> i32 {
-        let me = self.side;
+        let me = self.side_to_move();
         let opp = me.opponent();
         let (mb, ob) = (me.first_house(), opp.first_house());
         let mut seeds = 0i32;
         let mut small = 0i32;
         let mut big = 0i32;
         for k in 0..6 {
-            let (a, b) = (self.houses[mb + k] as i32, self.houses[ob + k] as i32);
+            let (a, b) = (self.house(mb + k) as i32, self.house(ob + k) as i32);
             seeds += a - b;
             small += (matches!(a, 1 | 2) as i32) - (matches!(b, 1 | 2) as i32);
             big += ((a >= 12) as i32) - ((b >= 12) as i32);
         }
-        let captured = self.stores[me.index()] as i32 - self.stores[opp.index()] as i32;
+        let captured = self.store_at(me.index()) as i32 - self.store_at(opp.index()) as i32;
         w.capture * captured + w.row_seeds * seeds + w.small_house * small + w.big_house * big
     }
 
     /// One player's six houses as the low six bytes of a word.
     fn row_word(&self, side: Side) -> u64 {
-        let b = side.first_house();
-        let mut bytes = [0u8; 8];
-        bytes[..6].copy_from_slice(&self.houses[b..b + 6]);
-        u64::from_le_bytes(bytes)
+        row_of(self.word(), side)
     }
 
     /// A 64-bit hash of houses, stores, side to move and variant.
     pub fn key(&self) -> u64 {
-        let mut lo = [0u8; 8];
-        lo.copy_from_slice(&self.houses[..8]);
-        let hi = [
-            self.houses[8],
-            self.houses[9],
-            self.houses[10],
-            self.houses[11],
-            self.stores[0],
-            self.stores[1],
-            self.side as u8,
-            self.variant as u8,
-        ];
-        mix(u64::from_le_bytes(lo), u64::from_le_bytes(hi))
+        mix(self.w as u64, (self.w >> 64) as u64)
     }
 
     /// Counts the leaves of the move tree `depth` plies deep (perft). A game that ends before
@@ -378,7 +402,9 @@ impl Board {
 
     /// Whether a store above 24 or a 24-24 split has ended the game.
     fn is_decided_by_stores(&self) -> bool {
-        self.stores[0] > HALF_SEEDS || self.stores[1] > HALF_SEEDS || self.stores == [HALF_SEEDS; 2]
+        self.store_at(0) > HALF_SEEDS
+            || self.store_at(1) > HALF_SEEDS
+            || self.stores() == [HALF_SEEDS; 2]
     }
 }
 
@@ -420,6 +446,50 @@ impl RowStats {
         }
     }
 }
+
+/// The byte of house `i` in a word of houses.
+#[inline]
+fn byte_at(word: u128, i: usize) -> u8 {
+    (word >> (8 * i)) as u8
+}
+
+/// One player's six houses, from a word of houses, as the low six bytes of a word.
+#[inline]
+fn row_of(word: u128, side: Side) -> u64 {
+    (word >> (48 * side.index())) as u64 & 0xFFFF_FFFF_FFFF
+}
+
+/// The sum of the bytes of a word whose bytes add up to less than 256 (one multiplication).
+#[inline]
+fn byte_sum(x: u64) -> u8 {
+    (x.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u8
+}
+
+/// `SOW_MASKS[from][n]`: a one in the byte of each of the `n` (at most 11) houses after `from`.
+const SOW_MASKS: [[u128; 12]; 12] = {
+    let mut masks = [[0u128; 12]; 12];
+    let mut from = 0;
+    while from < 12 {
+        let mut n = 1;
+        while n < 12 {
+            masks[from][n] = masks[from][n - 1] | (1u128 << (8 * ((from + n) % 12)));
+            n += 1;
+        }
+        from += 1;
+    }
+    masks
+};
+
+/// `LAP_MASKS[from]`: a one in the byte of each of the eleven houses other than `from`.
+const LAP_MASKS: [u128; 12] = {
+    let mut masks = [0u128; 12];
+    let mut from = 0;
+    while from < 12 {
+        masks[from] = SOW_MASKS[from][11];
+        from += 1;
+    }
+    masks
+};
 
 fn wrap(i: usize) -> usize {
     if i >= 12 {
@@ -490,10 +560,16 @@ impl fmt::Display for Board {
     /// The diagram: houses `A`..`F`, `a`..`f`, South's store, North's store, side (`S`/`N`), all
     /// joined by `-`, e.g. `4-4-4-4-4-4-4-4-4-4-4-4-0-0-S` (the Aualé GUI's notation).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for h in &self.houses {
+        for h in self.houses() {
             write!(f, "{h}-")?;
         }
-        write!(f, "{}-{}-{}", self.stores[0], self.stores[1], self.side)
+        write!(
+            f,
+            "{}-{}-{}",
+            self.store_at(0),
+            self.store_at(1),
+            self.side_to_move()
+        )
     }
 }
 
@@ -544,34 +620,35 @@ impl Game for Board {
         Board::outcome(self)
     }
     fn cycle_outcome(&self) -> Outcome {
-        let stores = match self.variant {
+        let stores = match self.variant() {
             Variant::Abapa => self.stores_with_own_rows(),
             Variant::Awari => self.stores_split_evenly(),
         };
-        outcome_of(stores, self.side)
+        outcome_of(stores, self.side_to_move())
     }
     fn evaluate(&self, weights: &Weights) -> i32 {
         Board::evaluate(self, weights)
     }
     fn order_hint(&self, child: &Board) -> i32 {
-        child.stores[self.side.index()] as i32 - self.stores[self.side.index()] as i32
+        child.store_at(self.side_to_move().index()) as i32
+            - self.store_at(self.side_to_move().index()) as i32
     }
     fn key(&self) -> u64 {
         Board::key(self)
     }
     fn side(&self) -> usize {
-        self.side.index()
+        self.side_to_move().index()
     }
     fn may_be_irreversible(&self, mv: Move) -> bool {
         // Fewer than 12 seeds put one seed in each of the next houses: the move captures only if
         // the last lands in an opponent's house holding 1 or 2 (a grand slam makes it capture
         // nothing, which playing it tells). 12 or more lap the board: let playing it tell.
         let from = mv.house();
-        let n = self.houses[from] as usize;
+        let n = self.house(from) as usize;
         if n >= 12 {
             return true;
         }
         let last = wrap(from + n);
-        !self.side.owns(last) && matches!(self.houses[last], 1 | 2)
+        !self.side_to_move().owns(last) && matches!(self.house(last), 1 | 2)
     }
 }
