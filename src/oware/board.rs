@@ -222,12 +222,6 @@ impl Board {
         (Board { w: word }, captured)
     }
 
-    /// Whether house `house` of the side to move reaches the opponent's row when sown (feeds it).
-    fn feeds(&self, house: usize) -> bool {
-        let dist = 6 - (house - self.side_to_move().first_house());
-        self.house(house) as usize >= dist
-    }
-
     /// The legal moves, in house order (`A`..`F` for South, `a`..`f` for North).
     ///
     /// A move sows a non-empty house of the mover. Under [`Variant::Abapa`], if the opponent's row
@@ -237,37 +231,52 @@ impl Board {
     /// the move (Romein & Bal's rules for the solved game). Empty exactly when the game is over by the position
     /// ([`Board::outcome`]), apart from a store above 24 or a 24-24 draw, which this does not check.
     pub fn legal_moves(&self) -> MoveList {
-        let mut list = MoveList::new();
         let base = self.side_to_move().first_house();
-        let opp = self.side_to_move().opponent();
-        match self.variant() {
-            Variant::Abapa => {
-                let must_feed = self.row_seeds(opp) == 0;
-                for h in base..base + 6 {
-                    if self.house(h) > 0 && (!must_feed || self.feeds(h)) {
-                        list.push(Move::from_house(h));
-                    }
-                }
-            }
-            Variant::Awari => {
-                let mut starving = MoveList::new();
-                for h in base..base + 6 {
-                    if self.house(h) == 0 {
-                        continue;
-                    }
-                    let mv = Move::from_house(h);
-                    if self.play(mv).0.row_seeds(opp) == 0 {
-                        starving.push(mv);
-                    } else {
-                        list.push(mv);
-                    }
-                }
-                if list.is_empty() {
-                    return starving;
-                }
+        let mask = self.legal_mask();
+        let mut list = MoveList::new();
+        for k in 0..6 {
+            if mask & (1 << k) != 0 {
+                list.push(Move::from_house(base + k));
             }
         }
         list
+    }
+
+    /// The legal moves as a bit set: bit `k` stands for the mover's `k`-th house (`A`+k or
+    /// `a`+k). Computed on the row as the bytes of a word, in registers (see
+    /// [`Board::legal_moves`] for the rules).
+    #[inline]
+    pub fn legal_mask(&self) -> u8 {
+        let side = self.side_to_move();
+        let opp = side.opponent();
+        let row = row_of(self.w, side);
+        let non_empty = pack_high_bits(at_least(row, ROW_ONES));
+        match self.variant() {
+            Variant::Abapa => {
+                if row_of(self.w, opp) == 0 {
+                    // House k feeds the opponent when it holds at least 6 - k seeds.
+                    non_empty & pack_high_bits(at_least(row, FEED_THRESHOLDS))
+                } else {
+                    non_empty
+                }
+            }
+            Variant::Awari => {
+                let base = side.first_house();
+                let mut feeding = 0u8;
+                for k in 0..6 {
+                    if non_empty & (1 << k) != 0
+                        && self.play(Move::from_house(base + k)).0.row_seeds(opp) > 0
+                    {
+                        feeding |= 1 << k;
+                    }
+                }
+                if feeding == 0 {
+                    non_empty
+                } else {
+                    feeding
+                }
+            }
+        }
     }
 
     /// Whether `mv` is legal here.
@@ -316,14 +325,15 @@ impl Board {
 
     /// Faster than `!legal_moves().is_empty()`: under Awari any seed gives a legal move.
     fn has_legal_move(&self) -> bool {
-        let base = self.side_to_move().first_house();
-        if self.row_seeds(self.side_to_move()) == 0 {
+        let side = self.side_to_move();
+        let row = row_of(self.w, side);
+        if row == 0 {
             return false;
         }
-        if self.variant() == Variant::Awari || self.row_seeds(self.side_to_move().opponent()) > 0 {
+        if self.variant() == Variant::Awari || row_of(self.w, side.opponent()) != 0 {
             return true;
         }
-        (base..base + 6).any(|h| self.feeds(h))
+        at_least(row, FEED_THRESHOLDS) != 0
     }
 
     /// The static evaluation from the side to move, in hundredths of a seed (see [`Weights`]).
@@ -457,6 +467,30 @@ fn byte_at(word: u128, i: usize) -> u8 {
 #[inline]
 fn row_of(word: u128, side: Side) -> u64 {
     (word >> (48 * side.index())) as u64 & 0xFFFF_FFFF_FFFF
+}
+
+/// The high bit of each of the six bytes of a row word.
+const ROW_HIGH: u64 = 0x8080_8080_8080;
+/// A one in each of the six bytes of a row word.
+const ROW_ONES: u64 = 0x0101_0101_0101;
+/// Byte k holds 6 - k: the seeds house k of a row needs to reach the opponent's row.
+const FEED_THRESHOLDS: u64 = 0x0102_0304_0506;
+
+/// Byte k of the result has its high bit set iff byte k of `row` is at least byte k of
+/// `thresholds` (both below 128, so no byte borrows from the next).
+#[inline]
+fn at_least(row: u64, thresholds: u64) -> u64 {
+    ((row | ROW_HIGH) - thresholds) & ROW_HIGH
+}
+
+/// Gathers the high bits of the six bytes of a row word into bits 0-5.
+#[inline]
+fn pack_high_bits(x: u64) -> u8 {
+    let mut bits = 0u8;
+    for k in 0..6 {
+        bits |= (((x >> (8 * k + 7)) & 1) as u8) << k;
+    }
+    bits
 }
 
 /// The sum of the bytes of a word whose bytes add up to less than 256 (one multiplication).
@@ -610,7 +644,12 @@ impl Game for Board {
     type Weights = Weights;
 
     fn legal_moves(&self, out: &mut Vec<Move>) {
-        out.extend_from_slice(Board::legal_moves(self).as_slice());
+        let base = self.side_to_move().first_house();
+        let mut mask = self.legal_mask();
+        while mask != 0 {
+            out.push(Move::from_house(base + mask.trailing_zeros() as usize));
+            mask &= mask - 1;
+        }
     }
     fn play(&self, mv: Move) -> (Board, bool) {
         let (b, c) = Board::play(self, mv);
