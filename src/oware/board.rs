@@ -101,7 +101,7 @@ impl Board {
     /// The store of side index `i` (0 South, 1 North).
     #[inline]
     fn store_at(&self, i: usize) -> u8 {
-        byte_at(self.w, STORE_BYTE + i)
+        ((self.w >> (8 * STORE_BYTE)) as u16 >> (8 * i)) as u8
     }
 
     /// Seeds in one player's store.
@@ -111,7 +111,7 @@ impl Board {
 
     /// The player to move.
     pub fn side_to_move(&self) -> Side {
-        if byte_at(self.w, SIDE_BYTE) == 0 {
+        if (self.w >> (8 * SIDE_BYTE)) as u8 == 0 {
             Side::South
         } else {
             Side::North
@@ -120,7 +120,7 @@ impl Board {
 
     /// The rule variant this position is played under.
     pub fn variant(&self) -> Variant {
-        if byte_at(self.w, VARIANT_BYTE) == 0 {
+        if (self.w >> (8 * VARIANT_BYTE)) as u8 == 0 {
             Variant::Abapa
         } else {
             Variant::Awari
@@ -159,8 +159,9 @@ impl Board {
     /// can carry into the next, as no house can hold more than 48 seeds.
     #[inline]
     fn sow(word: u128, from: usize) -> (u128, usize) {
-        let n = byte_at(word, from) as usize;
-        let word = word - ((n as u128) << (8 * from));
+        let n = word.to_le_bytes()[from] as usize;
+        // Subtracting n from the origin's byte empties it (no borrow: the byte holds n).
+        let word = word - n as u128 * BYTE_ONE[from];
         if n <= 11 {
             (word + SOW_MASKS[from][n], wrap(from + n))
         } else {
@@ -184,6 +185,7 @@ impl Board {
     /// store. Under [`Variant::Abapa`] a capture that would take every seed of the opponent's row
     /// (a grand slam) captures nothing; under [`Variant::Awari`] it is made (legality then decides,
     /// see [`Board::legal_moves`]).
+    #[inline]
     pub fn play(&self, mv: Move) -> (Board, u8) {
         let from = mv.house();
         debug_assert!(
@@ -194,16 +196,17 @@ impl Board {
         let opp = self.side_to_move().opponent();
         let base = opp.first_house();
         let mut captured = 0u8;
-        if opp.owns(last) && matches!(byte_at(word, last), 2 | 3) {
+        let after = word.to_le_bytes();
+        if opp.owns(last) && matches!(after[last], 2 | 3) {
             let mut taken = word;
             let mut i = last;
             loop {
-                let h = byte_at(taken, i);
+                let h = after[i];
                 if h != 2 && h != 3 {
                     break;
                 }
                 captured += h;
-                taken &= !(0xFFu128 << (8 * i));
+                taken &= !BYTE_MASK[i];
                 if i == base {
                     break;
                 }
@@ -217,8 +220,8 @@ impl Board {
             }
         }
         // The mover's store gains the capture; the side byte flips between 0 and 1.
-        word += (captured as u128) << (8 * (STORE_BYTE + self.side_to_move().index()));
-        word ^= 1u128 << (8 * SIDE_BYTE);
+        word += captured as u128 * BYTE_ONE[STORE_BYTE + self.side_to_move().index()];
+        word ^= BYTE_ONE[SIDE_BYTE];
         (Board { w: word }, captured)
     }
 
@@ -460,13 +463,20 @@ impl RowStats {
 /// The byte of house `i` in a word of houses.
 #[inline]
 fn byte_at(word: u128, i: usize) -> u8 {
-    (word >> (8 * i)) as u8
+    word.to_le_bytes()[i]
 }
 
 /// One player's six houses, from a word of houses, as the low six bytes of a word.
 #[inline]
 fn row_of(word: u128, side: Side) -> u64 {
-    (word >> (48 * side.index())) as u64 & 0xFFFF_FFFF_FFFF
+    // From the two halves of the word, so the compiler keeps it in registers instead of reading
+    // six bytes at an odd offset of a value just stored (which would stall store forwarding).
+    let (lo, hi) = (word as u64, (word >> 64) as u64);
+    let row = match side {
+        Side::South => lo,
+        Side::North => (lo >> 48) | (hi << 16),
+    };
+    row & 0xFFFF_FFFF_FFFF
 }
 
 /// The high bit of each of the six bytes of a row word.
@@ -486,11 +496,8 @@ fn at_least(row: u64, thresholds: u64) -> u64 {
 /// Gathers the high bits of the six bytes of a row word into bits 0-5.
 #[inline]
 fn pack_high_bits(x: u64) -> u8 {
-    let mut bits = 0u8;
-    for k in 0..6 {
-        bits |= (((x >> (8 * k + 7)) & 1) as u8) << k;
-    }
-    bits
+    // Bit 8k + 7 moves to bit 56 + k under the multiplication (no two terms meet).
+    ((x >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
 }
 
 /// The sum of the bytes of a word whose bytes add up to less than 256 (one multiplication).
@@ -498,6 +505,29 @@ fn pack_high_bits(x: u64) -> u8 {
 fn byte_sum(x: u64) -> u8 {
     (x.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u8
 }
+
+/// `BYTE_ONE[i]`: a one in byte `i` (tables instead of variable 128-bit shifts, which take
+/// several instructions each).
+const BYTE_ONE: [u128; 16] = {
+    let mut ones = [0u128; 16];
+    let mut i = 0;
+    while i < 16 {
+        ones[i] = 1u128 << (8 * i);
+        i += 1;
+    }
+    ones
+};
+
+/// `BYTE_MASK[i]`: all bits of byte `i`.
+const BYTE_MASK: [u128; 16] = {
+    let mut masks = [0u128; 16];
+    let mut i = 0;
+    while i < 16 {
+        masks[i] = 0xFFu128 << (8 * i);
+        i += 1;
+    }
+    masks
+};
 
 /// `SOW_MASKS[from][n]`: a one in the byte of each of the `n` (at most 11) houses after `from`.
 const SOW_MASKS: [[u128; 12]; 12] = {
@@ -651,6 +681,7 @@ impl Game for Board {
             mask &= mask - 1;
         }
     }
+    #[inline]
     fn play(&self, mv: Move) -> (Board, bool) {
         let (b, c) = Board::play(self, mv);
         (b, c > 0)

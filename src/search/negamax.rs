@@ -55,7 +55,7 @@ struct Child<G: Game> {
     irreversible: bool,
     /// Index in the legal move list (what the transposition table stores).
     index: u8,
-    /// The position's [`Game::key`].
+    /// The position's [`Game::key`], or 0 when not computed yet.
     key: u64,
     /// The position's static evaluation (from its side to move).
     eval: i32,
@@ -575,7 +575,12 @@ impl<G: Game> Searcher<G> {
             }
             let child = &children[i];
             i += 1;
-            self.keys.push(child.key);
+            let child_key = if child.key != 0 {
+                child.key
+            } else {
+                child.pos.key()
+            };
+            self.keys.push(child_key);
             let child_irrev = if child.irreversible { base } else { irrev };
             let child_on_pv = on_pv && i == 1 && pv_move == Some(child.mv);
             let d = depth - 1;
@@ -818,7 +823,9 @@ impl<G: Game> Searcher<G> {
             } else {
                 -eval
             };
-            let child_key = child.key();
+            // The key is needed only if the child is searched; most are not (cut-offs), so it
+            // is made here only to prefetch the table entry, and otherwise when searched.
+            let child_key = if prefetch { child.key() } else { 0 };
             if prefetch {
                 self.tt.prefetch(child_key);
             }
