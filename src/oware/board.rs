@@ -674,12 +674,17 @@ impl Game for Board {
     type Weights = Weights;
 
     fn legal_moves(&self, out: &mut Vec<Move>) {
-        let base = self.side_to_move().first_house();
+        // Filled on the stack, then copied with a single capacity check.
+        let base = self.side_to_move().first_house() as u8;
         let mut mask = self.legal_mask();
+        let mut moves = [Move(0); 6];
+        let mut n = 0;
         while mask != 0 {
-            out.push(Move::from_house(base + mask.trailing_zeros() as usize));
+            moves[n] = Move(base + mask.trailing_zeros() as u8);
+            n += 1;
             mask &= mask - 1;
         }
+        out.extend_from_slice(&moves[..n]);
     }
     #[inline]
     fn play(&self, mv: Move) -> (Board, bool) {

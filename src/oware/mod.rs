@@ -106,7 +106,7 @@ impl FromStr for Variant {
 
 /// A move: the house whose seeds are sown, 0-11.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
-pub struct Move(u8);
+pub struct Move(pub(crate) u8);
 
 impl Move {
     /// The move that sows house `house` (0-11; panics above).
