@@ -2,25 +2,9 @@
 //! each, as in `perfectplay bench`), and the start position. `cargo bench` runs them.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use perfectplay::bench::bench_positions;
+use perfectplay::bench::{bench_positions, search_to_depth as search};
 use perfectplay::oware::{Board, Variant};
-use perfectplay::search::{Control, Level, Limits, Root, SearchConfig, Searcher, Silent};
-
-fn search(searcher: &mut Searcher<Board>, root: &Root<Board>, depth: u32) -> u64 {
-    let config = SearchConfig {
-        weights: Default::default(),
-        cycle: Default::default(),
-        level: Level::default(),
-        seed: 0,
-    };
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
-    searcher
-        .search(root, &limits, &config, &Control::default(), &mut Silent)
-        .nodes
-}
+use perfectplay::search::{Root, Searcher};
 
 fn bench_search(c: &mut Criterion) {
     let mut searcher = Searcher::<Board>::with_hash_mb(16);

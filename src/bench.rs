@@ -71,12 +71,9 @@ pub fn bench_positions() -> Vec<Root<Board>> {
     roots
 }
 
-/// Searches every bench position to `depth` (default [`DEFAULT_BENCH_DEPTH`]) at full strength
-/// with default options and a fresh table of `hash_mb` MB each, and reports the nodes and time.
-pub fn run_bench(depth: Option<u32>, hash_mb: usize) -> BenchReport {
-    let depth = depth.unwrap_or(DEFAULT_BENCH_DEPTH);
-    let roots = bench_positions();
-    let mut searcher = Searcher::<Board>::with_hash_mb(hash_mb);
+/// Searches `root` to `depth` plies at full strength with default options (its table starts
+/// empty for this search, as every search's does) and returns the nodes searched.
+pub fn search_to_depth(searcher: &mut Searcher<Board>, root: &Root<Board>, depth: u32) -> u64 {
     let config = SearchConfig {
         weights: Default::default(),
         cycle: Default::default(),
@@ -87,12 +84,22 @@ pub fn run_bench(depth: Option<u32>, hash_mb: usize) -> BenchReport {
         depth: Some(depth),
         ..Limits::default()
     };
-    let mut nodes = 0;
+    searcher
+        .search(root, &limits, &config, &Control::default(), &mut Silent)
+        .nodes
+}
+
+/// Searches every bench position to `depth` (default [`DEFAULT_BENCH_DEPTH`]) at full strength
+/// with default options and a fresh table of `hash_mb` MB each, and reports the nodes and time.
+pub fn run_bench(depth: Option<u32>, hash_mb: usize) -> BenchReport {
+    let depth = depth.unwrap_or(DEFAULT_BENCH_DEPTH);
+    let roots = bench_positions();
+    let mut searcher = Searcher::<Board>::with_hash_mb(hash_mb);
     let started = Instant::now();
-    for root in &roots {
-        let result = searcher.search(root, &limits, &config, &Control::default(), &mut Silent);
-        nodes += result.nodes;
-    }
+    let nodes = roots
+        .iter()
+        .map(|root| search_to_depth(&mut searcher, root, depth))
+        .sum();
     BenchReport {
         positions: roots.len(),
         depth,
