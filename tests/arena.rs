@@ -601,3 +601,34 @@ fn real_engine_level_5_beats_level_1() {
         assert!(r.end.is_some(), "every game ends by the rules");
     }
 }
+
+/// Empty budgets are refused before any engine starts, and an option value an engine refuses is
+/// reported on standard error (the match would otherwise test something other than asked).
+#[test]
+fn match_cli_refuses_empty_budgets_and_reports_refused_options() {
+    let exe = env!("CARGO_BIN_EXE_perfectplay");
+    for limit in [["--nodes", "0"], ["--depth", "0"], ["--concurrency", "0"]] {
+        let out = std::process::Command::new(exe)
+            .args(["match", "--engine", exe, "--engine", exe])
+            .args(limit)
+            .output()
+            .expect("run perfectplay match");
+        assert!(!out.status.success(), "{limit:?} accepted");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(limit[0]), "{limit:?}: {err}");
+    }
+    let out = std::process::Command::new(exe)
+        .args([
+            "match", "--engine", exe, "--engine", exe, "--nodes", "200", "--games", "2",
+        ])
+        .args(["--option", "1:Level=99", "--quiet"])
+        .env("RUST_LOG", "warn")
+        .output()
+        .expect("run perfectplay match");
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("refused a setting") && err.contains("option Level: '99'"),
+        "{err}"
+    );
+}

@@ -585,3 +585,17 @@ fn stop_also_ends_a_limited_search_and_movetime_ends_by_itself() {
     check_search(&game_after(START, ""), &out);
     engine.finish();
 }
+
+/// A large table is accepted and usable: the engine answers `isready` and searches with it (the
+/// table's memory is mapped as it is used, not written up front).
+#[test]
+fn large_hash_is_accepted_and_searches() {
+    let out =
+        transcript("setoption name Hash value 4096\nisready\nposition startpos\ngo depth 6\n");
+    assert_eq!(out[0], "readyok");
+    assert!(
+        out.iter().all(|l| !l.starts_with("info string error")),
+        "{out:?}"
+    );
+    assert!(out.last().unwrap().starts_with("bestmove "), "{out:?}");
+}

@@ -276,7 +276,21 @@ impl Engine {
             }
             self.send(&format!("setoption name {name} value {value}"), "setoption")?;
         }
-        self.sync(timeout, stop)
+        // An engine that refuses a value says so before `readyok` (our engine with an
+        // `info string error: ...` line): the match would test something else, so say it.
+        self.send("isready", "readyok")?;
+        let mut refusals = Vec::new();
+        self.wait_for("readyok", timeout, stop, |line| {
+            let line = line.trim();
+            if line.starts_with("info string error") {
+                refusals.push(line.to_string());
+            }
+            (line == "readyok").then_some(Ok(()))
+        })?;
+        for refusal in refusals {
+            log::warn!("{}: refused a setting: {refusal}", self.label);
+        }
+        Ok(())
     }
 
     /// The last `info string ...` line the engine sent during the latest [`Engine::best_move`]

@@ -56,12 +56,12 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 2)]
     pub games: usize,
 
-    /// Search limit per move: `go nodes N`.
-    #[arg(long, group = "limit")]
+    /// Search limit per move: `go nodes N` (at least 1).
+    #[arg(long, group = "limit", value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
 
-    /// Search limit per move: `go depth D`.
-    #[arg(long, group = "limit")]
+    /// Search limit per move: `go depth D` (at least 1).
+    #[arg(long, group = "limit", value_parser = clap::value_parser!(u32).range(1..))]
     pub depth: Option<u32>,
 
     /// Search limit per move: `go movetime MS` (milliseconds; results are then not reproducible).
@@ -87,8 +87,8 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
 
-    /// Games played at once (each with its own two engine processes).
-    #[arg(long, default_value_t = 1, value_name = "K")]
+    /// Games played at once (each with its own two engine processes); at least 1.
+    #[arg(long, default_value_t = 1, value_name = "K", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub concurrency: usize,
 
     /// Rules of the referee, also sent to engines that have a Variant option.

@@ -50,8 +50,8 @@ impl fmt::Display for EndReason {
             EndReason::NoMoves => {
                 "the player to move cannot move or feed; each player takes their own row"
             }
-            EndReason::Repetition => "position repeated (cycle rule)",
-            EndReason::NoCaptureLimit => "no capture within the ply limit (cycle rule)",
+            EndReason::Repetition => "cycle rule: the position repeated",
+            EndReason::NoCaptureLimit => "cycle rule: no capture within the ply limit",
         })
     }
 }

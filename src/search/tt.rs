@@ -59,6 +59,43 @@ struct Bucket {
     entries: [Entry; 4],
 }
 
+/// Tables up to this size are written once when made (see [`TranspositionTable::new`]).
+const PREFAULT_BYTES: usize = 64 << 20;
+
+/// The buckets, in anonymous memory mapped from the system (memmap2): page aligned, and zeroed
+/// lazily, page by page as first used, so making a table of gigabytes takes no time (a table
+/// written up front took seconds, during which the engine could not answer `isready`).
+struct Buckets {
+    map: memmap2::MmapMut,
+    len: usize,
+}
+
+impl Buckets {
+    /// `len` empty buckets, or `None` when the memory cannot be had.
+    fn new(len: usize) -> Option<Buckets> {
+        let bytes = len.checked_mul(std::mem::size_of::<Bucket>())?;
+        let map = memmap2::MmapMut::map_anon(bytes.max(1)).ok()?;
+        Some(Buckets { map, len })
+    }
+}
+
+impl std::ops::Deref for Buckets {
+    type Target = [Bucket];
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: the mapping is page aligned (more than `Bucket`'s 64), at least `len` buckets
+        // long, and starts zeroed; `Bucket` holds only integers, so any bytes (zero included)
+        // are a valid value. The slice borrows `self`, which owns the mapping.
+        unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast::<Bucket>(), self.len) }
+    }
+}
+
+impl std::ops::DerefMut for Buckets {
+    fn deref_mut(&mut self) -> &mut [Bucket] {
+        // SAFETY: as for `deref`, and `&mut self` makes the access exclusive.
+        unsafe { std::slice::from_raw_parts_mut(self.map.as_mut_ptr().cast::<Bucket>(), self.len) }
+    }
+}
+
 /// A probe's answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Hit {
@@ -74,7 +111,7 @@ pub struct Hit {
 
 /// The transposition table (see the module docs).
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: Buckets,
     mask: u64,
     generation: u16,
     megabytes: usize,
@@ -89,11 +126,19 @@ impl TranspositionTable {
         let wanted = (bytes / std::mem::size_of::<Bucket>()).max(1);
         // The largest power of two not above `wanted`.
         let mut count = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
-        let mut buckets = Vec::new();
-        while buckets.try_reserve_exact(count).is_err() && count > 1 {
-            count /= 2;
+        let buckets = loop {
+            match Buckets::new(count) {
+                Some(buckets) => break buckets,
+                None if count > 1 => count /= 2,
+                None => std::alloc::handle_alloc_error(std::alloc::Layout::new::<Bucket>()),
+            }
+        };
+        let mut buckets = buckets;
+        if count * std::mem::size_of::<Bucket>() <= PREFAULT_BYTES {
+            // A small table is touched now (milliseconds), so the first search does not pay
+            // for mapping its pages; a large one is left to be mapped as it is used.
+            buckets.fill(Bucket::default());
         }
-        buckets.resize(count, Bucket::default());
         TranspositionTable {
             buckets,
             mask: count as u64 - 1,
@@ -112,8 +157,15 @@ impl TranspositionTable {
         self.buckets.len() * std::mem::size_of::<Bucket>()
     }
 
-    /// Empties the table for real (all memory zeroed).
+    /// Empties the table: every entry written so far counts as empty from now on. This starts a
+    /// new generation (as every search does) instead of writing the memory, so it is instant
+    /// whatever the size; the memory is zeroed only when the generation counter wraps.
     pub fn clear(&mut self) {
+        self.new_search();
+    }
+
+    /// Zeroes every entry (all memory written).
+    fn zero(&mut self) {
         self.buckets.fill(Bucket::default());
         self.generation = 1;
     }
@@ -121,7 +173,7 @@ impl TranspositionTable {
     /// Starts a new search: entries written before count as empty from now on.
     pub fn new_search(&mut self) {
         if self.generation == u16::MAX {
-            self.clear();
+            self.zero();
         } else {
             self.generation += 1;
         }
