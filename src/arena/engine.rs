@@ -278,16 +278,7 @@ impl Engine {
         }
         // An engine that refuses a value says so before `readyok` (our engine with an
         // `info string error: ...` line): the match would test something else, so say it.
-        self.send("isready", "readyok")?;
-        let mut refusals = Vec::new();
-        self.wait_for("readyok", timeout, stop, |line| {
-            let line = line.trim();
-            if line.starts_with("info string error") {
-                refusals.push(line.to_string());
-            }
-            (line == "readyok").then_some(Ok(()))
-        })?;
-        for refusal in refusals {
+        for refusal in self.sync(timeout, stop)? {
             log::warn!("{}: refused a setting: {refusal}", self.label);
         }
         Ok(())
@@ -309,7 +300,8 @@ impl Engine {
         self.id_name.as_deref()
     }
 
-    /// `isready`, then waits up to `timeout` for `readyok`.
+    /// `isready`, then waits up to `timeout` for `readyok`. Returns the `info string error ...`
+    /// lines the engine sent meanwhile (its refusals of the commands before), in order.
     ///
     /// # Errors
     /// The [`EngineError`] of a failed write or wait.
@@ -317,11 +309,17 @@ impl Engine {
         &mut self,
         timeout: Duration,
         stop: Option<&AtomicBool>,
-    ) -> Result<(), EngineError> {
+    ) -> Result<Vec<String>, EngineError> {
         self.send("isready", "readyok")?;
+        let mut refusals = Vec::new();
         self.wait_for("readyok", timeout, stop, |line| {
-            (line.trim() == "readyok").then_some(Ok(()))
-        })
+            let line = line.trim();
+            if line.starts_with("info string error") {
+                refusals.push(line.to_string());
+            }
+            (line == "readyok").then_some(Ok(()))
+        })?;
+        Ok(refusals)
     }
 
     /// `ucinewgame`, then [`Engine::sync`].
@@ -334,7 +332,7 @@ impl Engine {
         stop: Option<&AtomicBool>,
     ) -> Result<(), EngineError> {
         self.send("ucinewgame", "readyok")?;
-        self.sync(timeout, stop)
+        self.sync(timeout, stop).map(drop)
     }
 
     /// Sends `position` (the full command, e.g. `position startpos moves F f`) and `go` (e.g.
