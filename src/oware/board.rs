@@ -136,25 +136,19 @@ impl Board {
 
     /// Seeds in one player's row of six houses.
     pub fn row_seeds(&self, side: Side) -> u8 {
-        byte_sum(row_of(self.word(), side))
+        byte_sum(row_of(self.w, side))
     }
 
     /// Seeds still on the board (48 minus both stores).
     pub fn seeds_on_board(&self) -> u8 {
-        let w = self.word();
+        let w = self.w;
         byte_sum(row_of(w, Side::South)) + byte_sum(row_of(w, Side::North))
-    }
-
-    /// The position as a word whose low twelve bytes are the houses (house `i` in byte `i`).
-    #[inline]
-    fn word(&self) -> u128 {
-        self.w
     }
 
     /// Sows the seeds of house `from` (not empty) one by one into the following houses, skipping
     /// `from` on every lap; returns the houses after sowing and the house that got the last seed.
     ///
-    /// The houses are the bytes of one word ([`Board::word`]): emptying the origin and adding a
+    /// The houses are the low twelve bytes of the board's word (house `i` in byte `i`): emptying the origin and adding a
     /// precomputed mask of ones ([`SOW_MASKS`], [`LAP_MASKS`]) sows every seed at once. No byte
     /// can carry into the next, as no house can hold more than 48 seeds.
     #[inline]
@@ -192,7 +186,7 @@ impl Board {
             self.side_to_move().owns(from) && self.house(from) > 0,
             "illegal move {mv} in {self}"
         );
-        let (mut word, last) = Board::sow(self.word(), from);
+        let (mut word, last) = Board::sow(self.w, from);
         let opp = self.side_to_move().opponent();
         let base = opp.first_house();
         let mut captured = 0u8;
@@ -347,8 +341,8 @@ impl Board {
         let me = self.side_to_move();
         let opp = me.opponent();
         let (mine, theirs) = (
-            RowStats::of(self.row_word(me)),
-            RowStats::of(self.row_word(opp)),
+            RowStats::of(row_of(self.w, me)),
+            RowStats::of(row_of(self.w, opp)),
         );
         let captured = self.store_at(me.index()) as i32 - self.store_at(opp.index()) as i32;
         w.capture * captured
@@ -373,11 +367,6 @@ impl Board {
         }
         let captured = self.store_at(me.index()) as i32 - self.store_at(opp.index()) as i32;
         w.capture * captured + w.row_seeds * seeds + w.small_house * small + w.big_house * big
-    }
-
-    /// One player's six houses as the low six bytes of a word.
-    fn row_word(&self, side: Side) -> u64 {
-        row_of(self.word(), side)
     }
 
     /// A 64-bit hash of houses, stores, side to move and variant.

@@ -126,14 +126,13 @@ impl TranspositionTable {
         let wanted = (bytes / std::mem::size_of::<Bucket>()).max(1);
         // The largest power of two not above `wanted`.
         let mut count = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
-        let buckets = loop {
+        let mut buckets = loop {
             match Buckets::new(count) {
                 Some(buckets) => break buckets,
                 None if count > 1 => count /= 2,
                 None => std::alloc::handle_alloc_error(std::alloc::Layout::new::<Bucket>()),
             }
         };
-        let mut buckets = buckets;
         if count * std::mem::size_of::<Bucket>() <= PREFAULT_BYTES {
             // A small table is touched now (milliseconds), so the first search does not pay
             // for mapping its pages; a large one is left to be mapped as it is used.
