@@ -17,19 +17,26 @@ pub const HALF_SEEDS: u8 = 24;
 /// move, and the rule [`Variant`] (which decides grand slams and feeding, so it travels with the
 /// position).
 ///
-/// The whole position is one 128-bit word, one byte per count: a move is computed in registers
-/// and written as a single 16-byte value, so reading a child right after making it never stalls
-/// on partial stores (store-to-load forwarding). A value type: [`Board::play`] returns a new board.
+/// The whole position is one 128-bit word, one byte per count, seen from the side to move: its
+/// houses first, then the opponent's, then its store and the opponent's. A move is computed in
+/// registers and written as a single 16-byte value, so reading a child right after making it never
+/// stalls on partial stores (store-to-load forwarding); each move turns the word around (the rows
+/// swap, and the stores), so sowing, capture, legality and evaluation never depend on which player
+/// moves. A value type: [`Board::play`] returns a new board.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Board {
-    /// Bytes 0-11: the houses; 12 and 13: South's and North's stores; 14: the side to move
-    /// (0 South, 1 North); 15: the variant (0 Abapa, 1 Awari).
+    /// Bytes 0-5: the houses of the side to move (its `A`-`F` or `a`-`f`); 6-11: the opponent's;
+    /// 12: the store of the side to move; 13: the opponent's; 14: the side to move (0 South,
+    /// 1 North); 15: the variant (0 Abapa, 1 Awari).
     w: u128,
 }
 
+/// The byte of the store of the side to move (the opponent's follows).
 const STORE_BYTE: usize = 12;
 const SIDE_BYTE: usize = 14;
 const VARIANT_BYTE: usize = 15;
+/// The relative index of the opponent's first house.
+const OPP_FIRST: usize = 6;
 
 impl fmt::Debug for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -74,26 +81,38 @@ impl Board {
         bytes[STORE_BYTE..STORE_BYTE + 2].copy_from_slice(&stores);
         bytes[SIDE_BYTE] = side as u8;
         bytes[VARIANT_BYTE] = variant as u8;
+        let absolute = u128::from_le_bytes(bytes);
         Board {
-            w: u128::from_le_bytes(bytes),
+            w: match side {
+                Side::South => absolute,
+                Side::North => turn(absolute),
+            },
+        }
+    }
+
+    /// The word in absolute order: South's houses and store first (the layout of
+    /// [`Board::from_parts`]).
+    #[inline]
+    fn absolute(&self) -> u128 {
+        match self.side_to_move() {
+            Side::South => self.w,
+            Side::North => turn(self.w),
         }
     }
 
     /// The twelve houses, `A`-`F` then `a`-`f`.
     pub fn houses(&self) -> [u8; 12] {
         let mut houses = [0u8; 12];
-        houses.copy_from_slice(&self.w.to_le_bytes()[..12]);
+        houses.copy_from_slice(&self.absolute().to_le_bytes()[..12]);
         houses
     }
 
-    /// Seeds in house `i` (0-11).
-    #[inline]
+    /// Seeds in house `i` (0-11, absolute: `A` is 0, `a` is 6).
     fn house(&self, i: usize) -> u8 {
-        byte_at(self.w, i)
+        byte_at(self.absolute(), i)
     }
 
     /// The stores, South's first.
-    #[inline]
     fn stores(&self) -> [u8; 2] {
         [self.store_at(0), self.store_at(1)]
     }
@@ -101,7 +120,15 @@ impl Board {
     /// The store of side index `i` (0 South, 1 North).
     #[inline]
     fn store_at(&self, i: usize) -> u8 {
-        ((self.w >> (8 * STORE_BYTE)) as u16 >> (8 * i)) as u8
+        let relative = i ^ self.side_to_move().index();
+        ((self.w >> (8 * STORE_BYTE)) as u16 >> (8 * relative)) as u8
+    }
+
+    /// The stores of the side to move and of its opponent.
+    #[inline]
+    fn relative_stores(&self) -> (u8, u8) {
+        let stores = (self.w >> (8 * STORE_BYTE)) as u16;
+        (stores as u8, (stores >> 8) as u8)
     }
 
     /// Seeds in one player's store.
@@ -110,6 +137,7 @@ impl Board {
     }
 
     /// The player to move.
+    #[inline]
     pub fn side_to_move(&self) -> Side {
         if (self.w >> (8 * SIDE_BYTE)) as u8 == 0 {
             Side::South
@@ -119,6 +147,7 @@ impl Board {
     }
 
     /// The rule variant this position is played under.
+    #[inline]
     pub fn variant(&self) -> Variant {
         if (self.w >> (8 * VARIANT_BYTE)) as u8 == 0 {
             Variant::Abapa
@@ -136,26 +165,29 @@ impl Board {
 
     /// Seeds in one player's row of six houses.
     pub fn row_seeds(&self, side: Side) -> u8 {
-        byte_sum(row_of(self.w, side))
+        if side == self.side_to_move() {
+            byte_sum(mine(self.w))
+        } else {
+            byte_sum(theirs(self.w))
+        }
     }
 
     /// Seeds still on the board (48 minus both stores).
     pub fn seeds_on_board(&self) -> u8 {
-        let w = self.w;
-        byte_sum(row_of(w, Side::South)) + byte_sum(row_of(w, Side::North))
+        byte_sum(mine(self.w)) + byte_sum(theirs(self.w))
     }
 
-    /// Sows the seeds of house `from` (not empty) one by one into the following houses, skipping
-    /// `from` on every lap; returns the houses after sowing and the house that got the last seed.
+    /// Sows the seeds of house `from` (relative, not empty) one by one into the following houses,
+    /// skipping `from` on every lap; returns the houses after sowing and the relative house that
+    /// got the last seed.
     ///
-    /// The houses are the low twelve bytes of the board's word (house `i` in byte `i`): emptying the origin and adding a
+    /// The houses are the low twelve bytes of the board's word: emptying the origin and adding a
     /// precomputed mask of ones ([`SOW_MASKS`], [`LAP_MASKS`]) sows every seed at once. No byte
     /// can carry into the next, as no house can hold more than 48 seeds.
     #[inline]
     fn sow(word: u128, from: usize) -> (u128, usize) {
         let n = word.to_le_bytes()[from] as usize;
-        // Subtracting n from the origin's byte empties it (no borrow: the byte holds n).
-        let word = word - n as u128 * BYTE_ONE[from];
+        let word = word & !BYTE_MASK[from];
         if n <= 11 {
             (word + SOW_MASKS[from][n], wrap(from + n))
         } else {
@@ -181,17 +213,15 @@ impl Board {
     /// see [`Board::legal_moves`]).
     #[inline]
     pub fn play(&self, mv: Move) -> (Board, u8) {
-        let from = mv.house();
+        let from = mv.house() - self.side_to_move().first_house();
         debug_assert!(
-            self.side_to_move().owns(from) && self.house(from) > 0,
+            from < 6 && byte_at(self.w, from) > 0,
             "illegal move {mv} in {self}"
         );
         let (mut word, last) = Board::sow(self.w, from);
-        let opp = self.side_to_move().opponent();
-        let base = opp.first_house();
         let mut captured = 0u8;
         let after = word.to_le_bytes();
-        if opp.owns(last) && matches!(after[last], 2 | 3) {
+        if last >= OPP_FIRST && matches!(after[last], 2 | 3) {
             let mut taken = word;
             let mut i = last;
             loop {
@@ -201,22 +231,27 @@ impl Board {
                 }
                 captured += h;
                 taken &= !BYTE_MASK[i];
-                if i == base {
+                if i == OPP_FIRST {
                     break;
                 }
                 i -= 1;
             }
-            let grand_slam = byte_sum(row_of(taken, opp)) == 0;
+            let grand_slam = theirs(taken) == 0;
             if !(grand_slam && self.variant() == Variant::Abapa) {
                 word = taken;
             } else {
                 captured = 0;
             }
         }
-        // The mover's store gains the capture; the side byte flips between 0 and 1.
-        word += captured as u128 * BYTE_ONE[STORE_BYTE + self.side_to_move().index()];
-        word ^= BYTE_ONE[SIDE_BYTE];
-        (Board { w: word }, captured)
+        // The mover's store gains the capture; then the word turns to the opponent, whose side
+        // byte flips between 0 and 1.
+        word += (captured as u128) << (8 * STORE_BYTE);
+        (
+            Board {
+                w: turn(word) ^ (1u128 << (8 * SIDE_BYTE)),
+            },
+            captured,
+        )
     }
 
     /// The legal moves, in house order (`A`..`F` for South, `a`..`f` for North).
@@ -244,13 +279,11 @@ impl Board {
     /// [`Board::legal_moves`] for the rules).
     #[inline]
     pub fn legal_mask(&self) -> u8 {
-        let side = self.side_to_move();
-        let opp = side.opponent();
-        let row = row_of(self.w, side);
+        let row = mine(self.w);
         let non_empty = pack_high_bits(at_least(row, ROW_ONES));
         match self.variant() {
             Variant::Abapa => {
-                if row_of(self.w, opp) == 0 {
+                if theirs(self.w) == 0 {
                     // House k feeds the opponent when it holds at least 6 - k seeds.
                     non_empty & pack_high_bits(at_least(row, FEED_THRESHOLDS))
                 } else {
@@ -258,11 +291,12 @@ impl Board {
                 }
             }
             Variant::Awari => {
-                let base = side.first_house();
+                let base = self.side_to_move().first_house();
                 let mut feeding = 0u8;
                 for k in 0..6 {
+                    // After the move the board has turned: the opponent's row comes first.
                     if non_empty & (1 << k) != 0
-                        && self.play(Move::from_house(base + k)).0.row_seeds(opp) > 0
+                        && mine(self.play(Move::from_house(base + k)).0.w) != 0
                     {
                         feeding |= 1 << k;
                     }
@@ -284,18 +318,25 @@ impl Board {
     /// The game's result if it is over by the position alone, from the side to move: a store above
     /// 24 wins, 24-24 is a draw, and a side to move without a legal move (it cannot feed, or has no
     /// seeds) ends the game with each player taking the seeds of their own row.
+    #[inline]
     pub fn outcome(&self) -> Option<Outcome> {
-        self.final_stores()
-            .map(|s| outcome_of(s, self.side_to_move()))
+        let (me, opp) = self.relative_stores();
+        if me > HALF_SEEDS || opp > HALF_SEEDS || (me == HALF_SEEDS && opp == HALF_SEEDS) {
+            return Some(compare(me, opp));
+        }
+        if !self.has_legal_move() {
+            return Some(compare(
+                me + byte_sum(mine(self.w)),
+                opp + byte_sum(theirs(self.w)),
+            ));
+        }
+        None
     }
 
     /// The final stores if the game is over by the position alone (see [`Board::outcome`]):
     /// `[South, North]`, with the seeds left on the board given to the owner of their row.
     pub fn final_stores(&self) -> Option<[u8; 2]> {
-        if self.store_at(0) > HALF_SEEDS || self.store_at(1) > HALF_SEEDS {
-            return Some(self.stores());
-        }
-        if self.stores() == [HALF_SEEDS, HALF_SEEDS] {
+        if self.is_decided_by_stores() {
             return Some(self.stores());
         }
         if !self.has_legal_move() {
@@ -321,13 +362,13 @@ impl Board {
     }
 
     /// Faster than `!legal_moves().is_empty()`: under Awari any seed gives a legal move.
+    #[inline]
     fn has_legal_move(&self) -> bool {
-        let side = self.side_to_move();
-        let row = row_of(self.w, side);
+        let row = mine(self.w);
         if row == 0 {
             return false;
         }
-        if self.variant() == Variant::Awari || row_of(self.w, side.opponent()) != 0 {
+        if self.variant() == Variant::Awari || theirs(self.w) != 0 {
             return true;
         }
         at_least(row, FEED_THRESHOLDS) != 0
@@ -337,14 +378,11 @@ impl Board {
     ///
     /// Computed on each row's six houses as the bytes of one word (the search calls this for
     /// nearly every node); [`Board::evaluate_plain`] is the same sum written out.
+    #[inline]
     pub fn evaluate(&self, w: &Weights) -> i32 {
-        let me = self.side_to_move();
-        let opp = me.opponent();
-        let (mine, theirs) = (
-            RowStats::of(row_of(self.w, me)),
-            RowStats::of(row_of(self.w, opp)),
-        );
-        let captured = self.store_at(me.index()) as i32 - self.store_at(opp.index()) as i32;
+        let (mine, theirs) = (RowStats::of(mine(self.w)), RowStats::of(theirs(self.w)));
+        let (me, opp) = self.relative_stores();
+        let captured = me as i32 - opp as i32;
         w.capture * captured
             + w.row_seeds * (mine.seeds - theirs.seeds)
             + w.small_house * (mine.small - theirs.small)
@@ -369,7 +407,9 @@ impl Board {
         w.capture * captured + w.row_seeds * seeds + w.small_house * small + w.big_house * big
     }
 
-    /// A 64-bit hash of houses, stores, side to move and variant.
+    /// A 64-bit hash of houses, stores, side to move and variant (of the word as it is: each
+    /// position has one word, as the side byte says which way it is turned).
+    #[inline]
     pub fn key(&self) -> u64 {
         mix(self.w as u64, (self.w >> 64) as u64)
     }
@@ -403,21 +443,26 @@ impl Board {
     }
 
     /// Whether a store above 24 or a 24-24 split has ended the game.
+    #[inline]
     fn is_decided_by_stores(&self) -> bool {
-        self.store_at(0) > HALF_SEEDS
-            || self.store_at(1) > HALF_SEEDS
-            || self.stores() == [HALF_SEEDS; 2]
+        let (me, opp) = self.relative_stores();
+        me > HALF_SEEDS || opp > HALF_SEEDS || (me == HALF_SEEDS && opp == HALF_SEEDS)
     }
 }
 
-/// The outcome for `side` given final stores.
-pub(crate) fn outcome_of(stores: [u8; 2], side: Side) -> Outcome {
-    let (me, opp) = (stores[side.index()], stores[side.opponent().index()]);
+/// The outcome for the side whose final store is `me` against the opponent's `opp`.
+#[inline]
+fn compare(me: u8, opp: u8) -> Outcome {
     match me.cmp(&opp) {
         std::cmp::Ordering::Greater => Outcome::Win,
         std::cmp::Ordering::Equal => Outcome::Draw,
         std::cmp::Ordering::Less => Outcome::Loss,
     }
+}
+
+/// The outcome for `side` given final stores.
+pub(crate) fn outcome_of(stores: [u8; 2], side: Side) -> Outcome {
+    compare(stores[side.index()], stores[side.opponent().index()])
 }
 
 /// What the evaluation counts in one row: seeds, houses of 1 or 2, houses of 12 or more.
@@ -455,19 +500,35 @@ fn byte_at(word: u128, i: usize) -> u8 {
     word.to_le_bytes()[i]
 }
 
-/// One player's six houses, from a word of houses, as the low six bytes of a word.
+/// The six houses of the side to move, from a board's word, as the low six bytes of a word.
 #[inline]
-fn row_of(word: u128, side: Side) -> u64 {
+fn mine(word: u128) -> u64 {
+    word as u64 & ROW_MASK
+}
+
+/// The opponent's six houses, from a board's word, as the low six bytes of a word.
+#[inline]
+fn theirs(word: u128) -> u64 {
     // From the two halves of the word, so the compiler keeps it in registers instead of reading
     // six bytes at an odd offset of a value just stored (which would stall store forwarding).
     let (lo, hi) = (word as u64, (word >> 64) as u64);
-    let row = match side {
-        Side::South => lo,
-        Side::North => (lo >> 48) | (hi << 16),
-    };
-    row & 0xFFFF_FFFF_FFFF
+    ((lo >> 48) | (hi << 16)) & ROW_MASK
 }
 
+/// A board's word seen from the other side: the two rows swap, and the two stores; the side and
+/// variant bytes stay. Its own inverse.
+#[inline]
+fn turn(word: u128) -> u128 {
+    let hi = (word >> 64) as u64;
+    let (first, second) = (mine(word), theirs(word));
+    let stores = (hi >> 32) as u16;
+    let new_lo = second | (first << 48);
+    let new_hi = (first >> 16) | (stores.rotate_left(8) as u64) << 32 | (hi & 0xFFFF << 48);
+    new_lo as u128 | (new_hi as u128) << 64
+}
+
+/// The six bytes of a row word.
+const ROW_MASK: u64 = 0xFFFF_FFFF_FFFF;
 /// The high bit of each of the six bytes of a row word.
 const ROW_HIGH: u64 = 0x8080_8080_8080;
 /// A one in each of the six bytes of a row word.
@@ -494,18 +555,6 @@ fn pack_high_bits(x: u64) -> u8 {
 fn byte_sum(x: u64) -> u8 {
     (x.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u8
 }
-
-/// `BYTE_ONE[i]`: a one in byte `i` (tables instead of variable 128-bit shifts, which take
-/// several instructions each).
-const BYTE_ONE: [u128; 16] = {
-    let mut ones = [0u128; 16];
-    let mut i = 0;
-    while i < 16 {
-        ones[i] = 1u128 << (8 * i);
-        i += 1;
-    }
-    ones
-};
 
 /// `BYTE_MASK[i]`: all bits of byte `i`.
 const BYTE_MASK: [u128; 16] = {
@@ -707,12 +756,13 @@ impl Game for Board {
         // Fewer than 12 seeds put one seed in each of the next houses: the move captures only if
         // the last lands in an opponent's house holding 1 or 2 (a grand slam makes it capture
         // nothing, which playing it tells). 12 or more lap the board: let playing it tell.
-        let from = mv.house();
-        let n = self.house(from) as usize;
+        let from = mv.house() - self.side_to_move().first_house();
+        let n = byte_at(self.w, from) as usize;
         if n >= 12 {
             return true;
         }
-        let last = wrap(from + n);
-        !self.side_to_move().owns(last) && matches!(self.house(last), 1 | 2)
+        // The last seed lands in relative house `from + n` (below 17; 12 and up are the mover's).
+        let last = from + n;
+        (OPP_FIRST..12).contains(&last) && matches!(byte_at(self.w, last), 1 | 2)
     }
 }
