@@ -611,6 +611,30 @@ fn mix(a: u64, b: u64) -> u64 {
     x ^ (x >> 32)
 }
 
+/// `MOVE_LISTS[side][mask]`: the moves of the houses in a [`Board::legal_mask`] of that side's
+/// row, in house order, and how many there are.
+const MOVE_LISTS: [[([Move; 6], u8); 64]; 2] = {
+    let mut lists = [[([Move(0); 6], 0u8); 64]; 2];
+    let mut side = 0;
+    while side < 2 {
+        let mut mask = 0;
+        while mask < 64 {
+            let (moves, len) = &mut lists[side][mask];
+            let mut k = 0;
+            while k < 6 {
+                if mask & (1 << k) != 0 {
+                    moves[*len as usize] = Move((6 * side + k) as u8);
+                    *len += 1;
+                }
+                k += 1;
+            }
+            mask += 1;
+        }
+        side += 1;
+    }
+    lists
+};
+
 /// Up to six moves, without allocation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveList {
@@ -712,17 +736,9 @@ impl Game for Board {
     type Weights = Weights;
 
     fn legal_moves(&self, out: &mut Vec<Move>) {
-        // Filled on the stack, then copied with a single capacity check.
-        let base = self.side_to_move().first_house() as u8;
-        let mut mask = self.legal_mask();
-        let mut moves = [Move(0); 6];
-        let mut n = 0;
-        while mask != 0 {
-            moves[n] = Move(base + mask.trailing_zeros() as u8);
-            n += 1;
-            mask &= mask - 1;
-        }
-        out.extend_from_slice(&moves[..n]);
+        // Copied from a table with a single capacity check.
+        let (moves, len) = &MOVE_LISTS[self.side_to_move().index()][self.legal_mask() as usize];
+        out.extend_from_slice(&moves[..*len as usize]);
     }
     #[inline]
     fn play(&self, mv: Move) -> (Board, bool) {
