@@ -736,9 +736,12 @@ impl Game for Board {
     type Weights = Weights;
 
     fn legal_moves(&self, out: &mut Vec<Move>) {
-        // Copied from a table with a single capacity check.
+        // Copied from a table: all six entries (a fixed-size copy, no call to memcpy), then the
+        // unused ones dropped.
         let (moves, len) = &MOVE_LISTS[self.side_to_move().index()][self.legal_mask() as usize];
-        out.extend_from_slice(&moves[..*len as usize]);
+        let end = out.len() + *len as usize;
+        out.extend_from_slice(moves);
+        out.truncate(end);
     }
     #[inline]
     fn play(&self, mv: Move) -> (Board, bool) {
