@@ -177,16 +177,15 @@ impl Board {
         byte_sum(mine(self.w)) + byte_sum(theirs(self.w))
     }
 
-    /// Sows the seeds of house `from` (relative, not empty) one by one into the following houses,
-    /// skipping `from` on every lap; returns the houses after sowing and the relative house that
-    /// got the last seed.
+    /// Sows the `n` seeds of house `from` (relative to the side to move, so 0-5; `n` not 0) one by
+    /// one into the following houses, skipping `from` on every lap; returns the houses after
+    /// sowing and the relative house that got the last seed.
     ///
     /// The houses are the low twelve bytes of the board's word: emptying the origin and adding a
     /// precomputed mask of ones ([`SOW_MASKS`], [`LAP_MASKS`]) sows every seed at once. No byte
     /// can carry into the next, as no house can hold more than 48 seeds.
     #[inline]
-    fn sow(word: u128, from: usize) -> (u128, usize) {
-        let n = word.to_le_bytes()[from] as usize;
+    fn sow(word: u128, from: usize, n: usize) -> (u128, usize) {
         let word = word & !BYTE_MASK[from];
         if n <= 11 {
             (word + SOW_MASKS[from][n], wrap(from + n))
@@ -211,44 +210,49 @@ impl Board {
     /// store. Under [`Variant::Abapa`] a capture that would take every seed of the opponent's row
     /// (a grand slam) captures nothing; under [`Variant::Awari`] it is made (legality then decides,
     /// see [`Board::legal_moves`]).
+    ///
+    /// Computed on the rows as words: the houses captured are found at once (the run of houses
+    /// holding 2 or 3 that ends at the last seed's), and the child's word is assembled already
+    /// turned to the opponent.
     #[inline]
     pub fn play(&self, mv: Move) -> (Board, u8) {
         let from = mv.house() - self.side_to_move().first_house();
-        debug_assert!(
-            from < 6 && byte_at(self.w, from) > 0,
-            "illegal move {mv} in {self}"
-        );
-        let (mut word, last) = Board::sow(self.w, from);
+        // The mover's houses are the low bytes of the word.
+        let n = (self.w as u64 >> (8 * from)) as u8 as usize;
+        debug_assert!(from < 6 && n > 0, "illegal move {mv} in {self}");
+        let (word, last) = Board::sow(self.w, from, n);
+        let (my_row, mut their_row) = (mine(word), theirs(word));
         let mut captured = 0u8;
-        let after = word.to_le_bytes();
-        if last >= OPP_FIRST && matches!(after[last], 2 | 3) {
-            let mut taken = word;
-            let mut i = last;
-            loop {
-                let h = after[i];
-                if h != 2 && h != 3 {
-                    break;
+        if last >= OPP_FIRST {
+            let k = last - OPP_FIRST;
+            if matches!((their_row >> (8 * k)) as u8, 2 | 3) {
+                // Houses 0..=k of the opponent's row, and those of them holding 2 or 3.
+                let upto = (2u8 << k) - 1;
+                let two_or_three = pack_high_bits(two_or_three(their_row)) & upto;
+                // The run of such houses that ends at house k: above the highest one that is not.
+                let gaps = upto & !two_or_three;
+                let run = if gaps == 0 {
+                    upto
+                } else {
+                    upto & !((2u8 << (7 - gaps.leading_zeros())) - 1)
+                };
+                let taken = their_row & SPREAD[run as usize];
+                let grand_slam = taken == their_row;
+                if !(grand_slam && self.variant() == Variant::Abapa) {
+                    captured = byte_sum(taken);
+                    their_row -= taken;
                 }
-                captured += h;
-                taken &= !BYTE_MASK[i];
-                if i == OPP_FIRST {
-                    break;
-                }
-                i -= 1;
-            }
-            let grand_slam = theirs(taken) == 0;
-            if !(grand_slam && self.variant() == Variant::Abapa) {
-                word = taken;
-            } else {
-                captured = 0;
             }
         }
-        // The mover's store gains the capture; then the word turns to the opponent, whose side
-        // byte flips between 0 and 1.
-        word += (captured as u128) << (8 * STORE_BYTE);
+        // The word turned to the opponent: its row first, then the mover's; the stores swap (the
+        // mover's gaining the capture), and the side byte flips between 0 and 1.
+        let hi = (self.w >> 64) as u64;
+        let stores = ((hi >> 32) as u16 + captured as u16).rotate_left(8);
+        let lo = their_row | my_row << 48;
+        let hi = my_row >> 16 | (stores as u64) << 32 | ((hi ^ 1 << 48) & 0xFFFF << 48);
         (
             Board {
-                w: turn(word) ^ (1u128 << (8 * SIDE_BYTE)),
+                w: lo as u128 | (hi as u128) << 64,
             },
             captured,
         )
@@ -543,6 +547,32 @@ fn at_least(row: u64, thresholds: u64) -> u64 {
     ((row | ROW_HIGH) - thresholds) & ROW_HIGH
 }
 
+/// The high bit set in each byte of a row word that holds 2 or 3.
+#[inline]
+fn two_or_three(row: u64) -> u64 {
+    // Bytes of 2 or 3 become 0 once their low bit is dropped and 2 subtracted by xor; every
+    // other byte stays at least 1.
+    let y = (row & 0xFEFE_FEFE_FEFE) ^ 0x0202_0202_0202;
+    !at_least(y, ROW_ONES) & ROW_HIGH
+}
+
+/// `SPREAD[bits]`: the byte mask (0xFF in byte k) of a set of six houses given as bits.
+const SPREAD: [u64; 64] = {
+    let mut masks = [0u64; 64];
+    let mut bits = 0;
+    while bits < 64 {
+        let mut k = 0;
+        while k < 6 {
+            if bits & (1 << k) != 0 {
+                masks[bits] |= 0xFF << (8 * k);
+            }
+            k += 1;
+        }
+        bits += 1;
+    }
+    masks
+};
+
 /// Gathers the high bits of the six bytes of a row word into bits 0-5.
 #[inline]
 fn pack_high_bits(x: u64) -> u8 {
@@ -567,11 +597,12 @@ const BYTE_MASK: [u128; 16] = {
     masks
 };
 
-/// `SOW_MASKS[from][n]`: a one in the byte of each of the `n` (at most 11) houses after `from`.
-const SOW_MASKS: [[u128; 12]; 12] = {
-    let mut masks = [[0u128; 12]; 12];
+/// `SOW_MASKS[from][n]`: a one in the byte of each of the `n` (at most 11) houses after `from`
+/// (relative to the side to move).
+const SOW_MASKS: [[u128; 12]; 6] = {
+    let mut masks = [[0u128; 12]; 6];
     let mut from = 0;
-    while from < 12 {
+    while from < 6 {
         let mut n = 1;
         while n < 12 {
             masks[from][n] = masks[from][n - 1] | (1u128 << (8 * ((from + n) % 12)));
@@ -583,10 +614,10 @@ const SOW_MASKS: [[u128; 12]; 12] = {
 };
 
 /// `LAP_MASKS[from]`: a one in the byte of each of the eleven houses other than `from`.
-const LAP_MASKS: [u128; 12] = {
-    let mut masks = [0u128; 12];
+const LAP_MASKS: [u128; 6] = {
+    let mut masks = [0u128; 6];
     let mut from = 0;
-    while from < 12 {
+    while from < 6 {
         masks[from] = SOW_MASKS[from][11];
         from += 1;
     }
