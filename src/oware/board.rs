@@ -186,7 +186,8 @@ impl Board {
     /// can carry into the next, as no house can hold more than 48 seeds.
     #[inline]
     fn sow(word: u128, from: usize, n: usize) -> (u128, usize) {
-        let word = word & !BYTE_MASK[from];
+        // The origin is one of the mover's houses, in the low half of the word.
+        let word = word & !((0xFFu64 << (8 * from)) as u128);
         if n <= 11 {
             (word + SOW_MASKS[from][n], wrap(from + n))
         } else {
@@ -586,16 +587,6 @@ fn byte_sum(x: u64) -> u8 {
     (x.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u8
 }
 
-/// `BYTE_MASK[i]`: all bits of byte `i`.
-const BYTE_MASK: [u128; 16] = {
-    let mut masks = [0u128; 16];
-    let mut i = 0;
-    while i < 16 {
-        masks[i] = 0xFFu128 << (8 * i);
-        i += 1;
-    }
-    masks
-};
 
 /// `SOW_MASKS[from][n]`: a one in the byte of each of the `n` (at most 11) houses after `from`
 /// (relative to the side to move).
