@@ -823,8 +823,9 @@ impl<G: Game> Searcher<G> {
             ..
         } = self;
         let start = children.len();
+        let skip_index = skip.unwrap_or(usize::MAX);
         for (index, &mv) in moves[moves_base..].iter().enumerate() {
-            if Some(index) == skip {
+            if index == skip_index {
                 continue;
             }
             let (child, irreversible) = pos.play(mv);
@@ -844,22 +845,29 @@ impl<G: Game> Searcher<G> {
                 eval,
             });
         }
-        // Insertion sort: stable (keeps house order among equals) and fast for six moves.
-        let sort_key = |c: &Child<G>| {
-            if c.index == tt_move {
-                i32::MAX
-            } else {
-                -c.eval
-            }
-        };
+        // Insertion sort by evaluation, lowest for the child first: stable (keeps house order
+        // among equals) and fast for six moves.
         let new = &mut children[start..];
         for i in 1..new.len() {
             let mut j = i;
-            while j > 0 && sort_key(&new[j - 1]) < sort_key(&new[j]) {
+            while j > 0 && new[j - 1].eval > new[j].eval {
                 new.swap(j - 1, j);
                 j -= 1;
             }
         }
+        if usize::from(tt_move) < moves.len() - moves_base && skip != Some(usize::from(tt_move)) {
+            tt_move_first(new, tt_move);
+        }
+    }
+}
+
+/// Moves the child of the table's move to the front of `children`, the others keeping their order
+/// (rare: only when the previous iteration's move was searched first and differs from the
+/// table's).
+#[cold]
+fn tt_move_first<G: Game>(children: &mut [Child<G>], tt_move: u8) {
+    if let Some(t) = children.iter().position(|c| c.index == tt_move) {
+        children[..=t].rotate_right(1);
     }
 }
 
