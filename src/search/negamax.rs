@@ -85,9 +85,10 @@ pub struct Searcher<G: Game> {
     movetime: Option<Duration>,
     pv: Vec<Vec<G::Move>>,
     prev_pv: Vec<G::Move>,
-    children: Vec<Vec<Child<G>>>,
-    /// The legal moves of the node at each ply.
-    ply_moves: Vec<Vec<G::Move>>,
+    /// The children of the nodes on the current path, as a stack: a node pushes its children
+    /// above its ancestors' and removes them when it returns.
+    children: Vec<Child<G>>,
+    /// The legal moves of the nodes on the current path (and the root's), stacked the same way.
     moves: Vec<G::Move>,
     cycle: CycleRule,
     weights: G::Weights,
@@ -99,8 +100,6 @@ pub struct Searcher<G: Game> {
     pub(crate) tt_use: TtUse,
     /// Whether late moves are reduced (always outside tests, which compare with plain minimax).
     pub(crate) reductions: bool,
-    /// Sort keys of the children being ordered (beside `children[ply]`, only during ordering).
-    sort_keys: Vec<i32>,
 }
 
 impl<G: Game> Default for Searcher<G> {
@@ -131,14 +130,12 @@ impl<G: Game> Searcher<G> {
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
             prev_pv: Vec::new(),
-            children: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(8)).collect(),
-            moves: Vec::with_capacity(16),
-            ply_moves: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(8)).collect(),
+            children: Vec::with_capacity(8 * (MAX_PLY + 1)),
+            moves: Vec::with_capacity(8 * (MAX_PLY + 1)),
             cycle: CycleRule::default(),
             weights: G::Weights::default(),
             tt: TranspositionTable::new(megabytes),
             path_dependent: false,
-            sort_keys: vec![0; 256],
             tt_use: TtUse::Normal,
             reductions: true,
         }
@@ -520,7 +517,6 @@ impl<G: Game> Searcher<G> {
             }
         }
 
-        let mut children = std::mem::take(&mut self.children[ply]);
         let pv_move = if on_pv {
             self.prev_pv.get(ply).copied()
         } else {
@@ -529,19 +525,20 @@ impl<G: Game> Searcher<G> {
         // The previous iteration's move, else the table's, is searched before the other moves are
         // even generated: when it cuts off, playing and evaluating them would be wasted.
         let prefetch = depth > TT_MIN_DEPTH;
-        let mut moves = std::mem::take(&mut self.ply_moves[ply]);
-        moves.clear();
-        pos.legal_moves(&mut moves);
+        // This node's moves and children go on top of the stacks, and are removed on return.
+        let moves_base = self.moves.len();
+        pos.legal_moves(&mut self.moves);
+        let moves = &self.moves[moves_base..];
         let first = pv_move
             .and_then(|m| moves.iter().position(|&x| x == m))
             .or_else(|| (usize::from(tt_move) < moves.len()).then_some(usize::from(tt_move)));
-        children.clear();
+        let children_base = self.children.len();
         let mut complete = match first {
             Some(index) => {
                 let mv = moves[index];
                 let (child, irreversible) = pos.play(mv);
                 let eval = clamp_eval(child.evaluate(&self.weights));
-                children.push(Child {
+                self.children.push(Child {
                     mv,
                     key: child.key(),
                     pos: child,
@@ -552,7 +549,7 @@ impl<G: Game> Searcher<G> {
                 false
             }
             None => {
-                self.generate_children(pos, &moves, &mut children, None, tt_move, prefetch);
+                self.generate_children(pos, moves_base, None, tt_move, prefetch);
                 true
             }
         };
@@ -563,17 +560,19 @@ impl<G: Game> Searcher<G> {
         let base = self.keys.len();
         let mut i = 0;
         loop {
-            if i == children.len() {
+            if children_base + i == self.children.len() {
                 if complete {
                     break;
                 }
                 complete = true;
-                self.generate_children(pos, &moves, &mut children, first, tt_move, prefetch);
-                if i == children.len() {
+                self.generate_children(pos, moves_base, first, tt_move, prefetch);
+                if children_base + i == self.children.len() {
                     break;
                 }
             }
-            let child = &children[i];
+            // A copy: the searches below push their own children above this one.
+            let child = self.children[children_base + i].clone();
+            let child = &child;
             i += 1;
             let child_key = if child.key != 0 {
                 child.key
@@ -667,8 +666,8 @@ impl<G: Game> Searcher<G> {
                 }
             }
         }
-        self.children[ply] = children;
-        self.ply_moves[ply] = moves;
+        self.children.truncate(children_base);
+        self.moves.truncate(moves_base);
         let dependent = self.path_dependent;
         self.path_dependent = outer_dependent || dependent;
         if use_tt && !self.aborted {
@@ -713,19 +712,24 @@ impl<G: Game> Searcher<G> {
         }
         alpha = alpha.max(stand);
         let mut best = stand;
-        let mut moves = std::mem::take(&mut self.ply_moves[ply]);
-        let mut captures = std::mem::take(&mut self.children[ply]);
-        moves.clear();
-        captures.clear();
-        pos.legal_moves(&mut moves);
-        for (index, &mv) in moves.iter().enumerate() {
+        // The moves and captures go on top of the stacks, as in `negamax`.
+        let moves_base = self.moves.len();
+        let captures_base = self.children.len();
+        pos.legal_moves(&mut self.moves);
+        let Searcher {
+            moves,
+            children,
+            weights,
+            ..
+        } = self;
+        for (index, &mv) in moves[moves_base..].iter().enumerate() {
             if !pos.may_be_irreversible(mv) {
                 continue;
             }
             let (child, irreversible) = pos.play(mv);
             if irreversible {
-                let eval = clamp_eval(child.evaluate(&self.weights));
-                captures.push(Child {
+                let eval = clamp_eval(child.evaluate(weights));
+                children.push(Child {
                     mv,
                     key: 0,
                     pos: child,
@@ -736,6 +740,7 @@ impl<G: Game> Searcher<G> {
             }
         }
         // Most promising first (insertion sort by the child's evaluation, lowest for it first).
+        let captures = &mut children[captures_base..];
         for i in 1..captures.len() {
             let mut j = i;
             while j > 0 && captures[j - 1].eval > captures[j].eval {
@@ -743,7 +748,9 @@ impl<G: Game> Searcher<G> {
                 j -= 1;
             }
         }
-        for child in &captures {
+        for i in captures_base..self.children.len() {
+            // A copy: the searches below push their own captures above this one.
+            let child = self.children[i].clone();
             self.nodes += 1;
             self.seldepth = self.seldepth.max(ply as u32 + 1);
             let score = match child.pos.outcome() {
@@ -760,8 +767,8 @@ impl<G: Game> Searcher<G> {
                 }
             }
         }
-        self.ply_moves[ply] = moves;
-        self.children[ply] = captures;
+        self.children.truncate(captures_base);
+        self.moves.truncate(moves_base);
         best
     }
 
@@ -791,8 +798,9 @@ impl<G: Game> Searcher<G> {
         false
     }
 
-    /// Appends to `out` the legal `moves` of `pos` but `skip` (an index in the legal move list, already
-    /// searched) with their positions, in search order: the transposition table's move (`tt_move`,
+    /// Pushes on the `children` stack the legal moves of `pos` (`moves` from `moves_base` on) but
+    /// `skip` (an index in the legal move list, already searched) with their positions, in search
+    /// order: the transposition table's move (`tt_move`,
     /// an index in the legal move list), then the others by the static evaluation of the position
     /// they lead to, best for the mover first (captures come first this way, the biggest first),
     /// house order among equals.
@@ -802,35 +810,33 @@ impl<G: Game> Searcher<G> {
     fn generate_children(
         &mut self,
         pos: &G,
-        moves: &[G::Move],
-        out: &mut Vec<Child<G>>,
+        moves_base: usize,
         skip: Option<usize>,
         tt_move: u8,
         prefetch: bool,
     ) {
-        let start = out.len();
-        if self.sort_keys.len() < start + moves.len() {
-            self.sort_keys.resize(start + moves.len(), 0);
-        }
-        for (index, &mv) in moves.iter().enumerate() {
-            if Some(index) == skip {
+        let Searcher {
+            moves,
+            children,
+            weights,
+            tt,
+            ..
+        } = self;
+        let start = children.len();
+        let skip_index = skip.unwrap_or(usize::MAX);
+        for (index, &mv) in moves[moves_base..].iter().enumerate() {
+            if index == skip_index {
                 continue;
             }
             let (child, irreversible) = pos.play(mv);
-            let eval = clamp_eval(child.evaluate(&self.weights));
-            let key = if index as u8 == tt_move {
-                i32::MAX
-            } else {
-                -eval
-            };
+            let eval = clamp_eval(child.evaluate(weights));
             // The key is needed only if the child is searched; most are not (cut-offs), so it
             // is made here only to prefetch the table entry, and otherwise when searched.
             let child_key = if prefetch { child.key() } else { 0 };
             if prefetch {
-                self.tt.prefetch(child_key);
+                tt.prefetch(child_key);
             }
-            self.sort_keys[out.len()] = key;
-            out.push(Child {
+            children.push(Child {
                 mv,
                 pos: child,
                 irreversible,
@@ -839,15 +845,29 @@ impl<G: Game> Searcher<G> {
                 eval,
             });
         }
-        // Insertion sort: stable (keeps house order among equals) and fast for six moves.
-        for i in start + 1..out.len() {
+        // Insertion sort by evaluation, lowest for the child first: stable (keeps house order
+        // among equals) and fast for six moves.
+        let new = &mut children[start..];
+        for i in 1..new.len() {
             let mut j = i;
-            while j > start && self.sort_keys[j - 1] < self.sort_keys[j] {
-                out.swap(j - 1, j);
-                self.sort_keys.swap(j - 1, j);
+            while j > 0 && new[j - 1].eval > new[j].eval {
+                new.swap(j - 1, j);
                 j -= 1;
             }
         }
+        if usize::from(tt_move) < moves.len() - moves_base && skip != Some(usize::from(tt_move)) {
+            tt_move_first(new, tt_move);
+        }
+    }
+}
+
+/// Moves the child of the table's move to the front of `children`, the others keeping their order
+/// (rare: only when the previous iteration's move was searched first and differs from the
+/// table's).
+#[cold]
+fn tt_move_first<G: Game>(children: &mut [Child<G>], tt_move: u8) {
+    if let Some(t) = children.iter().position(|c| c.index == tt_move) {
+        children[..=t].rotate_right(1);
     }
 }
 
