@@ -725,10 +725,19 @@ impl<G: Game> Searcher<G> {
     /// The value of a leaf (`ply` below the root, static evaluation `stand`): the evaluation, or
     /// better for the side to move if an irreversible move (a capture in Oware) gains, followed
     /// to the end of the capture sequence (each capture is a node). Fail-soft.
-    fn quiesce(&mut self, pos: &G, stand: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    ///
+    /// Inlined: most leaves stand pat at once, and [`Searcher::quiesce_moves`] is called only
+    /// for the others.
+    #[inline]
+    fn quiesce(&mut self, pos: &G, stand: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
         if !QUIESCENCE || stand >= beta || ply >= MAX_PLY {
             return stand;
         }
+        self.quiesce_moves(pos, stand, alpha, beta, ply)
+    }
+
+    /// [`Searcher::quiesce`] when the evaluation does not stand pat: the captures are tried.
+    fn quiesce_moves(&mut self, pos: &G, stand: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         alpha = alpha.max(stand);
         let mut best = stand;
         // The moves and captures go on top of the stacks, as in `negamax`.
