@@ -574,17 +574,19 @@ impl<G: Game> Searcher<G> {
             let child = self.children[children_base + i].clone();
             let child = &child;
             i += 1;
-            let child_key = if child.key != 0 {
-                child.key
-            } else {
-                child.pos.key()
-            };
-            self.keys.push(child_key);
             let child_irrev = if child.irreversible { base } else { irrev };
             let child_on_pv = on_pv && i == 1 && pv_move == Some(child.mv);
             let d = depth - 1;
+            if d > 0 {
+                let child_key = if child.key != 0 {
+                    child.key
+                } else {
+                    child.pos.key()
+                };
+                self.keys.push(child_key);
+            }
             let score = if d <= 0 {
-                -self.leaf(child, ply + 1, child_irrev, -beta, -alpha)
+                -self.leaf(child, ply + 1, base, child_irrev, -beta, -alpha)
             } else if i == 1 {
                 -self.negamax(
                     &child.pos,
@@ -687,16 +689,33 @@ impl<G: Game> Searcher<G> {
     }
 
     /// [`Searcher::negamax`] at depth 0, for a child whose evaluation is already known: the same
-    /// checks and node count, without a second evaluation.
+    /// checks and node count, without a second evaluation. The child's key is not pushed on
+    /// `keys` (nothing below reads it): `at` is the place it would have, and the key is made only
+    /// if the cycle rule needs it.
     #[inline]
-    fn leaf(&mut self, child: &Child<G>, ply: usize, irrev: usize, alpha: i32, beta: i32) -> i32 {
+    fn leaf(
+        &mut self,
+        child: &Child<G>,
+        ply: usize,
+        at: usize,
+        irrev: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
         self.nodes += 1;
         self.pv[ply].clear();
         self.seldepth = self.seldepth.max(ply as u32);
         if let Some(outcome) = child.pos.outcome() {
             return outcome_score(outcome, ply);
         }
-        if self.cycle_ends_game(irrev) {
+        let key = || {
+            if child.key != 0 {
+                child.key
+            } else {
+                child.pos.key()
+            }
+        };
+        if self.cycle_ends_game_at(at, irrev, key) {
             self.path_dependent = true;
             return outcome_score(child.pos.cycle_outcome(), ply);
         }
@@ -706,10 +725,19 @@ impl<G: Game> Searcher<G> {
     /// The value of a leaf (`ply` below the root, static evaluation `stand`): the evaluation, or
     /// better for the side to move if an irreversible move (a capture in Oware) gains, followed
     /// to the end of the capture sequence (each capture is a node). Fail-soft.
-    fn quiesce(&mut self, pos: &G, stand: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    ///
+    /// Inlined: most leaves stand pat at once, and [`Searcher::quiesce_moves`] is called only
+    /// for the others.
+    #[inline]
+    fn quiesce(&mut self, pos: &G, stand: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
         if !QUIESCENCE || stand >= beta || ply >= MAX_PLY {
             return stand;
         }
+        self.quiesce_moves(pos, stand, alpha, beta, ply)
+    }
+
+    /// [`Searcher::quiesce`] when the evaluation does not stand pat: the captures are tried.
+    fn quiesce_moves(&mut self, pos: &G, stand: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         alpha = alpha.max(stand);
         let mut best = stand;
         // The moves and captures go on top of the stacks, as in `negamax`.
@@ -774,17 +802,25 @@ impl<G: Game> Searcher<G> {
 
     /// Whether the position last pushed on `keys` ends the game by the cycle rule.
     fn cycle_ends_game(&self, irrev: usize) -> bool {
-        let len = self.keys.len();
-        let since = len - 1 - irrev.min(len - 1);
+        let at = self.keys.len() - 1;
+        self.cycle_ends_game_at(at, irrev, || self.keys[at])
+    }
+
+    /// Whether a position ends the game by the cycle rule, given its place `at` in `keys` (the
+    /// positions before it are `keys[..at]`; its own key need not have been pushed) and its
+    /// `key`, asked for only when a repetition is possible.
+    #[inline]
+    fn cycle_ends_game_at(&self, at: usize, irrev: usize, key: impl FnOnce() -> u64) -> bool {
+        let since = at - irrev.min(at);
         if self.cycle.no_progress_limit > 0 && since as u32 >= self.cycle.no_progress_limit {
             return true;
         }
         if since < 2 {
             return false;
         }
-        let key = self.keys[len - 1];
+        let key = key();
         let mut count = 1;
-        let mut i = len - 1;
+        let mut i = at;
         // The key includes the side to move, so only every other position can match.
         while i >= irrev + 2 {
             i -= 2;

@@ -202,7 +202,10 @@ impl TranspositionTable {
     }
 
     /// The entry for `key` written in this search, if any.
-    #[inline]
+    ///
+    /// Always inlined, as [`TranspositionTable::store`] is: both are on the search's hot path,
+    /// and the compiler left them as calls.
+    #[inline(always)]
     pub fn probe(&self, key: u64) -> Option<Hit> {
         let check = (key >> 32) as u32;
         let bucket = &self.buckets[self.bucket_index(key)];
@@ -224,7 +227,7 @@ impl TranspositionTable {
     }
 
     /// Stores a result for `key` (`score` already node-relative, see [`to_tt`]).
-    #[inline]
+    #[inline(always)]
     pub fn store(&mut self, key: u64, depth: u32, score: i32, bound: Bound, mv: u8) {
         let check = (key >> 32) as u32;
         let generation = self.generation;
