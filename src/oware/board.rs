@@ -587,7 +587,6 @@ fn byte_sum(x: u64) -> u8 {
     (x.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u8
 }
 
-
 /// `SOW_MASKS[from][n]`: a one in the byte of each of the `n` (at most 11) houses after `from`
 /// (relative to the side to move).
 const SOW_MASKS: [[u128; 12]; 6] = {
