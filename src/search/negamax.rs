@@ -836,10 +836,9 @@ impl<G: Game> Searcher<G> {
 
     /// Pushes on the `children` stack the legal moves of `pos` (`moves` from `moves_base` on) but
     /// `skip` (an index in the legal move list, already searched) with their positions, in search
-    /// order: the transposition table's move (`tt_move`,
-    /// an index in the legal move list), then the others by the static evaluation of the position
-    /// they lead to, best for the mover first (captures come first this way, the biggest first),
-    /// house order among equals.
+    /// order: the transposition table's move (`tt_move`, an index in the legal move list), then
+    /// the others by the static evaluation of the position they lead to, best for the mover first
+    /// (captures come first this way, the biggest first), house order among equals.
     ///
     /// Measured on the bench (nodes to depth 14): this order needs 15% fewer nodes than captures
     /// first then house order; killer moves and a history table on top of it only added nodes.
@@ -859,11 +858,10 @@ impl<G: Game> Searcher<G> {
             ..
         } = self;
         let start = children.len();
-        let skip_index = skip.unwrap_or(usize::MAX);
-        for (index, &mv) in moves[moves_base..].iter().enumerate() {
-            if index == skip_index {
-                continue;
-            }
+        // Every move's child, made in one `extend` (a single capacity check, as the length is
+        // known), then the skipped one removed, which keeps the order: playing that move again
+        // costs less than a test and a capacity check for every child.
+        children.extend(moves[moves_base..].iter().enumerate().map(|(index, &mv)| {
             let (child, irreversible) = pos.play(mv);
             let eval = clamp_eval(child.evaluate(weights));
             // The key is needed only if the child is searched; most are not (cut-offs), so it
@@ -872,14 +870,17 @@ impl<G: Game> Searcher<G> {
             if prefetch {
                 tt.prefetch(child_key);
             }
-            children.push(Child {
+            Child {
                 mv,
                 pos: child,
                 irreversible,
                 index: index as u8,
                 key: child_key,
                 eval,
-            });
+            }
+        }));
+        if let Some(skip) = skip {
+            children.remove(start + skip);
         }
         // Insertion sort by evaluation, lowest for the child first: stable (keeps house order
         // among equals) and fast for six moves.
