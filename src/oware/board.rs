@@ -268,15 +268,7 @@ impl Board {
     /// the move (Romein & Bal's rules for the solved game). Empty exactly when the game is over by the position
     /// ([`Board::outcome`]), apart from a store above 24 or a 24-24 draw, which this does not check.
     pub fn legal_moves(&self) -> MoveList {
-        let base = self.side_to_move().first_house();
-        let mask = self.legal_mask();
-        let mut list = MoveList::new();
-        for k in 0..6 {
-            if mask & (1 << k) != 0 {
-                list.push(Move::from_house(base + k));
-            }
-        }
-        list
+        MOVE_LISTS[self.side_to_move().index()][self.legal_mask() as usize]
     }
 
     /// The legal moves as a bit set: bit `k` stands for the mover's `k`-th house (`A`+k or
@@ -326,7 +318,7 @@ impl Board {
     #[inline]
     pub fn outcome(&self) -> Option<Outcome> {
         let (me, opp) = self.relative_stores();
-        if me > HALF_SEEDS || opp > HALF_SEEDS || (me == HALF_SEEDS && opp == HALF_SEEDS) {
+        if self.is_decided_by_stores() {
             return Some(compare(me, opp));
         }
         if !self.has_legal_move() {
@@ -633,19 +625,19 @@ fn mix(a: u64, b: u64) -> u64 {
 }
 
 /// `MOVE_LISTS[side][mask]`: the moves of the houses in a [`Board::legal_mask`] of that side's
-/// row, in house order, and how many there are.
-const MOVE_LISTS: [[([Move; 6], u8); 64]; 2] = {
-    let mut lists = [[([Move(0); 6], 0u8); 64]; 2];
+/// row, in house order.
+const MOVE_LISTS: [[MoveList; 64]; 2] = {
+    let mut lists = [[MoveList::new(); 64]; 2];
     let mut side = 0;
     while side < 2 {
         let mut mask = 0;
         while mask < 64 {
-            let (moves, len) = &mut lists[side][mask];
+            let list = &mut lists[side][mask];
             let mut k = 0;
             while k < 6 {
                 if mask & (1 << k) != 0 {
-                    moves[*len as usize] = Move((6 * side + k) as u8);
-                    *len += 1;
+                    list.moves[list.len as usize] = Move((6 * side + k) as u8);
+                    list.len += 1;
                 }
                 k += 1;
             }
@@ -671,15 +663,11 @@ impl Default for MoveList {
 
 impl MoveList {
     /// An empty list.
-    pub fn new() -> MoveList {
+    pub const fn new() -> MoveList {
         MoveList {
-            moves: [Move::from_house(0); 6],
+            moves: [Move(0); 6],
             len: 0,
         }
-    }
-    fn push(&mut self, mv: Move) {
-        self.moves[self.len as usize] = mv;
-        self.len += 1;
     }
     /// Number of moves.
     pub fn len(&self) -> usize {
@@ -759,9 +747,9 @@ impl Game for Board {
     fn legal_moves(&self, out: &mut Vec<Move>) {
         // Copied from a table: all six entries (a fixed-size copy, no call to memcpy), then the
         // unused ones dropped.
-        let (moves, len) = &MOVE_LISTS[self.side_to_move().index()][self.legal_mask() as usize];
-        let end = out.len() + *len as usize;
-        out.extend_from_slice(moves);
+        let list = &MOVE_LISTS[self.side_to_move().index()][self.legal_mask() as usize];
+        let end = out.len() + list.len();
+        out.extend_from_slice(&list.moves);
         out.truncate(end);
     }
     #[inline]

@@ -61,6 +61,18 @@ struct Child<G: Game> {
     eval: i32,
 }
 
+impl<G: Game> Child<G> {
+    /// The position's [`Game::key`]: the one kept when generating it, else computed now.
+    #[inline]
+    fn key(&self) -> u64 {
+        if self.key != 0 {
+            self.key
+        } else {
+            self.pos.key()
+        }
+    }
+}
+
 /// A root move and what the last iteration learned of it.
 #[derive(Clone)]
 struct RootMove<G: Game> {
@@ -578,12 +590,7 @@ impl<G: Game> Searcher<G> {
             let child_on_pv = on_pv && i == 1 && pv_move == Some(child.mv);
             let d = depth - 1;
             if d > 0 {
-                let child_key = if child.key != 0 {
-                    child.key
-                } else {
-                    child.pos.key()
-                };
-                self.keys.push(child_key);
+                self.keys.push(child.key());
             }
             let score = if d <= 0 {
                 -self.leaf(child, ply + 1, base, child_irrev, -beta, -alpha)
@@ -708,14 +715,7 @@ impl<G: Game> Searcher<G> {
         if let Some(outcome) = child.pos.outcome() {
             return outcome_score(outcome, ply);
         }
-        let key = || {
-            if child.key != 0 {
-                child.key
-            } else {
-                child.pos.key()
-            }
-        };
-        if self.cycle_ends_game_at(at, irrev, key) {
+        if self.cycle_ends_game_at(at, irrev, || child.key()) {
             self.path_dependent = true;
             return outcome_score(child.pos.cycle_outcome(), ply);
         }
