@@ -76,17 +76,17 @@ fn main() -> anyhow::Result<()> {
             let mut out = io::stdout().lock();
             let started = Instant::now();
             let nodes = if divide {
-                let split = board.perft_divide(depth);
+                let split = perfectplay::game::perft_divide(&board, depth);
                 for (mv, count) in &split {
                     writeln!(out, "{mv}: {count}")?;
                 }
                 if split.is_empty() {
-                    board.perft(depth)
+                    perfectplay::game::perft(&board, depth)
                 } else {
                     split.iter().map(|(_, c)| c).sum()
                 }
             } else {
-                board.perft(depth)
+                perfectplay::game::perft(&board, depth)
             };
             let secs = started.elapsed().as_secs_f64();
             writeln!(

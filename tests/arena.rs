@@ -237,7 +237,7 @@ fn fake_match_counts_records_and_replays() {
         let end = r.end.expect("fake games end by the rules");
         assert_eq!(
             g.tag("Result").unwrap(),
-            format!("{}-{}", end.stores[0], end.stores[1])
+            format!("{}-{}", end.stores()[0], end.stores()[1])
         );
         assert!(g.tag("Termination").unwrap().starts_with("rules: "));
         let alpha_side = if g.tag("South") == Some("alpha") {

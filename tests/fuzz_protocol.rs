@@ -49,7 +49,7 @@ impl Model {
                     return 1;
                 }
                 if options.rules != self.options.rules {
-                    let mut game = GameState::new(self.game.start(), options.rules);
+                    let mut game = GameState::new(*self.game.start(), options.rules);
                     if game.play_all(self.game.moves()).is_err() {
                         return 1;
                     }

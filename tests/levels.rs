@@ -162,18 +162,18 @@ fn score_value(score: Score) -> i64 {
 fn check_ending(game: &GameState, south: u8, north: u8) {
     let end = game.end().expect("the game is over");
     let board = game.board();
-    let [s, n] = end.stores;
+    let [s, n] = end.stores();
     let captured = [board.store(Side::South), board.store(Side::North)];
     let context = format!(
         "levels {south}-{north}: {board}, {:?}, {:?}",
-        end.reason, end.stores
+        end.oware_reason(), end.stores()
     );
-    match end.reason {
+    match end.oware_reason() {
         EndReason::Majority => {
             assert!(captured[0] > 24 || captured[1] > 24, "{context}");
-            assert_eq!(end.stores, captured, "{context}");
+            assert_eq!(end.stores(), captured, "{context}");
         }
-        EndReason::EvenSplit => assert_eq!(end.stores, [24, 24], "{context}"),
+        EndReason::EvenSplit => assert_eq!(end.stores(), [24, 24], "{context}"),
         EndReason::NoMoves => {
             assert!(board.legal_moves().is_empty(), "{context}");
             assert_eq!(s as u32 + n as u32, 48, "{context}");
@@ -206,7 +206,7 @@ fn every_level_pairing_plays_a_whole_legal_game() {
                 "{south}-{north}: {} in {} plies ({:?})",
                 end.result_string(),
                 played.game.ply(),
-                end.reason
+                end.oware_reason()
             ));
         }
     }

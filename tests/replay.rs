@@ -168,7 +168,7 @@ fn every_move_is_accepted_until_the_rules_end_the_game() {
                     .end()
                     .unwrap_or_else(|| panic!("line {}: the game should be over", n + 1));
                 assert_eq!(
-                    (end.reason, end.stores, end.winner),
+                    (end.oware_reason(), end.stores(), end.winner),
                     (reason, stores, winner),
                     "line {}",
                     n + 1
@@ -209,8 +209,8 @@ fn a_move_after_the_end_is_refused_with_game_over() {
             assert_eq!(
                 err,
                 PlayError::GameOver {
-                    mv,
-                    reason: end.reason,
+                    mv: mv.to_string(),
+                    reason: perfectplay::game::Notation::describe_end(&end),
                     result: end.result_string()
                 },
                 "line {}",

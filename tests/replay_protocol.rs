@@ -145,8 +145,8 @@ fn the_bench_game_lines_replay_over_the_protocol() {
             Some(end) => format!(
                 "{} ({}, stores {:?})",
                 end.result_string(),
-                end.reason,
-                end.stores
+                end.oware_reason(),
+                end.stores()
             ),
             None => "game goes on".to_string(),
         };

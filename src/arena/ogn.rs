@@ -143,7 +143,7 @@ impl OgnGame {
                 match s.play(mv) {
                     Ok(()) => Some(s.board().store(mover) - before),
                     Err(_) => {
-                        *s = GameState::new(s.board(), s.rules()); // stop computing captures
+                        *s = GameState::new(s.board(), *s.rules()); // stop computing captures
                         None
                     }
                 }
@@ -432,7 +432,7 @@ pub fn winner_of_result(result: &str) -> Option<Option<Side>> {
 
 /// The result string of a game the rules ended: the final seed counts, South first (`25-19`).
 pub fn seed_result(end: &GameEnd) -> String {
-    format!("{}-{}", end.stores[0], end.stores[1])
+    format!("{}-{}", end.stores()[0], end.stores()[1])
 }
 
 /// What replaying a record with the rules found.
@@ -512,7 +512,7 @@ pub fn replay(game: &OgnGame, default: Rules) -> Result<Replayed, ReplayError> {
                 return mismatch(format!(
                     "the rules end it {} ({})",
                     seed_result(&end),
-                    end.reason
+                    end.oware_reason()
                 ));
             }
         }
@@ -587,7 +587,7 @@ mod tests {
         assert_eq!(games[0].moves.len(), 1);
         assert_eq!(games[1].moves.len(), 4);
         let r = replay(&games[0], Rules::default()).unwrap();
-        assert_eq!(r.end.map(|e| e.stores), Some([25, 22]));
+        assert_eq!(r.end.map(|e| e.stores()), Some([25, 22]));
         assert_eq!(r.winner, Some(Some(Side::South)));
     }
 

@@ -871,15 +871,15 @@ mod tests {
     }
 
     fn game(pair: usize, south_engine: usize, winner: Option<Side>) -> GameRecord {
-        let end = GameEnd {
-            reason: crate::oware::EndReason::Majority,
-            stores: match winner {
-                Some(Side::South) => [25, 23],
-                Some(Side::North) => [23, 25],
-                None => [24, 24],
-            },
-            winner,
+        let diagram = match winner {
+            Some(Side::South) => "0-0-0-0-0-0-0-0-0-0-0-0-25-23-N",
+            Some(Side::North) => "0-0-0-0-0-0-0-0-0-0-0-0-23-25-S",
+            None => "0-0-0-0-0-0-0-0-0-0-0-0-24-24-S",
         };
+        let end = GameState::new(diagram.parse().unwrap(), Rules::default())
+            .end()
+            .unwrap();
+        assert_eq!(end.winner, winner);
         GameRecord {
             number: 2 * pair + south_engine + 1,
             pair,

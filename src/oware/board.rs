@@ -4,8 +4,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::game::{Game, Outcome};
-use crate::oware::{Move, NotationError, Side, Variant, Weights};
+use crate::game::{CycleRule, Game, OptionDecl, Outcome, Settings, Step};
+use crate::oware::{Move, NotationError, Rules, Side, Variant, Weights};
 
 /// Seeds in play at the start: 12 houses of 4.
 pub const TOTAL_SEEDS: u32 = 48;
@@ -358,6 +358,15 @@ impl Board {
         [self.store_at(0) + half, self.store_at(1) + half]
     }
 
+    /// The stores when the cycle rule ends the game here: own rows under Abapa, the seeds left
+    /// split evenly under Awari.
+    pub fn cycle_stores(&self) -> [u8; 2] {
+        match self.variant() {
+            Variant::Abapa => self.stores_with_own_rows(),
+            Variant::Awari => self.stores_split_evenly(),
+        }
+    }
+
     /// Faster than `!legal_moves().is_empty()`: under Awari any seed gives a legal move.
     #[inline]
     fn has_legal_move(&self) -> bool {
@@ -409,34 +418,6 @@ impl Board {
     #[inline]
     pub fn key(&self) -> u64 {
         mix(self.w as u64, (self.w >> 64) as u64)
-    }
-
-    /// Counts the leaves of the move tree `depth` plies deep (perft). A game that ends before
-    /// `depth` contributes nothing; the cycle rule is not applied (no history).
-    pub fn perft(&self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        if self.is_decided_by_stores() {
-            return 0;
-        }
-        let moves = self.legal_moves();
-        if depth == 1 {
-            return moves.len() as u64;
-        }
-        moves.iter().map(|&m| self.play(m).0.perft(depth - 1)).sum()
-    }
-
-    /// Perft split by root move: each legal move with the leaves below it, `depth` plies deep in
-    /// all; the counts add up to [`Board::perft`]. Empty for depth 0 or a finished game.
-    pub fn perft_divide(&self, depth: u32) -> Vec<(Move, u64)> {
-        if depth == 0 || self.is_decided_by_stores() {
-            return Vec::new();
-        }
-        self.legal_moves()
-            .iter()
-            .map(|&m| (m, self.play(m).0.perft(depth - 1)))
-            .collect()
     }
 
     /// Whether a store above 24 or a 24-24 split has ended the game.
@@ -742,8 +723,25 @@ impl FromStr for Board {
 
 impl Game for Board {
     type Move = Move;
+    type Player = Side;
+    type Rules = Rules;
     type Weights = Weights;
 
+    const NAME: &'static str = "oware";
+
+    fn start(rules: &Rules) -> Board {
+        Board::start(rules.variant)
+    }
+    fn under_rules(self, rules: &Rules) -> Board {
+        self.with_variant(rules.variant)
+    }
+    fn cycle_rule(rules: &Rules) -> CycleRule {
+        rules.cycle
+    }
+    fn options() -> Vec<OptionDecl<Settings<Board>>> {
+        super::options()
+    }
+    #[inline]
     fn legal_moves(&self, out: &mut Vec<Move>) {
         // Copied from a table: all six entries (a fixed-size copy, no call to memcpy), then the
         // unused ones dropped.
@@ -753,34 +751,39 @@ impl Game for Board {
         out.truncate(end);
     }
     #[inline]
-    fn play(&self, mv: Move) -> (Board, bool) {
+    fn play(&self, mv: Move) -> (Board, Step) {
         let (b, c) = Board::play(self, mv);
-        (b, c > 0)
+        let capture = c > 0;
+        (
+            b,
+            Step {
+                irreversible: capture,
+                noisy: capture,
+                reward: c,
+            },
+        )
     }
+    #[inline]
     fn outcome(&self) -> Option<Outcome> {
         Board::outcome(self)
     }
     fn cycle_outcome(&self) -> Outcome {
-        let stores = match self.variant() {
-            Variant::Abapa => self.stores_with_own_rows(),
-            Variant::Awari => self.stores_split_evenly(),
-        };
-        outcome_of(stores, self.side_to_move())
+        outcome_of(self.cycle_stores(), self.side_to_move())
     }
+    #[inline]
     fn evaluate(&self, weights: &Weights) -> i32 {
         Board::evaluate(self, weights)
     }
-    fn order_hint(&self, child: &Board) -> i32 {
-        child.store_at(self.side_to_move().index()) as i32
-            - self.store_at(self.side_to_move().index()) as i32
-    }
+    #[inline]
     fn key(&self) -> u64 {
         Board::key(self)
     }
-    fn side(&self) -> usize {
-        self.side_to_move().index()
+    #[inline]
+    fn to_move(&self) -> Side {
+        self.side_to_move()
     }
-    fn may_be_irreversible(&self, mv: Move) -> bool {
+    #[inline]
+    fn may_be_noisy(&self, mv: Move) -> bool {
         // Fewer than 12 seeds put one seed in each of the next houses: the move captures only if
         // the last lands in an opponent's house holding 1 or 2 (a grand slam makes it capture
         // nothing, which playing it tells). 12 or more lap the board: let playing it tell.

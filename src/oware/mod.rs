@@ -6,10 +6,14 @@
 //! `4-4-4-4-4-4-4-4-4-4-4-4-0-0-S` (twelve houses, South's store, North's store, side to move).
 
 mod board;
+mod notation;
 mod state;
 
 pub use board::{Board, BoardError, MoveList, HALF_SEEDS, TOTAL_SEEDS};
-pub use state::{EndReason, GameEnd, GameState, PlayError, Rules};
+pub use state::{EndReason, GameEnd, GameState, Rules};
+
+pub use crate::game::PlayError;
+use crate::game::{OptionDecl, Player, Settings};
 
 use std::fmt;
 use std::str::FromStr;
@@ -43,6 +47,16 @@ impl Side {
     /// Whether house index `house` (0-11) is in this player's row.
     pub fn owns(self, house: usize) -> bool {
         house / 6 == self.index()
+    }
+}
+
+impl Player for Side {
+    const FIRST: Side = Side::South;
+    fn index(self) -> usize {
+        self as usize
+    }
+    fn opponent(self) -> Side {
+        Side::opponent(self)
     }
 }
 
@@ -218,4 +232,46 @@ impl Default for Weights {
             big_house: 3,
         }
     }
+}
+
+/// The largest magnitude of an evaluation weight option.
+const WEIGHT_RANGE: i64 = 100_000;
+
+/// Oware's options: the cycle rule (`Repetitions`, `NoCaptureLimit`) and the evaluation weights
+/// (`WeightCapture`, `WeightSeeds`, `WeightSmall`, `WeightLarge`, in hundredths of a seed). The
+/// variant is chosen by the engine's `Variant` option.
+pub fn options() -> Vec<OptionDecl<Settings<Board>>> {
+    let d = Settings::<Board>::default();
+    let w = d.weights;
+    let weight = |name, default: i32, set| {
+        OptionDecl::spin(name, default as i64, -WEIGHT_RANGE, WEIGHT_RANGE, set)
+    };
+    vec![
+        OptionDecl::spin(
+            "Repetitions",
+            d.rules.cycle.repetitions as i64,
+            2,
+            1000,
+            |s, v| s.rules.cycle.repetitions = v.spin() as u32,
+        ),
+        OptionDecl::spin(
+            "NoCaptureLimit",
+            d.rules.cycle.no_progress_limit as i64,
+            0,
+            100_000,
+            |s, v| s.rules.cycle.no_progress_limit = v.spin() as u32,
+        ),
+        weight("WeightCapture", w.capture, |s, v| {
+            s.weights.capture = v.spin() as i32
+        }),
+        weight("WeightSeeds", w.row_seeds, |s, v| {
+            s.weights.row_seeds = v.spin() as i32
+        }),
+        weight("WeightSmall", w.small_house, |s, v| {
+            s.weights.small_house = v.spin() as i32
+        }),
+        weight("WeightLarge", w.big_house, |s, v| {
+            s.weights.big_house = v.spin() as i32
+        }),
+    ]
 }

@@ -1,13 +1,13 @@
-//! A game in progress: the position plus the history the cycle rule needs, and how the game ended.
+//! Oware's rule set, and what Oware reads from a finished game: why it ended in Oware's terms and
+//! the final stores. The game in progress is the generic [`crate::game::GameState`].
 
 use std::fmt;
 
-use crate::game::{CycleRule, Game, Outcome};
-use crate::oware::board::outcome_of;
-use crate::oware::{Board, Move, Side, Variant};
+use crate::game::{self, CycleRule};
+use crate::oware::{Board, Side, Variant, HALF_SEEDS};
 
 /// The rules a game is played under: the variant and the cycle rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
     /// Abapa (default) or Awari.
     pub variant: Variant,
@@ -26,7 +26,12 @@ impl Default for Rules {
     }
 }
 
-/// Why a game ended.
+/// An Oware game in progress.
+pub type GameState = game::GameState<Board>;
+/// How an Oware game ended.
+pub type GameEnd = game::GameEnd<Board>;
+
+/// Why an Oware game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EndReason {
     /// A player captured more than 24 seeds.
@@ -56,227 +61,53 @@ impl fmt::Display for EndReason {
     }
 }
 
-/// How a game ended: the reason, the final stores (`[South, North]`, with the seeds left on the
-/// board shared out by the rule that ended it) and the winner (`None` for a draw).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GameEnd {
-    /// Why it ended.
-    pub reason: EndReason,
-    /// Final seed counts, South first.
-    pub stores: [u8; 2],
-    /// The winner, or `None` for a draw.
-    pub winner: Option<Side>,
-}
-
-impl GameEnd {
-    fn new(reason: EndReason, stores: [u8; 2]) -> GameEnd {
-        let winner = match outcome_of(stores, Side::South) {
-            Outcome::Win => Some(Side::South),
-            Outcome::Loss => Some(Side::North),
-            Outcome::Draw => None,
-        };
-        GameEnd {
-            reason,
-            stores,
-            winner,
-        }
-    }
-
-    /// The result as in game records: `1-0` (South won), `0-1`, `1/2-1/2`.
-    pub fn result_string(&self) -> &'static str {
-        match self.winner {
-            Some(Side::South) => "1-0",
-            Some(Side::North) => "0-1",
-            None => "1/2-1/2",
-        }
-    }
-}
-
-/// Why a move was refused.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum PlayError {
-    /// The game had already ended.
-    #[error("move {mv} refused: the game is over ({reason}, {result})")]
-    GameOver {
-        /// The refused move.
-        mv: Move,
-        /// Why the game ended.
-        reason: EndReason,
-        /// Its result string.
-        result: &'static str,
-    },
-    /// The move is not among the legal moves.
-    #[error("illegal move {mv} in {board} (legal: {legal})")]
-    Illegal {
-        /// The refused move.
-        mv: Move,
-        /// The position's diagram.
-        board: String,
-        /// The legal moves, run together.
-        legal: String,
-    },
-}
-
-/// A game from a set-up position: the current board, the moves played, the keys of the positions
-/// since the last capture (for the cycle rule) and, once over, how it ended.
-#[derive(Clone, Debug)]
-pub struct GameState {
-    rules: Rules,
-    start: Board,
-    board: Board,
-    moves: Vec<Move>,
-    /// Keys of the positions since the last capture, the current one last.
-    since_capture: Vec<u64>,
-    end: Option<GameEnd>,
-}
-
-impl GameState {
-    /// A game from `start` (its variant is replaced by the rules' variant). A start that is
-    /// already over (a store above 24, 24-24, or a mover without a legal move) is a finished game.
-    pub fn new(start: Board, rules: Rules) -> GameState {
-        let start = start.with_variant(rules.variant);
-        let mut g = GameState {
-            rules,
-            start,
-            board: start,
-            moves: Vec::new(),
-            since_capture: vec![start.key()],
-            end: None,
-        };
-        g.end = g.position_end();
-        g
-    }
-
-    /// The rules of this game.
-    pub fn rules(&self) -> Rules {
-        self.rules
-    }
-
-    /// The set-up position.
-    pub fn start(&self) -> Board {
-        self.start
-    }
-
-    /// The current position.
-    pub fn board(&self) -> Board {
-        self.board
-    }
-
-    /// The moves played from the set-up position.
-    pub fn moves(&self) -> &[Move] {
-        &self.moves
-    }
-
-    /// The number of moves played from the set-up position.
-    pub fn ply(&self) -> usize {
-        self.moves.len()
-    }
-
-    /// Keys ([`Board::key`]) of the positions since the last capture, oldest first, current last.
-    pub fn keys_since_capture(&self) -> &[u64] {
-        &self.since_capture
-    }
-
-    /// How the game ended, or `None` while it goes on.
-    pub fn end(&self) -> Option<GameEnd> {
-        self.end
-    }
-
-    /// Whether the game has ended.
-    pub fn is_over(&self) -> bool {
-        self.end.is_some()
-    }
-
-    /// The legal moves (none once the game is over, also by the cycle rule).
-    pub fn legal_moves(&self) -> Vec<Move> {
-        if self.end.is_some() {
-            return Vec::new();
-        }
-        self.board.legal_moves().as_slice().to_vec()
-    }
-
-    /// Plays `mv`, then applies the end rules.
-    ///
-    /// # Errors
-    /// [`PlayError::GameOver`] if the game had ended, [`PlayError::Illegal`] if `mv` is not legal.
-    /// The state is unchanged on error.
-    pub fn play(&mut self, mv: Move) -> Result<(), PlayError> {
-        if let Some(end) = self.end {
-            return Err(PlayError::GameOver {
-                mv,
-                reason: end.reason,
-                result: end.result_string(),
-            });
-        }
-        let legal = self.board.legal_moves();
-        if !legal.contains(mv) {
-            return Err(PlayError::Illegal {
-                mv,
-                board: self.board.to_string(),
-                legal: legal.iter().map(|m| m.letter()).collect(),
-            });
-        }
-        let (next, captured) = self.board.play(mv);
-        self.board = next;
-        self.moves.push(mv);
-        if captured > 0 {
-            self.since_capture.clear();
-        }
-        self.since_capture.push(next.key());
-        self.end = self.position_end().or_else(|| self.cycle_end());
-        Ok(())
-    }
-
-    /// Plays several moves, stopping at the first refused one.
-    ///
-    /// # Errors
-    /// The first move's [`PlayError`], with its index in `moves`; the moves before it stay played.
-    pub fn play_all(&mut self, moves: &[Move]) -> Result<(), (usize, PlayError)> {
-        for (i, &mv) in moves.iter().enumerate() {
-            self.play(mv).map_err(|e| (i, e))?;
-        }
-        Ok(())
-    }
-
-    fn position_end(&self) -> Option<GameEnd> {
-        let stores = self.board.final_stores()?;
-        let b = &self.board;
-        let reason = if b.store(Side::South) > super::HALF_SEEDS
-            || b.store(Side::North) > super::HALF_SEEDS
-        {
+impl EndReason {
+    /// Why `board` has ended the game by the rules, if it has.
+    pub fn of_position(board: &Board) -> Option<EndReason> {
+        board.final_stores()?;
+        let (s, n) = (board.store(Side::South), board.store(Side::North));
+        Some(if s > HALF_SEEDS || n > HALF_SEEDS {
             EndReason::Majority
-        } else if b.store(Side::South) == super::HALF_SEEDS
-            && b.store(Side::North) == super::HALF_SEEDS
-        {
+        } else if s == HALF_SEEDS && n == HALF_SEEDS {
             EndReason::EvenSplit
         } else {
             EndReason::NoMoves
-        };
-        Some(GameEnd::new(reason, stores))
+        })
+    }
+}
+
+impl game::GameEnd<Board> {
+    /// Why the game ended, in Oware's terms.
+    pub fn oware_reason(&self) -> EndReason {
+        match self.reason {
+            game::EndReason::Repetition => EndReason::Repetition,
+            game::EndReason::NoProgressLimit => EndReason::NoCaptureLimit,
+            game::EndReason::Rules => {
+                EndReason::of_position(&self.position).unwrap_or(EndReason::NoMoves)
+            }
+        }
     }
 
-    fn cycle_end(&self) -> Option<GameEnd> {
-        let cycle = self.rules.cycle;
-        let current = *self.since_capture.last()?;
-        let occurrences = self.since_capture.iter().filter(|&&k| k == current).count() as u32;
-        let reason = if occurrences >= cycle.repetitions {
-            EndReason::Repetition
-        } else if cycle.no_progress_limit > 0
-            && self.since_capture.len() as u32 > cycle.no_progress_limit
-        {
-            EndReason::NoCaptureLimit
-        } else {
-            return None;
-        };
-        let stores = match self.rules.variant {
-            Variant::Abapa => self.board.stores_with_own_rows(),
-            Variant::Awari => self.board.stores_split_evenly(),
-        };
-        debug_assert_eq!(
-            outcome_of(stores, self.board.side_to_move()),
-            Game::cycle_outcome(&self.board),
-            "cycle outcome disagrees with the trait"
-        );
-        Some(GameEnd::new(reason, stores))
+    /// The final seed counts, `[South, North]`, with the seeds left on the board shared out by
+    /// the rule that ended the game (own rows under Abapa's cycle rule and when a player cannot
+    /// move; split evenly under Awari's cycle rule).
+    pub fn stores(&self) -> [u8; 2] {
+        let b = &self.position;
+        match self.reason {
+            game::EndReason::Rules => b.final_stores().unwrap_or_else(|| b.stores_with_own_rows()),
+            _ => b.cycle_stores(),
+        }
+    }
+}
+
+impl game::GameState<Board> {
+    /// The current position (a copy: Oware boards are 16 bytes).
+    pub fn board(&self) -> Board {
+        *self.position()
+    }
+
+    /// Keys of the positions since the last capture, oldest first, current last.
+    pub fn keys_since_capture(&self) -> &[u64] {
+        self.keys_since_irreversible()
     }
 }

@@ -89,8 +89,8 @@ pub fn format_board(game: &GameState) -> String {
                 "state over {} ({}), final stores South {} North {}",
                 end.result_string(),
                 end.reason,
-                end.stores[0],
-                end.stores[1]
+                end.stores()[0],
+                end.stores()[1]
             );
         }
     }

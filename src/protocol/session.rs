@@ -255,7 +255,7 @@ impl<W: Write> Session<W> {
             return self.error(e);
         }
         if options.rules != self.options.rules {
-            match replay(self.game.start(), self.game.moves(), options.rules) {
+            match replay(*self.game.start(), self.game.moves(), options.rules) {
                 Ok(game) => self.game = game,
                 Err(e) => return self.error(OptionError::Conflict(name.to_string(), e)),
             }

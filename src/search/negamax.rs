@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::game::{CycleRule, Game, Outcome};
+use crate::game::{CycleRule, Game, Outcome, Player, Step};
 use crate::search::tt::{from_tt, to_tt, Bound, TranspositionTable, DEFAULT_HASH_MB, NO_MOVE};
 use crate::search::{
     Control, Iteration, Limits, Root, Score, SearchConfig, SearchHandler, SearchResult,
@@ -52,7 +52,10 @@ pub(crate) enum TtUse {
 struct Child<G: Game> {
     mv: G::Move,
     pos: G,
+    /// [`Step::irreversible`]: restarts the cycle rule's count.
     irreversible: bool,
+    /// [`Step::noisy`]: spared by late-move reductions.
+    noisy: bool,
     /// Index in the legal move list (what the transposition table stores).
     index: u8,
     /// The position's [`Game::key`], or 0 when not computed yet.
@@ -62,6 +65,22 @@ struct Child<G: Game> {
 }
 
 impl<G: Game> Child<G> {
+    /// The child `pos` reached by `mv` (legal move number `index`) with what the move did, its
+    /// key (0 to make it later) and its static evaluation.
+    #[inline]
+    fn new(mv: G::Move, pos: G, step: Step, index: usize, key: u64, weights: &G::Weights) -> Self {
+        let eval = clamp_eval(pos.evaluate(weights));
+        Child {
+            mv,
+            pos,
+            irreversible: step.irreversible,
+            noisy: step.noisy,
+            index: index as u8,
+            key,
+            eval,
+        }
+    }
+
     /// The position's [`Game::key`]: the one kept when generating it, else computed now.
     #[inline]
     fn key(&self) -> u64 {
@@ -79,7 +98,7 @@ struct RootMove<G: Game> {
     child: Child<G>,
     /// Index in the legal move list (house order): the tie-break identity of the move.
     index: usize,
-    /// [`Game::order_hint`]: seeds captured, for the first iteration's order.
+    /// [`Step::reward`]: seeds captured, for the first iteration's order.
     hint: i32,
     score: i32,
     exact: bool,
@@ -239,7 +258,7 @@ impl<G: Game> Searcher<G> {
         let (second, third) = level.weaker_move_chances();
         let exact_all = second + third > 0;
         let tie_salt = mix(
-            config.seed ^ (root.position.side() as u64) << 56,
+            config.seed ^ (root.position.to_move().index() as u64) << 56,
             root.game_ply as u64,
         );
         self.prev_pv.clear();
@@ -300,17 +319,12 @@ impl<G: Game> Searcher<G> {
             .iter()
             .enumerate()
             .map(|(index, &mv)| {
-                let (child, irreversible) = pos.play(mv);
-                let hint = pos.order_hint(&child);
+                let (child, step) = pos.play(mv);
                 RootMove {
-                    hint,
-                    child: Child {
-                        mv,
-                        key: child.key(),
-                        eval: clamp_eval(child.evaluate(&self.weights)),
-                        pos: child,
-                        irreversible,
-                        index: index as u8,
+                    hint: i32::from(step.reward),
+                    child: {
+                        let key = child.key();
+                        Child::new(mv, child, step, index, key, &self.weights)
                     },
                     index,
                     score: -INF,
@@ -477,8 +491,8 @@ impl<G: Game> Searcher<G> {
         self.nodes += 1;
         self.pv[ply].clear();
         self.seldepth = self.seldepth.max(ply as u32);
-        if let Some(outcome) = pos.outcome() {
-            return outcome_score(outcome, ply);
+        if let Some(proven) = pos.proven() {
+            return proven_score(proven, ply);
         }
         if self.cycle_ends_game(irrev) {
             self.path_dependent = true;
@@ -548,16 +562,10 @@ impl<G: Game> Searcher<G> {
         let mut complete = match first {
             Some(index) => {
                 let mv = moves[index];
-                let (child, irreversible) = pos.play(mv);
-                let eval = clamp_eval(child.evaluate(&self.weights));
-                self.children.push(Child {
-                    mv,
-                    key: child.key(),
-                    pos: child,
-                    irreversible,
-                    index: index as u8,
-                    eval,
-                });
+                let (child, step) = pos.play(mv);
+                let key = child.key();
+                self.children
+                    .push(Child::new(mv, child, step, index, key, &self.weights));
                 false
             }
             None => {
@@ -611,7 +619,7 @@ impl<G: Game> Searcher<G> {
                 let reduce = self.reductions
                     && depth >= LMR_MIN_DEPTH
                     && i > LMR_FROM_MOVE
-                    && !child.irreversible;
+                    && !child.noisy;
                 let mut s = alpha + 1;
                 if reduce {
                     s = -self.negamax(
@@ -712,8 +720,8 @@ impl<G: Game> Searcher<G> {
         self.nodes += 1;
         self.pv[ply].clear();
         self.seldepth = self.seldepth.max(ply as u32);
-        if let Some(outcome) = child.pos.outcome() {
-            return outcome_score(outcome, ply);
+        if let Some(proven) = child.pos.proven() {
+            return proven_score(proven, ply);
         }
         if self.cycle_ends_game_at(at, irrev, || child.key()) {
             self.path_dependent = true;
@@ -723,7 +731,7 @@ impl<G: Game> Searcher<G> {
     }
 
     /// The value of a leaf (`ply` below the root, static evaluation `stand`): the evaluation, or
-    /// better for the side to move if an irreversible move (a capture in Oware) gains, followed
+    /// better for the side to move if a noisy move (a capture) gains, followed
     /// to the end of the capture sequence (each capture is a node). Fail-soft.
     ///
     /// Inlined: most leaves stand pat at once, and [`Searcher::quiesce_moves`] is called only
@@ -751,20 +759,12 @@ impl<G: Game> Searcher<G> {
             ..
         } = self;
         for (index, &mv) in moves[moves_base..].iter().enumerate() {
-            if !pos.may_be_irreversible(mv) {
+            if !pos.may_be_noisy(mv) {
                 continue;
             }
-            let (child, irreversible) = pos.play(mv);
-            if irreversible {
-                let eval = clamp_eval(child.evaluate(weights));
-                children.push(Child {
-                    mv,
-                    key: 0,
-                    pos: child,
-                    irreversible,
-                    index: index as u8,
-                    eval,
-                });
+            let (child, step) = pos.play(mv);
+            if step.noisy {
+                children.push(Child::new(mv, child, step, index, 0, weights));
             }
         }
         // Most promising first (insertion sort by the child's evaluation, lowest for it first).
@@ -781,8 +781,8 @@ impl<G: Game> Searcher<G> {
             let child = self.children[i].clone();
             self.nodes += 1;
             self.seldepth = self.seldepth.max(ply as u32 + 1);
-            let score = match child.pos.outcome() {
-                Some(outcome) => outcome_score(outcome, ply + 1),
+            let score = match child.pos.proven() {
+                Some(proven) => proven_score(proven, ply + 1),
                 None => -self.quiesce(&child.pos, child.eval, -beta, -alpha, ply + 1),
             };
             if score > best {
@@ -862,22 +862,14 @@ impl<G: Game> Searcher<G> {
         // known), then the skipped one removed, which keeps the order: playing that move again
         // costs less than a test and a capacity check for every child.
         children.extend(moves[moves_base..].iter().enumerate().map(|(index, &mv)| {
-            let (child, irreversible) = pos.play(mv);
-            let eval = clamp_eval(child.evaluate(weights));
+            let (child, step) = pos.play(mv);
             // The key is needed only if the child is searched; most are not (cut-offs), so it
             // is made here only to prefetch the table entry, and otherwise when searched.
             let child_key = if prefetch { child.key() } else { 0 };
             if prefetch {
                 tt.prefetch(child_key);
             }
-            Child {
-                mv,
-                pos: child,
-                irreversible,
-                index: index as u8,
-                key: child_key,
-                eval,
-            }
+            Child::new(mv, child, step, index, child_key, weights)
         }));
         if let Some(skip) = skip {
             children.remove(start + skip);
@@ -915,6 +907,13 @@ fn rm_score_is_proven(score: i32, depth: u32) -> bool {
 /// An evaluation kept inside [`MAX_EVAL`].
 fn clamp_eval(eval: i32) -> i32 {
     eval.clamp(-MAX_EVAL, MAX_EVAL)
+}
+
+/// The score of a position known without search ([`Game::proven`]) at `ply`: its outcome,
+/// `plies` later.
+#[inline]
+fn proven_score((outcome, plies): (Outcome, u8), ply: usize) -> i32 {
+    outcome_score(outcome, ply + plies as usize)
 }
 
 pub(crate) fn outcome_score(outcome: Outcome, ply: usize) -> i32 {

@@ -1,0 +1,282 @@
+//! A game in progress, for any [`Game`]: the position, the moves played, the history the cycle
+//! rule needs, and how the game ended. The protocol keeps one and the match referee plays by one.
+
+use std::fmt;
+
+use crate::game::{CycleRule, Game, Notation, Outcome, Player};
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// By the position alone ([`Game::outcome`]): the game's own rules (Oware: a store above 24,
+    /// 24-24, a player who cannot move; Dobutsu: a Lion captured, a Try).
+    Rules,
+    /// The same position occurred `repetitions` times since the last irreversible move.
+    Repetition,
+    /// `no_progress_limit` plies passed without an irreversible move.
+    NoProgressLimit,
+}
+
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            EndReason::Rules => "by the rules",
+            EndReason::Repetition => "cycle rule: the position repeated",
+            EndReason::NoProgressLimit => "cycle rule: no capture within the ply limit",
+        })
+    }
+}
+
+/// How a game ended: the reason, the winner (`None` for a draw), and the final position (games
+/// read more from it: Oware's final stores).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameEnd<G: Game> {
+    /// Why it ended.
+    pub reason: EndReason,
+    /// The winner, or `None` for a draw.
+    pub winner: Option<G::Player>,
+    /// The position the game ended in.
+    pub position: G,
+    /// Moves played from the set-up position when it ended.
+    pub ply: usize,
+}
+
+impl<G: Game> GameEnd<G> {
+    fn new(reason: EndReason, position: G, ply: usize) -> GameEnd<G> {
+        let outcome = match reason {
+            EndReason::Rules => position.outcome().unwrap_or(Outcome::Draw),
+            _ => position.cycle_outcome(),
+        };
+        let mover = position.to_move();
+        let winner = match outcome {
+            Outcome::Win => Some(mover),
+            Outcome::Loss => Some(mover.opponent()),
+            Outcome::Draw => None,
+        };
+        GameEnd {
+            reason,
+            winner,
+            position,
+            ply,
+        }
+    }
+
+    /// The result as in game records: `1-0` (the first player won), `0-1`, `1/2-1/2`.
+    pub fn result_string(&self) -> &'static str {
+        match self.winner.map(|w| w.index()) {
+            Some(0) => "1-0",
+            Some(_) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+}
+
+/// Why a move was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    /// The game had ended by the rules: no move may be played.
+    #[error("move {mv} refused: the game is over ({result} {reason})")]
+    GameOver {
+        /// The refused move.
+        mv: String,
+        /// Why the game ended.
+        reason: String,
+        /// Its result string.
+        result: &'static str,
+    },
+    /// The move is not among the legal moves.
+    #[error("illegal move {mv} in {position} (legal: {legal})")]
+    Illegal {
+        /// The refused move.
+        mv: String,
+        /// The position.
+        position: String,
+        /// The legal moves.
+        legal: String,
+    },
+}
+
+/// A game from a set-up position: the current position, the moves played, the keys of the
+/// positions since the last irreversible move (for the cycle rule) and, once over, how it ended.
+///
+/// A game ended by the rules takes no more moves. A game ended by the cycle rule still takes them
+/// (GUIs that count repetitions their own way play on): [`GameState::end`] keeps reporting the
+/// first end, and the referee stops there.
+#[derive(Clone, Debug)]
+pub struct GameState<G: Game> {
+    rules: G::Rules,
+    cycle: CycleRule,
+    start: G,
+    position: G,
+    moves: Vec<G::Move>,
+    /// Keys of the positions since the last irreversible move, the current one last.
+    since_irreversible: Vec<u64>,
+    end: Option<GameEnd<G>>,
+}
+
+impl<G: Game> GameState<G> {
+    /// A game from `start` under `rules` ([`Game::under_rules`]). A start that is already over is a finished game.
+    pub fn new(start: G, rules: G::Rules) -> GameState<G> {
+        let start = start.under_rules(&rules);
+        let mut g = GameState {
+            cycle: G::cycle_rule(&rules),
+            rules,
+            since_irreversible: vec![start.key()],
+            position: start.clone(),
+            start,
+            moves: Vec::new(),
+            end: None,
+        };
+        g.end = g.rules_end();
+        g
+    }
+
+    /// A game from the start position of `rules`.
+    pub fn from_start(rules: G::Rules) -> GameState<G> {
+        GameState::new(G::start(&rules), rules)
+    }
+
+    /// The rules of this game.
+    pub fn rules(&self) -> &G::Rules {
+        &self.rules
+    }
+
+    /// The set-up position.
+    pub fn start(&self) -> &G {
+        &self.start
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &G {
+        &self.position
+    }
+
+    /// The moves played from the set-up position.
+    pub fn moves(&self) -> &[G::Move] {
+        &self.moves
+    }
+
+    /// The number of moves played from the set-up position.
+    pub fn ply(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Keys ([`Game::key`]) of the positions since the last irreversible move, oldest first,
+    /// current last.
+    pub fn keys_since_irreversible(&self) -> &[u64] {
+        &self.since_irreversible
+    }
+
+    /// How the game ended (the first end, by the rules or the cycle rule), or `None` while it goes
+    /// on.
+    pub fn end(&self) -> Option<GameEnd<G>> {
+        self.end.clone()
+    }
+
+    /// Whether the game has ended (also by the cycle rule).
+    pub fn is_over(&self) -> bool {
+        self.end.is_some()
+    }
+
+    /// Whether the current position has ended the game by the rules (no move may be played).
+    pub fn is_over_by_rules(&self) -> bool {
+        self.position.outcome().is_some()
+    }
+
+    /// The legal moves of the current position: none once the game has ended by the rules, and
+    /// none once it has ended by the cycle rule (use [`GameState::playable_moves`] to play on).
+    pub fn legal_moves(&self) -> Vec<G::Move> {
+        if self.end.is_some() {
+            return Vec::new();
+        }
+        self.playable_moves()
+    }
+
+    /// The moves [`GameState::play`] takes: the position's legal moves unless the game has ended
+    /// by the rules (a game ended by the cycle rule may be played on).
+    pub fn playable_moves(&self) -> Vec<G::Move> {
+        let mut moves = Vec::new();
+        if self.position.outcome().is_none() {
+            self.position.legal_moves(&mut moves);
+        }
+        moves
+    }
+
+    /// Plays `mv`, then applies the end rules.
+    ///
+    /// # Errors
+    /// [`PlayError::GameOver`] if the game had ended by the rules, [`PlayError::Illegal`] if `mv`
+    /// is not legal. The state is unchanged on error.
+    pub fn play(&mut self, mv: G::Move) -> Result<(), PlayError>
+    where
+        G: Notation,
+    {
+        if self.position.outcome().is_some() {
+            let end = GameEnd::new(EndReason::Rules, self.position.clone(), self.ply());
+            return Err(PlayError::GameOver {
+                mv: mv.to_string(),
+                reason: G::describe_end(&end),
+                result: end.result_string(),
+            });
+        }
+        let legal = self.playable_moves();
+        if !legal.contains(&mv) {
+            return Err(PlayError::Illegal {
+                mv: mv.to_string(),
+                position: self.position.write_position(),
+                legal: G::write_moves(&legal),
+            });
+        }
+        let (next, step) = self.position.play(mv);
+        self.position = next;
+        self.moves.push(mv);
+        if step.irreversible {
+            self.since_irreversible.clear();
+        }
+        self.since_irreversible.push(self.position.key());
+        // Played on past a cycle-rule end, the first end stays the game's result.
+        if self.end.is_none() {
+            self.end = self.rules_end().or_else(|| self.cycle_end());
+        }
+        Ok(())
+    }
+
+    /// Plays several moves, stopping at the first refused one.
+    ///
+    /// # Errors
+    /// The first refused move's [`PlayError`], with its index in `moves`; the moves before it stay
+    /// played.
+    pub fn play_all(&mut self, moves: &[G::Move]) -> Result<(), (usize, PlayError)>
+    where
+        G: Notation,
+    {
+        for (i, &mv) in moves.iter().enumerate() {
+            self.play(mv).map_err(|e| (i, e))?;
+        }
+        Ok(())
+    }
+
+    fn rules_end(&self) -> Option<GameEnd<G>> {
+        self.position.outcome()?;
+        Some(GameEnd::new(EndReason::Rules, self.position.clone(), self.ply()))
+    }
+
+    fn cycle_end(&self) -> Option<GameEnd<G>> {
+        let current = *self.since_irreversible.last()?;
+        let occurrences = self
+            .since_irreversible
+            .iter()
+            .filter(|&&k| k == current)
+            .count() as u32;
+        let reason = if occurrences >= self.cycle.repetitions {
+            EndReason::Repetition
+        } else if self.cycle.no_progress_limit > 0
+            && self.since_irreversible.len() as u32 > self.cycle.no_progress_limit
+        {
+            EndReason::NoProgressLimit
+        } else {
+            return None;
+        };
+        Some(GameEnd::new(reason, self.position.clone(), self.ply()))
+    }
+}
