@@ -10,3 +10,4 @@ pub mod game;
 pub mod oware;
 pub mod protocol;
 pub mod search;
+pub mod variant;

@@ -14,24 +14,62 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
-use perfectplay::oware::{Board, GameState};
-use perfectplay::protocol::{Command, EngineOptions};
+use perfectplay::game::{find_option, Game, GameState, Notation, Settings};
+use perfectplay::oware::Board;
+use perfectplay::protocol::{canonical_name, engine_options, Command, EngineSettings};
 use proptest::prelude::*;
 
 const ERROR: &str = "info string error: ";
 const CASE_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// What the session should do with each line: refuse it (1) or not (0).
+/// What the session should do with each line: refuse it (1) or not (0). The mixes hold only the
+/// Oware variants.
 struct Model {
-    options: EngineOptions,
-    game: GameState,
+    engine: EngineSettings,
+    settings: Settings<Board>,
+    /// `None` after a refused `position`.
+    game: Option<GameState<Board>>,
 }
 
 impl Model {
     fn new() -> Model {
-        let options = EngineOptions::default();
-        let game = GameState::new(Board::start(options.rules.variant), options.rules);
-        Model { options, game }
+        Model {
+            engine: EngineSettings::default(),
+            settings: Settings::default(),
+            game: Some(GameState::from_start(Default::default())),
+        }
+    }
+
+    /// The rules in force: the game's, under the engine's variant.
+    fn rules(&self) -> perfectplay::oware::Rules {
+        let mut rules = self.settings.rules;
+        rules.variant = self.engine.variant.name().parse().expect("an Oware variant");
+        rules
+    }
+
+    fn replay(&self, start: Option<&str>, moves: &[String]) -> Option<GameState<Board>> {
+        let rules = self.rules();
+        let start = match start {
+            Some(text) => Board::parse_position(text, &rules).ok()?,
+            None => <Board as Game>::start(&rules),
+        };
+        let words: Vec<&str> = moves.iter().map(String::as_str).collect();
+        let moves = start.parse_moves(&words).ok()?;
+        let mut game = GameState::new(start, rules);
+        game.play_all(&moves).ok()?;
+        Some(game)
+    }
+
+    /// After a rule change: the game replayed under the new rules, or the start position.
+    fn replay_game(&mut self) {
+        let Some(game) = &self.game else { return };
+        let start = (game.start() != &<Board as Game>::start(game.rules()))
+            .then(|| game.start().write_position());
+        let moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
+        self.game = Some(
+            self.replay(start.as_deref(), &moves)
+                .unwrap_or_else(|| GameState::from_start(self.rules())),
+        );
     }
 
     /// The number of error lines `line` should get, updating the model as the session would.
@@ -39,33 +77,56 @@ impl Model {
         if line.trim().is_empty() {
             return 0;
         }
-        let Ok(command) = line.parse::<Command>() else {
-            return 1;
+        let command = match line.parse::<Command>() {
+            Ok(command) => command,
+            Err(_) => {
+                if line.split_whitespace().next() == Some("position") {
+                    self.game = None;
+                }
+                return 1;
+            }
         };
         match command {
             Command::SetOption { name, value } => {
-                let mut options = self.options.clone();
-                if options.set(&name, &value).is_err() {
-                    return 1;
-                }
-                if options.rules != self.options.rules {
-                    let mut game = GameState::new(*self.game.start(), options.rules);
-                    if game.play_all(self.game.moves()).is_err() {
+                let name = canonical_name(&name);
+                let engine = engine_options();
+                if let Some(decl) = find_option(&engine, name) {
+                    let mut settings = self.engine.clone();
+                    if decl.apply(&mut settings, &value).is_err() {
                         return 1;
                     }
-                    self.game = game;
+                    let variant_changed = settings.variant != self.engine.variant;
+                    self.engine = settings;
+                    if variant_changed {
+                        self.replay_game();
+                    }
+                    return 0;
                 }
-                self.options = options;
+                let game = Board::options();
+                let Some(decl) = find_option(&game, name) else {
+                    return 1;
+                };
+                let mut settings = self.settings.clone();
+                if decl.apply(&mut settings, &value).is_err() {
+                    return 1;
+                }
+                let rules_changed = settings.rules != self.settings.rules;
+                self.settings = settings;
+                if rules_changed {
+                    self.replay_game();
+                }
                 0
             }
             Command::Position { start, moves } => {
-                let start = start.unwrap_or_else(|| Board::start(self.options.rules.variant));
-                let mut game = GameState::new(start, self.options.rules);
-                if game.play_all(&moves).is_err() {
-                    return 1;
-                }
-                self.game = game;
+                self.game = self.replay(start.as_deref(), &moves);
+                usize::from(self.game.is_none())
+            }
+            Command::NewGame => {
+                self.game = Some(GameState::from_start(self.rules()));
                 0
+            }
+            Command::Go { .. } | Command::Legal | Command::Display => {
+                usize::from(self.game.is_none())
             }
             _ => 0,
         }

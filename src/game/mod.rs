@@ -9,7 +9,9 @@
 mod options;
 mod state;
 
-pub use options::{find_option, OptionDecl, OptionError, OptionKind, OptionValue};
+pub use options::{
+    find_option, quoted, OptionDecl, OptionError, OptionKind, OptionValue, MAX_QUOTED_CHARS,
+};
 pub use state::{EndReason, GameEnd, GameState, PlayError};
 
 use std::fmt::{Debug, Display};
@@ -130,7 +132,7 @@ impl<G: Game> Debug for Settings<G> {
 ///
 /// Positions are values: [`Game::play`] returns a new position and never changes `self`, so the
 /// search can keep the parent on its stack.
-pub trait Game: Clone + Debug + Send + Sync + 'static {
+pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
     /// One move; `Display` gives the game's notation for one move.
     type Move: Copy + Eq + Debug + Display + Send + Sync + 'static;
     /// The players.

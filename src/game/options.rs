@@ -169,7 +169,7 @@ impl<S> OptionDecl<S> {
         let value = value.trim();
         let bad = |expected: String| OptionError::BadValue {
             name: self.name,
-            value: value.to_string(),
+            value: quoted(value),
             expected,
         };
         match &self.kind {
@@ -202,6 +202,19 @@ impl<S> OptionDecl<S> {
         (self.set)(settings, &value);
         Ok(())
     }
+}
+
+/// The longest name or value an [`OptionError`] quotes, in characters.
+pub const MAX_QUOTED_CHARS: usize = 60;
+
+/// `text` as an error quotes it: cut after [`MAX_QUOTED_CHARS`] characters (marked `...`), so that
+/// a huge name or value gives a short message wherever it is shown.
+pub fn quoted(text: &str) -> String {
+    let mut out: String = text.chars().take(MAX_QUOTED_CHARS).collect();
+    if text.chars().nth(MAX_QUOTED_CHARS).is_some() {
+        out.push_str("...");
+    }
+    out
 }
 
 /// Digits with an optional leading `-`: no `+`, no blanks.

@@ -3,7 +3,6 @@
 use std::str::FromStr;
 use std::time::Duration;
 
-use crate::oware::{parse_moves, Board, Move, NotationError};
 use crate::search::{Limits, MAX_DEPTH};
 
 /// One line of input from the GUI.
@@ -22,12 +21,14 @@ pub enum Command {
         /// The value, empty when none was given.
         value: String,
     },
-    /// `position startpos|fen DIAGRAM [moves M...]`; `start` is `None` for `startpos`.
+    /// `position startpos|fen POSITION [moves M...]`; `start` is `None` for `startpos`. The
+    /// position and the moves are read by the selected game ([`crate::game::Notation`]).
     Position {
-        /// The diagram, or `None` for the start position.
-        start: Option<Board>,
-        /// Moves to play from it.
-        moves: Vec<Move>,
+        /// The position's words joined by single spaces (a Dobutsu FEN has several), or `None`
+        /// for the start position.
+        start: Option<String>,
+        /// The words after `moves`.
+        moves: Vec<String>,
     },
     /// `go [nodes N] [depth D] [movetime MS] [infinite] [ponder]`.
     Go {
@@ -78,11 +79,8 @@ pub enum CommandError {
         word: String,
     },
     /// `position` without `startpos` or `fen`.
-    #[error("position needs 'startpos' or 'fen DIAGRAM'")]
+    #[error("position needs 'startpos' or 'fen POSITION'")]
     PositionKind,
-    /// A diagram or move that cannot be read.
-    #[error("{0}")]
-    Notation(#[from] NotationError),
     /// `setoption` without `name`.
     #[error("setoption needs 'name NAME [value VALUE]'")]
     SetOptionSyntax,
@@ -151,13 +149,21 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, CommandError> {
 fn parse_position(rest: &[&str]) -> Result<Command, CommandError> {
     let (start, after) = match rest {
         ["startpos", after @ ..] => (None, after),
-        ["fen", diagram, after @ ..] => (Some(diagram.parse::<Board>()?), after),
-        ["fen"] => return Err(CommandError::MissingValue("fen".into())),
+        ["fen", after @ ..] => {
+            let end = after
+                .iter()
+                .position(|&w| w == "moves")
+                .unwrap_or(after.len());
+            if end == 0 {
+                return Err(CommandError::MissingValue("fen".into()));
+            }
+            (Some(after[..end].join(" ")), &after[end..])
+        }
         _ => return Err(CommandError::PositionKind),
     };
     let moves = match after {
         [] => Vec::new(),
-        ["moves", list @ ..] => parse_moves(list.iter().copied())?,
+        ["moves", list @ ..] => list.iter().map(|w| w.to_string()).collect(),
         [w, ..] => {
             return Err(CommandError::Unexpected {
                 command: "position",
@@ -215,46 +221,45 @@ mod tests {
     use super::*;
 
     #[test]
-    fn parses_position_with_moves_in_both_forms() {
-        let spaced: Command = "position startpos moves F f B e".parse().unwrap();
-        let joined: Command = "position startpos moves FfBe".parse().unwrap();
-        assert_eq!(spaced, joined);
-        let Command::Position { start: None, moves } = joined else {
-            panic!("not a startpos")
-        };
-        let letters: String = moves.iter().map(|m| m.letter()).collect();
-        assert_eq!(letters, "FfBe");
-    }
-
-    #[test]
-    fn parses_fen_and_refuses_bad_diagrams() {
+    fn position_keeps_the_words_for_the_game_to_read() {
+        let c: Command = "position startpos moves F f B e".parse().unwrap();
+        assert_eq!(
+            c,
+            Command::Position {
+                start: None,
+                moves: vec!["F".into(), "f".into(), "B".into(), "e".into()]
+            }
+        );
         let c: Command = "position fen 6-1-7-6-5-1-6-5-5-5-0-1-0-0-S moves A"
             .parse()
             .unwrap();
-        let Command::Position {
-            start: Some(b),
-            moves,
-        } = c
-        else {
-            panic!("not a fen")
-        };
-        assert_eq!(b.to_string(), "6-1-7-6-5-1-6-5-5-5-0-1-0-0-S");
-        assert_eq!(moves.len(), 1);
-        assert!(matches!(
-            "position fen 4-4-4".parse::<Command>(),
-            Err(CommandError::Notation(NotationError::DiagramFields(3)))
-        ));
-        assert!(matches!(
-            "position fen 5-4-4-4-4-4-4-4-4-4-4-4-0-0-S".parse::<Command>(),
-            Err(CommandError::Notation(NotationError::Board(_)))
-        ));
+        assert_eq!(
+            c,
+            Command::Position {
+                start: Some("6-1-7-6-5-1-6-5-5-5-0-1-0-0-S".into()),
+                moves: vec!["A".into()]
+            }
+        );
+        // A FEN of several words (Dobutsu Shogi's) is kept whole, blanks made single.
+        let c: Command = "position fen gle/1c1/1C1/ELG[-]   w 0 1".parse().unwrap();
+        assert_eq!(
+            c,
+            Command::Position {
+                start: Some("gle/1c1/1C1/ELG[-] w 0 1".into()),
+                moves: vec![]
+            }
+        );
         assert!(matches!(
             "position fen".parse::<Command>(),
             Err(CommandError::MissingValue(_))
         ));
         assert!(matches!(
-            "position startpos moves FZ".parse::<Command>(),
-            Err(CommandError::Notation(NotationError::Move(_)))
+            "position fen moves A".parse::<Command>(),
+            Err(CommandError::MissingValue(_))
+        ));
+        assert!(matches!(
+            "position startpos A".parse::<Command>(),
+            Err(CommandError::Unexpected { .. })
         ));
         assert!(matches!(
             "position".parse::<Command>(),

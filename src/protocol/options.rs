@@ -1,151 +1,92 @@
-//! The engine's options (`setoption`), their declarations (`uci`) and validation.
+//! The engine's own options (`setoption`), declared once with their types, ranges, defaults and
+//! setters. Each game declares its own ([`crate::game::Game::options`]); `uci` lists both.
 
-use crate::game::CycleRule;
-use crate::oware::{Board, Rules, Variant, Weights};
-use crate::search::{Level, Searcher, DEFAULT_HASH_MB, MAX_HASH_MB};
+use crate::game::{OptionDecl, OptionKind};
+use crate::search::{Level, DEFAULT_HASH_MB, MAX_HASH_MB};
+use crate::variant::Variant;
 
-/// Why a `setoption` was refused.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum OptionError {
-    /// No option of that name.
-    #[error("unknown option '{0}'")]
-    Unknown(String),
-    /// The value is not acceptable for the option.
-    #[error("option {name}: '{value}' is not {expected}")]
-    BadValue {
-        /// The option.
-        name: &'static str,
-        /// The value given.
-        value: String,
-        /// What it accepts.
-        expected: String,
-    },
-    /// The current game is not legal under the new rules.
-    #[error("option {0} not changed: the current game is not legal under the new rules ({1})")]
-    Conflict(String, String),
-}
+/// The `Seed` option's default.
+const DEFAULT_SEED: &str = "perfectplay";
 
-/// The settings the GUI can change.
+/// The settings of the engine that are not a game's.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineOptions {
+pub struct EngineSettings {
     /// `Level`, 1-6 (6 is full strength).
     pub level: Level,
     /// `Seed`: any text; the source of tie-breaks and level choices.
     pub seed: String,
-    /// `Variant`, `Repetitions`, `NoCaptureLimit`.
-    pub rules: Rules,
-    /// `WeightCapture`, `WeightSeeds`, `WeightSmall`, `WeightLarge`.
-    pub weights: Weights,
     /// `Hash`, transposition table size in MiB.
     pub hash_mb: usize,
+    /// `ScoreMateAsCp`: proven results sent as large `score cp` values (for GUIs that read only
+    /// `cp`, such as Aualé) instead of `score mate N`.
+    pub score_mate_as_cp: bool,
+    /// `Variant` (also `UCI_Variant`): the game and rule set.
+    pub variant: Variant,
 }
 
-impl Default for EngineOptions {
+impl Default for EngineSettings {
     fn default() -> Self {
-        EngineOptions {
+        EngineSettings {
             level: Level::default(),
-            seed: "perfectplay".to_string(),
-            rules: Rules::default(),
-            weights: Weights::default(),
+            seed: DEFAULT_SEED.to_string(),
             hash_mb: DEFAULT_HASH_MB,
+            score_mate_as_cp: false,
+            variant: Variant::default(),
         }
     }
 }
 
-const WEIGHT_RANGE: i64 = 100_000;
-
-impl EngineOptions {
-    /// The `option name ... type ...` lines answering `uci`. Names are single words (the Aualé
-    /// GUI's parser splits on spaces).
-    pub fn declarations() -> Vec<String> {
-        let d = EngineOptions::default();
-        let w = d.weights;
-        vec![
-            format!("option name Level type spin default {} min {} max {}", Level::FULL, Level::MIN, Level::FULL),
-            format!("option name Seed type string default {}", d.seed),
-            "option name Variant type combo default abapa var abapa var awari".to_string(),
-            format!("option name Repetitions type spin default {} min 2 max 1000", d.rules.cycle.repetitions),
-            format!("option name NoCaptureLimit type spin default {} min 0 max 100000", d.rules.cycle.no_progress_limit),
-            format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"),
-            "option name Ponder type check default false".to_string(),
-            format!("option name WeightCapture type spin default {} min -{WEIGHT_RANGE} max {WEIGHT_RANGE}", w.capture),
-            format!("option name WeightSeeds type spin default {} min -{WEIGHT_RANGE} max {WEIGHT_RANGE}", w.row_seeds),
-            format!("option name WeightSmall type spin default {} min -{WEIGHT_RANGE} max {WEIGHT_RANGE}", w.small_house),
-            format!("option name WeightLarge type spin default {} min -{WEIGHT_RANGE} max {WEIGHT_RANGE}", w.big_house),
-        ]
-    }
-
-    /// Sets one option by name (case-insensitive, as UCI names are).
-    ///
-    /// # Errors
-    /// [`OptionError`] for an unknown name or a value out of range; `self` is unchanged then.
-    pub fn set(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
-        let value = value.trim();
-        match name.trim().to_ascii_lowercase().as_str() {
-            "level" => {
-                self.level =
-                    Level::new(spin("Level", value, Level::MIN as i64, Level::FULL as i64)? as u8)
-            }
-            "seed" => self.seed = value.to_string(),
-            "variant" => {
-                self.rules.variant =
-                    value
-                        .parse::<Variant>()
-                        .map_err(|_| OptionError::BadValue {
-                            name: "Variant",
-                            value: value.to_string(),
-                            expected: "abapa or awari".into(),
-                        })?
-            }
-            "repetitions" => {
-                self.rules.cycle.repetitions = spin("Repetitions", value, 2, 1000)? as u32
-            }
-            "nocapturelimit" => {
-                self.rules.cycle.no_progress_limit =
-                    spin("NoCaptureLimit", value, 0, 100_000)? as u32
-            }
-            "hash" => self.hash_mb = spin("Hash", value, 1, MAX_HASH_MB as i64)? as usize,
-            "ponder" => match value.to_ascii_lowercase().as_str() {
-                "true" | "false" => {}
-                _ => {
-                    return Err(OptionError::BadValue {
-                        name: "Ponder",
-                        value: value.into(),
-                        expected: "true or false".into(),
-                    })
-                }
+/// The engine's options, in the order `uci` lists them (before the selected game's).
+///
+/// `Ponder` and `OwnBook` are declared for GUIs that send them and change nothing: pondering
+/// follows `go ponder`, and there is no opening book.
+pub fn engine_options() -> Vec<OptionDecl<EngineSettings>> {
+    let d = EngineSettings::default();
+    vec![
+        OptionDecl::spin(
+            "Level",
+            i64::from(Level::FULL),
+            i64::from(Level::MIN),
+            i64::from(Level::FULL),
+            |s, v| s.level = Level::new(v.spin() as u8),
+        ),
+        OptionDecl {
+            name: "Seed",
+            kind: OptionKind::Text {
+                default: DEFAULT_SEED,
             },
-            "weightcapture" => self.weights.capture = weight("WeightCapture", value)?,
-            "weightseeds" => self.weights.row_seeds = weight("WeightSeeds", value)?,
-            "weightsmall" => self.weights.small_house = weight("WeightSmall", value)?,
-            "weightlarge" => self.weights.big_house = weight("WeightLarge", value)?,
-            _ => return Err(OptionError::Unknown(name.to_string())),
-        }
-        Ok(())
-    }
-
-    /// Applies the options the searcher keeps between searches (the table size).
-    pub fn configure(&self, searcher: &mut Searcher<Board>) {
-        searcher.resize_hash(self.hash_mb);
-    }
-
-    /// The cycle rule in force.
-    pub fn cycle(&self) -> CycleRule {
-        self.rules.cycle
-    }
-}
-
-fn spin(name: &'static str, value: &str, min: i64, max: i64) -> Result<i64, OptionError> {
-    match value.parse::<i64>() {
-        Ok(v) if (min..=max).contains(&v) => Ok(v),
-        _ => Err(OptionError::BadValue {
-            name,
-            value: value.to_string(),
-            expected: format!("a whole number from {min} to {max}"),
+            set: |s, v| s.seed = v.text().to_string(),
+        },
+        OptionDecl {
+            name: "Variant",
+            kind: OptionKind::Combo {
+                default: d.variant.name(),
+                choices: Variant::NAMES,
+            },
+            set: |s, v| {
+                s.variant = v.text().parse().unwrap_or_default();
+            },
+        },
+        OptionDecl::spin(
+            "Hash",
+            DEFAULT_HASH_MB as i64,
+            1,
+            MAX_HASH_MB as i64,
+            |s, v| s.hash_mb = v.spin() as usize,
+        ),
+        OptionDecl::check("Ponder", false, |_, _| {}),
+        OptionDecl::check("OwnBook", false, |_, _| {}),
+        OptionDecl::check("ScoreMateAsCp", false, |s, v| {
+            s.score_mate_as_cp = v.check()
         }),
-    }
+    ]
 }
 
-fn weight(name: &'static str, value: &str) -> Result<i32, OptionError> {
-    spin(name, value, -WEIGHT_RANGE, WEIGHT_RANGE).map(|v| v as i32)
+/// Other names GUIs use for an engine option: shogi-family GUIs send `UCI_Variant`.
+pub fn canonical_name(name: &str) -> &str {
+    if name.trim().eq_ignore_ascii_case("UCI_Variant") {
+        "Variant"
+    } else {
+        name
+    }
 }

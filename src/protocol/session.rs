@@ -7,43 +7,25 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::thread;
 
-use crate::oware::{Board, GameState, Move, Rules};
-use crate::protocol::options::{EngineOptions, OptionError};
-use crate::protocol::{format_board, format_info, Command};
-use crate::search::{
-    Control, Iteration, Root, SearchConfig, SearchHandler, SearchResult, Searcher,
-};
-
-/// What reaches the session thread.
-enum Event {
-    Line(String),
-    EndOfInput,
-    Info(String),
-    Done(SearchResult<Move>, Box<Searcher<Board>>),
-}
+use crate::game::{find_option, OptionError};
+use crate::protocol::engine::{engine_for, Go, SelectedGame};
+use crate::protocol::options::{canonical_name, engine_options, EngineSettings};
+use crate::protocol::{Command, Event};
+use crate::search::{Control, Limits};
 
 /// A search in progress.
 struct Running {
     control: Arc<Control>,
     infinite: bool,
     pondering: bool,
-    /// The result, once the search thread has finished but `bestmove` is held back (`go infinite`
-    /// and `go ponder` answer only after `stop` or `ponderhit`).
-    result: Option<SearchResult<Move>>,
+    /// The `bestmove` line, once the search thread has finished but it is held back (`go
+    /// infinite` and `go ponder` answer only after `stop` or `ponderhit`).
+    result: Option<String>,
 }
 
 impl Running {
     fn holds_bestmove(&self) -> bool {
         self.infinite || self.pondering
-    }
-}
-
-/// Sends each completed iteration to the session thread as an `info` line.
-struct InfoSender(Sender<Event>);
-
-impl SearchHandler<Move> for InfoSender {
-    fn iteration(&mut self, info: &Iteration<Move>) {
-        let _ = self.0.send(Event::Info(format_info(info)));
     }
 }
 
@@ -57,13 +39,47 @@ impl SearchHandler<Move> for InfoSender {
 /// # Errors
 /// Only an error writing to `output`.
 pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) -> io::Result<()> {
+    run_with_presets(input, output, &[]).map_err(|e| match e {
+        SessionError::Io(e) => e,
+        SessionError::Preset(e) => io::Error::other(e),
+    })
+}
+
+/// Why a session could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    /// An option preset was refused (nothing was read or written then).
+    #[error("option preset {0}")]
+    Preset(String),
+    /// Writing to the output failed.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+}
+
+/// [`run`] with options set before the first command, as `setoption name NAME value VALUE`
+/// would (the command line's `--option NAME=VALUE`).
+///
+/// # Errors
+/// [`SessionError::Preset`] naming the first refused preset, before any input is read;
+/// [`SessionError::Io`] for an error writing to `output`.
+pub fn run_with_presets<R: BufRead + Send + 'static, W: Write>(
+    input: R,
+    output: W,
+    presets: &[(String, String)],
+) -> Result<(), SessionError> {
     let (tx, rx) = mpsc::channel();
-    let reader_tx = tx.clone();
+    let mut session = Session::new(output, tx.clone());
+    for (name, value) in presets {
+        session
+            .apply_option(name, value)
+            .map_err(|e| SessionError::Preset(format!("{name}={value}: {e}")))?;
+    }
     thread::spawn(move || {
-        read_lines(input, |line| reader_tx.send(Event::Line(line)).is_ok());
-        let _ = reader_tx.send(Event::EndOfInput);
+        read_lines(input, |line| tx.send(Event::Line(line)).is_ok());
+        let _ = tx.send(Event::EndOfInput);
     });
-    Session::new(output, tx).event_loop(rx)
+    session.event_loop(rx)?;
+    Ok(())
 }
 
 /// Passes each input line (without its `\n` or `\r\n`) to `line` until the end of input, a read
@@ -92,9 +108,12 @@ fn read_lines(mut input: impl BufRead, mut line: impl FnMut(String) -> bool) {
 struct Session<W: Write> {
     out: W,
     tx: Sender<Event>,
-    options: EngineOptions,
-    game: GameState,
-    searcher: Option<Box<Searcher<Board>>>,
+    settings: EngineSettings,
+    /// The selected game: its options, position and searcher.
+    game: Box<dyn SelectedGame>,
+    /// The game options set so far (name, value), applied again to a new game of the same kind
+    /// when the variant changes.
+    game_options: Vec<(String, String)>,
     running: Option<Running>,
     pending: VecDeque<String>,
     end_of_input: bool,
@@ -103,16 +122,13 @@ struct Session<W: Write> {
 
 impl<W: Write> Session<W> {
     fn new(out: W, tx: Sender<Event>) -> Self {
-        let options = EngineOptions::default();
-        let game = GameState::new(Board::start(options.rules.variant), options.rules);
-        let mut searcher = Box::new(Searcher::new());
-        options.configure(&mut searcher);
+        let settings = EngineSettings::default();
         Session {
             out,
             tx,
-            options,
-            game,
-            searcher: Some(searcher),
+            game: engine_for(settings.variant, settings.hash_mb),
+            settings,
+            game_options: Vec::new(),
             running: None,
             pending: VecDeque::new(),
             end_of_input: false,
@@ -133,7 +149,7 @@ impl<W: Write> Session<W> {
                     }
                 }
                 Event::Info(line) => self.say(&line)?,
-                Event::Done(result, searcher) => self.on_search_done(result, searcher)?,
+                Event::Done(bestmove) => self.on_search_done(bestmove)?,
             }
             if self.running.is_none() {
                 self.drain_pending()?;
@@ -151,6 +167,13 @@ impl<W: Write> Session<W> {
     fn say(&mut self, line: &str) -> io::Result<()> {
         writeln!(self.out, "{line}")?;
         self.out.flush()
+    }
+
+    fn say_all(&mut self, lines: &[String]) -> io::Result<()> {
+        for line in lines {
+            self.say(line)?;
+        }
+        Ok(())
     }
 
     fn error(&mut self, message: impl std::fmt::Display) -> io::Result<()> {
@@ -201,6 +224,10 @@ impl<W: Write> Session<W> {
         }
         let command = match line.parse::<Command>() {
             Ok(c) => c,
+            Err(e) if line.split_whitespace().next() == Some("position") => {
+                self.game.forget_position();
+                return self.error(format!("{e}; {NO_POSITION_SET}"));
+            }
             Err(e) => return self.error(e),
         };
         match command {
@@ -210,38 +237,44 @@ impl<W: Write> Session<W> {
                     env!("CARGO_PKG_VERSION")
                 ))?;
                 self.say("id author the perfectplay developers")?;
-                for line in EngineOptions::declarations() {
-                    self.say(&line)?;
-                }
+                let mut lines: Vec<String> =
+                    engine_options().iter().map(|d| d.declaration()).collect();
+                lines.extend(self.game.declarations());
+                self.say_all(&lines)?;
                 self.say("uciok")
             }
             Command::IsReady => self.say("readyok"),
             Command::Debug => Ok(()),
             Command::NewGame => {
-                if let Some(s) = self.searcher.as_mut() {
-                    s.clear();
-                }
+                self.game.new_game();
                 Ok(())
             }
-            Command::SetOption { name, value } => self.set_option(&name, &value),
-            Command::Position { start, moves } => self.set_position(start, &moves),
+            Command::SetOption { name, value } => match self.apply_option(&name, &value) {
+                Ok(lines) => self.say_all(&lines),
+                Err(e) => self.error(e),
+            },
+            Command::Position { start, moves } => {
+                let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+                match self.game.set_position(start.as_deref(), &moves) {
+                    Ok(()) => Ok(()),
+                    Err(e) => self.error(format!("{e}; {NO_POSITION_SET}")),
+                }
+            }
             Command::Go { limits, ponder } => self.go(limits, ponder),
             Command::Stop | Command::PonderHit => Ok(()),
-            Command::Legal => {
-                let moves: Vec<String> = self
-                    .game
-                    .legal_moves()
-                    .iter()
-                    .map(|m| m.to_string())
-                    .collect();
-                self.say(format!("legal {}", moves.join(" ")).trim_end())
-            }
-            Command::Display => {
-                for line in format_board(&self.game).lines() {
-                    self.say(line)?;
+            Command::Legal => match self.game.legal() {
+                Ok(line) => self.say(&line),
+                Err(e) => self.error(e),
+            },
+            Command::Display => match self.game.display() {
+                Ok(text) => {
+                    for line in text.lines() {
+                        self.say(line)?;
+                    }
+                    Ok(())
                 }
-                Ok(())
-            }
+                Err(e) => self.error(e),
+            },
             Command::Quit => {
                 self.quitting = true;
                 Ok(())
@@ -249,71 +282,88 @@ impl<W: Write> Session<W> {
         }
     }
 
-    fn set_option(&mut self, name: &str, value: &str) -> io::Result<()> {
-        let mut options = self.options.clone();
-        if let Err(e) = options.set(name, value) {
-            return self.error(e);
+    /// Sets an engine option or one of the selected game's; returns the `info string` lines to
+    /// write. Nothing changes on error.
+    fn apply_option(&mut self, name: &str, value: &str) -> Result<Vec<String>, OptionError> {
+        let name = canonical_name(name);
+        let engine = engine_options();
+        if let Some(decl) = find_option(&engine, name) {
+            let mut settings = self.settings.clone();
+            decl.apply(&mut settings, value)?;
+            let old = std::mem::replace(&mut self.settings, settings);
+            return Ok(self.engine_settings_changed(&old));
         }
-        if options.rules != self.options.rules {
-            match replay(*self.game.start(), self.game.moves(), options.rules) {
-                Ok(game) => self.game = game,
-                Err(e) => return self.error(OptionError::Conflict(name.to_string(), e)),
+        match self.game.set_option(name, value) {
+            Some(result) => {
+                let lines = result?;
+                self.game_options.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+                self.game_options.push((name.to_string(), value.to_string()));
+                Ok(lines)
             }
-        }
-        if let Some(s) = self.searcher.as_mut() {
-            options.configure(s);
-        }
-        self.options = options;
-        Ok(())
-    }
-
-    fn set_position(&mut self, start: Option<Board>, moves: &[Move]) -> io::Result<()> {
-        let start = start.unwrap_or_else(|| Board::start(self.options.rules.variant));
-        match replay(start, moves, self.options.rules) {
-            Ok(game) => {
-                self.game = game;
-                Ok(())
-            }
-            Err(e) => self.error(format!("{e}; position unchanged")),
+            None => Err(OptionError::Unknown(crate::game::quoted(name))),
         }
     }
 
-    fn go(&mut self, limits: crate::search::Limits, ponder: bool) -> io::Result<()> {
-        if self.game.is_over() {
-            return self.say("bestmove 0000");
+    /// Applies what changed from `old` to the current settings: a new game for a new variant
+    /// (keeping the game's options, position and table when it is the same game under other
+    /// rules), a new table size.
+    fn engine_settings_changed(&mut self, old: &EngineSettings) -> Vec<String> {
+        let mut lines = Vec::new();
+        if self.settings.variant != old.variant {
+            let new = engine_for(self.settings.variant, self.settings.hash_mb);
+            let previous = std::mem::replace(&mut self.game, new);
+            let position = previous.game_text();
+            if position.is_none() {
+                // After a refused `position` there is still none, whatever the game.
+                self.game.forget_position();
+            }
+            if previous.game_name() == self.game.game_name() {
+                for (name, value) in &self.game_options {
+                    let _ = self.game.set_option(name, value);
+                }
+                if let Some((start, moves)) = position {
+                    let words: Vec<&str> = moves.iter().map(String::as_str).collect();
+                    if let Err(e) = self.game.set_position(start.as_deref(), &words) {
+                        self.game.new_game();
+                        lines.push(format!(
+                            "info string the current game is not legal under the new rules \
+                             ({}); the position is reset to the start",
+                            crate::game::quoted(&e)
+                        ));
+                    }
+                }
+                self.game.adopt_searcher(previous.into_searcher());
+            } else {
+                self.game_options.clear();
+            }
         }
-        let Some(mut searcher) = self.searcher.take() else {
-            return self.error("no searcher available");
-        };
+        if self.settings.hash_mb != old.hash_mb {
+            lines.extend(self.game.resize_hash(self.settings.hash_mb));
+        }
+        lines
+    }
+
+    fn go(&mut self, limits: Limits, ponder: bool) -> io::Result<()> {
         let control = Arc::new(Control::new(ponder));
-        let root = Root {
-            position: self.game.board(),
-            history: self.game.keys_since_capture().to_vec(),
-            game_ply: self.game.ply() as u32,
-        };
-        let config = SearchConfig {
-            weights: self.options.weights,
-            cycle: self.options.rules.cycle,
-            level: self.options.level,
-            seed: crate::search::seed_hash(&self.options.seed),
-        };
         let running = Running {
             control: Arc::clone(&control),
             infinite: limits.infinite,
             pondering: ponder,
             result: None,
         };
-        if self.end_of_input && running.holds_bestmove() {
-            control.stop();
+        match self
+            .game
+            .go(limits, &self.settings, control, self.tx.clone())
+        {
+            Go::Answered(lines) => self.say_all(&lines),
+            Go::Searching(lines) => {
+                if self.end_of_input && running.holds_bestmove() {
+                    running.control.stop();
+                }
+                self.running = Some(running);
+                self.say_all(&lines)
+            }
         }
-        self.running = Some(running);
-        let tx = self.tx.clone();
-        thread::spawn(move || {
-            let mut handler = InfoSender(tx.clone());
-            let result = searcher.search(&root, &limits, &config, &control, &mut handler);
-            let _ = tx.send(Event::Done(result, searcher));
-        });
-        Ok(())
     }
 
     fn stop_search(&mut self) -> io::Result<()> {
@@ -325,7 +375,7 @@ impl<W: Write> Session<W> {
         run.pondering = false;
         if let Some(result) = run.result.take() {
             self.running = None;
-            return self.say_bestmove(&result);
+            return self.say(&result);
         }
         Ok(())
     }
@@ -342,35 +392,22 @@ impl<W: Write> Session<W> {
         if !run.holds_bestmove() {
             if let Some(result) = run.result.take() {
                 self.running = None;
-                return self.say_bestmove(&result);
+                return self.say(&result);
             }
         }
         Ok(())
     }
 
-    fn on_search_done(
-        &mut self,
-        result: SearchResult<Move>,
-        searcher: Box<Searcher<Board>>,
-    ) -> io::Result<()> {
-        self.searcher = Some(searcher);
+    fn on_search_done(&mut self, bestmove: String) -> io::Result<()> {
         let Some(run) = self.running.as_mut() else {
             return Ok(());
         };
         if run.holds_bestmove() && !run.control.is_stopped() {
-            run.result = Some(result);
+            run.result = Some(bestmove);
             return Ok(());
         }
         self.running = None;
-        self.say_bestmove(&result)
-    }
-
-    fn say_bestmove(&mut self, result: &SearchResult<Move>) -> io::Result<()> {
-        match (result.best_move, result.pv.get(1)) {
-            (Some(best), Some(ponder)) => self.say(&format!("bestmove {best} ponder {ponder}")),
-            (Some(best), None) => self.say(&format!("bestmove {best}")),
-            (None, _) => self.say("bestmove 0000"),
-        }
+        self.say(&bestmove)
     }
 }
 
@@ -392,13 +429,8 @@ fn printable(message: &str) -> String {
 /// The longest error message echoed, in characters.
 const MAX_ERROR_CHARS: usize = 300;
 
-/// A game from `start` with `moves` played under `rules`.
-fn replay(start: Board, moves: &[Move], rules: Rules) -> Result<GameState, String> {
-    let mut game = GameState::new(start, rules);
-    game.play_all(moves)
-        .map_err(|(i, e)| format!("move {} of the list: {e}", i + 1))?;
-    Ok(game)
-}
+/// What a refused `position` adds to its error.
+const NO_POSITION_SET: &str = "no valid position until the next 'position' or 'ucinewgame'";
 
 #[cfg(test)]
 mod tests {

@@ -67,7 +67,7 @@ struct Child<G: Game> {
 impl<G: Game> Child<G> {
     /// The child `pos` reached by `mv` (legal move number `index`) with what the move did, its
     /// key (0 to make it later) and its static evaluation.
-    #[inline]
+    #[inline(always)]
     fn new(mv: G::Move, pos: G, step: Step, index: usize, key: u64, weights: &G::Weights) -> Self {
         let eval = clamp_eval(pos.evaluate(weights));
         Child {

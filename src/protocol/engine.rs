@@ -1,0 +1,298 @@
+//! The part of the protocol session that knows the game: a [`GameEngine`] per selected game,
+//! behind the object-safe [`SelectedGame`], so the session loop (threads, queue, ponder logic) is
+//! written once and the `Variant` option can switch games at run time.
+
+use std::any::Any;
+use std::sync::mpsc::Sender;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread;
+
+use crate::game::{find_option, GameState, Notation, OptionError, Settings};
+use crate::protocol::options::EngineSettings;
+use crate::protocol::{format_bestmove, format_info, Event};
+use crate::search::{Control, Iteration, Limits, Root, SearchConfig, SearchHandler, Searcher};
+use crate::variant::{Variant, VisitGame};
+
+/// The error when there is no position: the last `position` command was refused.
+pub(crate) const NO_POSITION: &str = "no valid position (the last 'position' command was refused)";
+
+/// What `go` did.
+pub(crate) enum Go {
+    /// No search was started: the lines to write (ending with `bestmove`).
+    Answered(Vec<String>),
+    /// A search runs on its own thread: the lines to write first (`info string`s).
+    Searching(Vec<String>),
+}
+
+/// A game as the session drives it: options, position, search. Every method that fails returns
+/// the message for an `info string error: ...` line and changes nothing.
+pub(crate) trait SelectedGame: Send {
+    /// The game's name ([`crate::game::Game::NAME`]).
+    fn game_name(&self) -> &'static str;
+    /// The `option` lines of the game's own options.
+    fn declarations(&self) -> Vec<String>;
+    /// Sets one of the game's options: `None` if it has no option of that name, else the
+    /// `info string` lines to write (a game replayed under new rules, or reset).
+    fn set_option(&mut self, name: &str, value: &str) -> Option<Result<Vec<String>, OptionError>>;
+    /// `ucinewgame`: the start position, and the table forgotten.
+    fn new_game(&mut self);
+    /// `position`: the game from `start` (`None` for the start position) with `moves`. On error
+    /// there is no position until the next valid one.
+    fn set_position(&mut self, start: Option<&str>, moves: &[&str]) -> Result<(), String>;
+    /// Forgets the position (after a `position` line that could not be read).
+    fn forget_position(&mut self);
+    /// The `legal` reply.
+    fn legal(&self) -> Result<String, String>;
+    /// The `d` reply.
+    fn display(&self) -> Result<String, String>;
+    /// The game so far as text: the start position (`None` for the start position) and the moves.
+    fn game_text(&self) -> Option<(Option<String>, Vec<String>)>;
+    /// Sizes the transposition table; returns the `info string` lines to write.
+    fn resize_hash(&mut self, megabytes: usize) -> Vec<String>;
+    /// `go`: starts a search, sending its `info` lines and finally its `bestmove` line to `tx`.
+    fn go(
+        &mut self,
+        limits: Limits,
+        settings: &EngineSettings,
+        control: Arc<Control>,
+        tx: Sender<Event>,
+    ) -> Go;
+    /// Gives up the searcher (its table), for a [`SelectedGame`] of the same game to adopt.
+    fn into_searcher(self: Box<Self>) -> Box<dyn Any + Send>;
+    /// Takes over the searcher of another [`SelectedGame`] if it is of the same game.
+    fn adopt_searcher(&mut self, searcher: Box<dyn Any + Send>);
+}
+
+/// A [`SelectedGame`] for game `G`.
+pub(crate) struct GameEngine<G: Notation> {
+    settings: Settings<G>,
+    /// The game to search; `None` after a refused `position`, until a valid one (or
+    /// `ucinewgame`) arrives, so that `go` never answers for a position the GUI did not mean.
+    game: Option<GameState<G>>,
+    /// Locked by the search thread while it searches; the session only touches it between
+    /// searches (commands that arrive during a search wait for its end).
+    searcher: Arc<Mutex<Searcher<G>>>,
+}
+
+impl<G: Notation> GameEngine<G> {
+    fn new(rules: G::Rules, hash_mb: usize) -> GameEngine<G> {
+        let settings = Settings::<G> {
+            rules,
+            weights: G::Weights::default(),
+        };
+        GameEngine {
+            game: Some(GameState::from_start(settings.rules.clone())),
+            settings,
+            searcher: Arc::new(Mutex::new(Searcher::with_hash_mb(hash_mb))),
+        }
+    }
+
+    fn searcher(&self) -> std::sync::MutexGuard<'_, Searcher<G>> {
+        self.searcher.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn replay(&self, start: Option<&str>, moves: &[&str]) -> Result<GameState<G>, String> {
+        let rules = &self.settings.rules;
+        let start = match start {
+            Some(text) => G::parse_position(text, rules).map_err(|e| e.to_string())?,
+            None => G::start(rules),
+        };
+        let moves = start.parse_moves(moves).map_err(|e| e.to_string())?;
+        let mut game = GameState::new(start, rules.clone());
+        game.play_all(&moves)
+            .map_err(|(i, e)| format!("move {} of the list: {e}", i + 1))?;
+        Ok(game)
+    }
+}
+
+impl<G: Notation> SelectedGame for GameEngine<G> {
+    fn game_name(&self) -> &'static str {
+        G::NAME
+    }
+
+    fn declarations(&self) -> Vec<String> {
+        G::options().iter().map(|d| d.declaration()).collect()
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Option<Result<Vec<String>, OptionError>> {
+        let options = G::options();
+        let decl = find_option(&options, name)?;
+        let mut settings = self.settings.clone();
+        if let Err(e) = decl.apply(&mut settings, value) {
+            return Some(Err(e));
+        }
+        let rules_changed = settings.rules != self.settings.rules;
+        self.settings = settings;
+        if !rules_changed {
+            return Some(Ok(Vec::new()));
+        }
+        // A rule option always takes effect: the game is replayed under the new rules, or starts
+        // again if it is not legal under them.
+        let Some((start, moves)) = self.game_text() else {
+            return Some(Ok(Vec::new()));
+        };
+        let words: Vec<&str> = moves.iter().map(String::as_str).collect();
+        match self.replay(start.as_deref(), &words) {
+            Ok(game) => {
+                self.game = Some(game);
+                Some(Ok(Vec::new()))
+            }
+            Err(e) => {
+                self.game = Some(GameState::from_start(self.settings.rules.clone()));
+                Some(Ok(vec![format!(
+                    "info string the current game is not legal under the new rules ({}); \
+                     the position is reset to the start",
+                    crate::game::quoted(&e)
+                )]))
+            }
+        }
+    }
+
+    fn new_game(&mut self) {
+        self.searcher().clear();
+        self.game = Some(GameState::from_start(self.settings.rules.clone()));
+    }
+
+    fn set_position(&mut self, start: Option<&str>, moves: &[&str]) -> Result<(), String> {
+        match self.replay(start, moves) {
+            Ok(game) => {
+                self.game = Some(game);
+                Ok(())
+            }
+            Err(e) => {
+                self.game = None;
+                Err(e)
+            }
+        }
+    }
+
+    fn forget_position(&mut self) {
+        self.game = None;
+    }
+
+    fn legal(&self) -> Result<String, String> {
+        let game = self.game.as_ref().ok_or(NO_POSITION)?;
+        let moves: Vec<String> = game
+            .playable_moves()
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        Ok(format!("legal {}", moves.join(" ")).trim_end().to_string())
+    }
+
+    fn display(&self) -> Result<String, String> {
+        let game = self.game.as_ref().ok_or(NO_POSITION)?;
+        Ok(crate::protocol::format_board(game))
+    }
+
+    fn game_text(&self) -> Option<(Option<String>, Vec<String>)> {
+        let game = self.game.as_ref()?;
+        let start = game.start();
+        let start_text = (start != &G::start(&self.settings.rules)).then(|| start.write_position());
+        Some((start_text, game.moves().iter().map(|m| m.to_string()).collect()))
+    }
+
+    fn resize_hash(&mut self, megabytes: usize) -> Vec<String> {
+        self.searcher().resize_hash(megabytes);
+        Vec::new()
+    }
+
+    fn go(
+        &mut self,
+        limits: Limits,
+        settings: &EngineSettings,
+        control: Arc<Control>,
+        tx: Sender<Event>,
+    ) -> Go {
+        let Some(game) = &self.game else {
+            return Go::Answered(vec![
+                format!("info string error: {NO_POSITION}"),
+                "bestmove 0000".into(),
+            ]);
+        };
+        if game.playable_moves().is_empty() {
+            return Go::Answered(vec!["bestmove 0000".into()]);
+        }
+        let mut said = Vec::new();
+        if let Some(end) = game.end() {
+            // Only the cycle rule ends a game that still has moves. Like a chess engine past the
+            // fifty-move rule, answer with a move anyway: a GUI that counts repetitions its own
+            // way, or has no ply limit, waits for one.
+            said.push(format!(
+                "info string the cycle rule has ended the game ({}, {}); searching the legal \
+                 moves all the same",
+                end.reason,
+                end.result_string()
+            ));
+        }
+        let root = Root {
+            position: game.position().clone(),
+            history: game.keys_since_irreversible().to_vec(),
+            game_ply: game.ply() as u32,
+        };
+        let config = SearchConfig {
+            weights: self.settings.weights.clone(),
+            cycle: G::cycle_rule(&self.settings.rules),
+            level: settings.level,
+            seed: crate::search::seed_hash(&settings.seed),
+        };
+        let mate_as_cp = settings.score_mate_as_cp;
+        let searcher = Arc::clone(&self.searcher);
+        thread::spawn(move || {
+            let mut handler = InfoSender::<G> {
+                tx: tx.clone(),
+                mate_as_cp,
+                game: std::marker::PhantomData,
+            };
+            let result = {
+                let mut searcher = searcher.lock().unwrap_or_else(PoisonError::into_inner);
+                searcher.search(&root, &limits, &config, &control, &mut handler)
+            };
+            let _ = tx.send(Event::Done(format_bestmove::<G>(&result)));
+        });
+        Go::Searching(said)
+    }
+
+    fn into_searcher(self: Box<Self>) -> Box<dyn Any + Send> {
+        Box::new(self.searcher)
+    }
+
+    fn adopt_searcher(&mut self, searcher: Box<dyn Any + Send>) {
+        if let Ok(searcher) = searcher.downcast::<Arc<Mutex<Searcher<G>>>>() {
+            self.searcher = *searcher;
+        }
+    }
+}
+
+/// Sends each completed iteration to the session thread as an `info` line.
+struct InfoSender<G> {
+    tx: Sender<Event>,
+    mate_as_cp: bool,
+    game: std::marker::PhantomData<fn() -> G>,
+}
+
+impl<G: Notation> SearchHandler<G::Move> for InfoSender<G> {
+    fn iteration(&mut self, info: &Iteration<G::Move>) {
+        let _ = self
+            .tx
+            .send(Event::Info(format_info::<G>(info, self.mate_as_cp)));
+    }
+}
+
+/// Makes the [`SelectedGame`] of a variant ([`Variant::visit`]).
+pub(crate) struct MakeEngine {
+    /// The transposition table's size, in MiB.
+    pub hash_mb: usize,
+}
+
+impl VisitGame for MakeEngine {
+    type Output = Box<dyn SelectedGame>;
+    fn visit<G: Notation>(self, rules: G::Rules) -> Box<dyn SelectedGame> {
+        Box::new(GameEngine::<G>::new(rules, self.hash_mb))
+    }
+}
+
+/// The engine for `variant`.
+pub(crate) fn engine_for(variant: Variant, hash_mb: usize) -> Box<dyn SelectedGame> {
+    variant.visit(MakeEngine { hash_mb })
+}

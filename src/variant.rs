@@ -1,0 +1,79 @@
+//! The games and rule sets the engine plays, chosen at run time (the `Variant` option, the
+//! command line's `--variant`), and the way generic code is run on the chosen one.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::game::Notation;
+use crate::oware;
+
+/// A game with its rule set: what `setoption name Variant` and `--variant` name.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// Oware under the Abapa tournament rules (the default).
+    #[default]
+    Abapa,
+    /// Oware under the rules of Romein & Bal's solved Awari databases.
+    Awari,
+}
+
+impl Variant {
+    /// Every variant, in the order `uci` lists them.
+    pub const ALL: [Variant; 2] = [Variant::Abapa, Variant::Awari];
+    /// Their names, as [`Variant::ALL`].
+    pub const NAMES: &'static [&'static str] = &["abapa", "awari"];
+
+    /// The variant's name (`abapa`, `awari`).
+    pub fn name(self) -> &'static str {
+        Variant::NAMES[self as usize]
+    }
+
+    /// Runs `visitor` on this variant's game type with its rules.
+    pub fn visit<V: VisitGame>(self, visitor: V) -> V::Output {
+        match self {
+            Variant::Abapa | Variant::Awari => {
+                let rules = oware::Rules {
+                    variant: match self {
+                        Variant::Awari => oware::Variant::Awari,
+                        _ => oware::Variant::Abapa,
+                    },
+                    ..oware::Rules::default()
+                };
+                visitor.visit::<oware::Board>(rules)
+            }
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is not a variant.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not a variant ({names})", names = Variant::NAMES.join(", "))]
+pub struct UnknownVariant(pub String);
+
+impl FromStr for Variant {
+    type Err = UnknownVariant;
+    /// A name of [`Variant::NAMES`], any case.
+    fn from_str(s: &str) -> Result<Variant, UnknownVariant> {
+        Variant::NAMES
+            .iter()
+            .position(|n| n.eq_ignore_ascii_case(s.trim()))
+            .map(|i| Variant::ALL[i])
+            .ok_or_else(|| UnknownVariant(s.to_string()))
+    }
+}
+
+/// Code that is generic over the game, run on the game a [`Variant`] names
+/// ([`Variant::visit`]): Rust has no generic closures, so the code is a type with a generic
+/// method.
+pub trait VisitGame {
+    /// What the code returns.
+    type Output;
+    /// Runs the code on game `G` with the variant's `rules`.
+    fn visit<G: Notation>(self, rules: G::Rules) -> Self::Output;
+}
