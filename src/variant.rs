@@ -5,7 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::game::Notation;
-use crate::oware;
+use crate::{dobutsu, oware};
 
 /// A game with its rule set: what `setoption name Variant` and `--variant` name.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -15,15 +15,17 @@ pub enum Variant {
     Abapa,
     /// Oware under the rules of Romein & Bal's solved Awari databases.
     Awari,
+    /// Dobutsu Shogi (3x4 animal shogi), as in Tanaka's complete analysis.
+    Dobutsu,
 }
 
 impl Variant {
     /// Every variant, in the order `uci` lists them.
-    pub const ALL: [Variant; 2] = [Variant::Abapa, Variant::Awari];
+    pub const ALL: [Variant; 3] = [Variant::Abapa, Variant::Awari, Variant::Dobutsu];
     /// Their names, as [`Variant::ALL`].
-    pub const NAMES: &'static [&'static str] = &["abapa", "awari"];
+    pub const NAMES: &'static [&'static str] = &["abapa", "awari", "dobutsu"];
 
-    /// The variant's name (`abapa`, `awari`).
+    /// The variant's name (`abapa`, `awari`, `dobutsu`).
     pub fn name(self) -> &'static str {
         Variant::NAMES[self as usize]
     }
@@ -41,6 +43,7 @@ impl Variant {
                 };
                 visitor.visit::<oware::Board>(rules)
             }
+            Variant::Dobutsu => visitor.visit::<dobutsu::Position>(dobutsu::Rules::default()),
         }
     }
 }

@@ -73,9 +73,13 @@
 //! kind and one of colour per square), the two hands, a captured Lion and the side to move. Move
 //! generation works on 12-square bitboards with attack tables per piece and square.
 
+mod eval;
+mod game;
 mod notation;
 mod position;
 
+pub use eval::{evaluate, Weights};
+pub use game::{NotationError, Rules};
 pub use notation::{FenError, MoveCounters, MoveError};
 pub use position::{Position, Step};
 

@@ -373,6 +373,18 @@ impl Position {
         }
     }
 
+    /// Whether the game is over as games are played (no move is legal): a Lion has been captured,
+    /// or a Try decides it (see [`Position::legal_moves`]).
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        if self.lion_captured() {
+            return true;
+        }
+        let me = self.side_to_move();
+        let b = Boards::of(self.0);
+        self.try_decided(b, me, b.of_player(me), b.lions())
+    }
+
     /// Fairy-Stockfish's Try rule: the enemy Lion on the mover's home rank and not attacked by the
     /// mover, or the mover's Lion on the enemy home rank and not attacked by the enemy.
     #[inline]

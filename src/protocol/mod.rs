@@ -96,7 +96,7 @@ pub fn format_board<G: Notation>(game: &GameState<G>) -> String {
         None => {
             let _ = write!(
                 s,
-                "state in play, plies since the last capture {}",
+                "state in play, plies since the last irreversible move {}",
                 game.keys_since_irreversible().len() - 1
             );
         }

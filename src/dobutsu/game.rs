@@ -1,0 +1,209 @@
+//! Dobutsu Shogi behind the engine's traits ([`Game`], [`Notation`]): what the search, the
+//! protocol and the referee see of it.
+
+use crate::dobutsu::eval::{evaluate, Weights};
+use crate::dobutsu::{FenError, MoveError, Player, Position};
+use crate::game::{self, CycleRule, Game, Notation, OptionDecl, Outcome, Settings, Step};
+
+/// Dobutsu Shogi's rule set: the cycle rule only (a repetition is a draw; there is no ply limit).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    /// Occurrences of one position that end the game as a draw (3 by default, as the published
+    /// rules' "three times"); `no_progress_limit` is 0 (none).
+    pub cycle: CycleRule,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules {
+            cycle: CycleRule {
+                repetitions: 3,
+                no_progress_limit: 0,
+            },
+        }
+    }
+}
+
+impl game::Player for Player {
+    const FIRST: Player = Player::Sente;
+    fn index(self) -> usize {
+        self as usize
+    }
+    fn opponent(self) -> Player {
+        Player::opponent(self)
+    }
+}
+
+/// splitmix64's finalizer: the exact position code spread over all 64 bits, as the
+/// transposition table takes its bucket from the low bits.
+#[inline]
+fn spread(code: u64) -> u64 {
+    let mut z = code.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl Game for Position {
+    type Move = crate::dobutsu::Move;
+    type Player = Player;
+    type Rules = Rules;
+    type Weights = Weights;
+
+    const NAME: &'static str = "dobutsu";
+
+    fn start(_: &Rules) -> Position {
+        Position::start()
+    }
+    fn cycle_rule(rules: &Rules) -> CycleRule {
+        rules.cycle
+    }
+    fn options() -> Vec<OptionDecl<Settings<Position>>> {
+        let d = Rules::default();
+        vec![OptionDecl::spin(
+            "Repetitions",
+            i64::from(d.cycle.repetitions),
+            2,
+            1000,
+            |s, v| s.rules.cycle.repetitions = v.spin() as u32,
+        )]
+    }
+    #[inline]
+    fn legal_moves(&self, out: &mut Vec<Self::Move>) {
+        Position::legal_moves(self, out)
+    }
+    #[inline]
+    fn play(&self, mv: Self::Move) -> (Position, Step) {
+        let (next, step) = Position::play(self, mv);
+        (
+            next,
+            Step {
+                irreversible: false,
+                noisy: step.is_noisy(),
+                reward: 0,
+            },
+        )
+    }
+    /// The end as games are played (Fairy-Stockfish's convention): a Lion captured, a Try the
+    /// mover cannot answer, or a Try that survived the reply. A mover that can capture the enemy
+    /// Lion has not won yet: it still has to play the capture.
+    #[inline]
+    fn outcome(&self) -> Option<Outcome> {
+        if self.is_over() {
+            Position::outcome(self)
+        } else {
+            None
+        }
+    }
+    /// Tanaka's formulation: also a win, one ply away, when the mover can capture the enemy Lion.
+    #[inline]
+    fn proven(&self) -> Option<(Outcome, u8)> {
+        let outcome = Position::outcome(self)?;
+        Some((outcome, u8::from(!self.is_over())))
+    }
+    fn cycle_outcome(&self) -> Outcome {
+        Outcome::Draw
+    }
+    #[inline]
+    fn evaluate(&self, weights: &Weights) -> i32 {
+        evaluate(self, weights)
+    }
+    #[inline]
+    fn key(&self) -> u64 {
+        spread(Position::key(self))
+    }
+    #[inline]
+    fn to_move(&self) -> Player {
+        self.side_to_move()
+    }
+    #[inline]
+    fn may_be_noisy(&self, mv: Self::Move) -> bool {
+        mv.promotes() || (!mv.is_drop() && self.piece_at(mv.to()).is_some())
+    }
+}
+
+/// Why a Dobutsu position or move could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotationError {
+    /// A FEN that is not a position.
+    #[error("{0}")]
+    Fen(#[from] FenError),
+    /// A move that cannot be read or is not legal where it is played.
+    #[error("move {index} ('{text}'): {error}")]
+    Move {
+        /// Its place in the list, from 1.
+        index: usize,
+        /// The word.
+        text: String,
+        /// What is wrong with it.
+        error: MoveError,
+    },
+}
+
+impl Notation for Position {
+    type Error = NotationError;
+
+    fn parse_position(text: &str, _: &Rules) -> Result<Position, NotationError> {
+        Ok(Position::from_fen(text)?)
+    }
+
+    fn write_position(&self) -> String {
+        self.to_fen()
+    }
+
+    /// Moves separated by spaces (`b2b3 b3b2`), each read in the position the moves before it
+    /// lead to, and so checked for legality there.
+    fn parse_moves(&self, words: &[&str]) -> Result<Vec<Self::Move>, NotationError> {
+        let mut pos = *self;
+        let mut moves = Vec::with_capacity(words.len());
+        for (i, &text) in words.iter().enumerate() {
+            let mv = pos
+                .parse_move(text)
+                .map_err(|error| NotationError::Move {
+                    index: i + 1,
+                    text: crate::game::quoted(text),
+                    error,
+                })?;
+            pos = Position::play(&pos, mv).0;
+            moves.push(mv);
+        }
+        Ok(moves)
+    }
+
+    /// Separated by spaces, as UCI writes moves.
+    fn write_moves(moves: &[Self::Move]) -> String {
+        moves
+            .iter()
+            .map(|m| m.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    fn diagram(&self) -> String {
+        let mut d = Position::diagram(self);
+        let side = match self.side_to_move() {
+            Player::Sente => "Sente",
+            Player::Gote => "Gote",
+        };
+        d.push_str(&format!("side to move {side}"));
+        d
+    }
+
+    fn describe_end(end: &game::GameEnd<Position>) -> String {
+        let reason = match end.reason {
+            game::EndReason::Rules => {
+                let p = &end.position;
+                let mover = p.side_to_move();
+                if p.lion(mover).is_none() {
+                    "the Lion of the side to move was captured".to_string()
+                } else if p.lion(mover.opponent()).is_none() {
+                    "the Lion of the side not to move was captured".to_string()
+                } else {
+                    "a Try".to_string()
+                }
+            }
+            other => other.to_string(),
+        };
+        format!("({reason})")
+    }
+}
