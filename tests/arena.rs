@@ -549,7 +549,7 @@ fn openings_file_is_used_in_turn() {
         assert_eq!(g.tag("Repetitions"), Some("2"));
         let r = ogn::replay(g, Rules::default()).unwrap();
         assert!(r.end.is_some());
-        assert_eq!(g.rules(Rules::default()).variant, Variant::Awari);
+        assert_eq!(g.rules(Rules::default()).unwrap().variant, Variant::Awari);
     }
 }
 
