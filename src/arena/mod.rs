@@ -137,7 +137,8 @@ pub struct MatchArgs {
     #[arg(long, default_value = "perfectplay match")]
     pub event: String,
 
-    /// No progress bar and no line per game on standard error.
+    /// No progress bar and no line per game on standard error (the start line, which says the
+    /// limit, stays).
     #[arg(long)]
     pub quiet: bool,
 }
