@@ -705,7 +705,7 @@ fn no_move_with_legal_moves_is_a_fault_of_its_own() {
     assert!(
         text.contains(
             "Faults: fake-nomove 1 (1 no move); fake-random none;\nWarning: fake-nomove answered \
-             bestmove 0000 1 times where the rules allow a move; an engine that ends a game at the \
+             bestmove 0000 where the rules allow a move, in 1 game; an engine that ends a game at the \
              first repetition (Aalina) needs --repetitions 2\n"
         ),
         "{text}"

@@ -275,10 +275,12 @@ impl fmt::Display for MatchSummary {
         for (i, name) in self.names.iter().enumerate() {
             let n = t.fault_count(i, Fault::NoMove);
             if n > 0 {
+                let games = if n == 1 { "game" } else { "games" };
                 writeln!(
                     f,
-                    "Warning: {name} answered bestmove 0000 {n} times where the rules allow a move; \
-                     an engine that ends a game at the first repetition (Aalina) needs --repetitions 2"
+                    "Warning: {name} answered bestmove 0000 where the rules allow a move, in {n} \
+                     {games}; an engine that ends a game at the first repetition (Aalina) needs \
+                     --repetitions 2"
                 )?;
             }
         }
@@ -1015,7 +1017,7 @@ mod tests {
         assert!(
             text.ends_with(
                 "Faults: a none; b 1 (1 no move);\n\
-                 Warning: b answered bestmove 0000 1 times where the rules allow a move; an engine \
+                 Warning: b answered bestmove 0000 where the rules allow a move, in 1 game; an engine \
                  that ends a game at the first repetition (Aalina) needs --repetitions 2\n\
                  Records: FAILED: 2 of 2 games not written to /dev/full (No space left on device (os error 28))\n"
             ),
