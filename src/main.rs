@@ -1,6 +1,9 @@
 //! The `perfectplay` binary: the protocol loop on stdin/stdout by default, and subcommands.
 
+mod match_cli;
+
 use std::io::{self, BufReader, Write};
+use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Context;
@@ -22,8 +25,9 @@ enum Commands {
     Uci,
     /// Counts the leaves of the move tree N plies deep and prints the count and nodes per second.
     Perft {
-        /// Depth in plies.
-        #[arg(long, short)]
+        /// Depth in plies, at most 64 (deeper trees could not be counted anyway, and the
+        /// recursion would exhaust the stack).
+        #[arg(long, short, value_parser = clap::value_parser!(u32).range(..=i64::from(MAX_PERFT_DEPTH)))]
         depth: u32,
         /// Start diagram, e.g. 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S (default: the start position).
         #[arg(long)]
@@ -50,7 +54,31 @@ enum Commands {
     Match(Box<perfectplay::arena::MatchArgs>),
 }
 
-fn main() -> anyhow::Result<()> {
+/// The deepest `perft` (documented in its `--depth`).
+const MAX_PERFT_DEPTH: u32 = 64;
+
+/// Runs the command; a closed standard output (`perfectplay bench | head -0`) ends it quietly
+/// with success, as for any filter whose reader has gone.
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("Error: {e:?}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
+fn run() -> anyhow::Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
@@ -98,17 +126,18 @@ fn main() -> anyhow::Result<()> {
         }
         Commands::Bench { depth, hash } => {
             let report = perfectplay::bench::run_bench(Some(depth), hash);
-            println!(
+            writeln!(
+                io::stdout().lock(),
                 "bench positions {} depth {} nodes {} time {} ms nps {}",
                 report.positions,
                 report.depth,
                 report.nodes,
                 report.elapsed.as_millis(),
                 report.nps()
-            );
+            )?;
         }
         Commands::Match(args) => {
-            perfectplay::arena::run_match(*args)?;
+            match_cli::run(*args, &mut io::stdout().lock())?;
         }
     }
     Ok(())

@@ -15,7 +15,7 @@ use perfectplay::arena::runner::{
     SPRT_MIN_GAMES,
 };
 use perfectplay::arena::stats::SprtDecision;
-use perfectplay::arena::{run_match, MatchArgs, MatchReport, MatchSummary};
+use perfectplay::arena::{run_match, MatchArgs, MatchEvent, MatchReport, MatchSummary};
 use perfectplay::oware::{parse_moves, Board, GameState, Rules, Side, Variant};
 
 #[derive(Parser)]
@@ -30,9 +30,14 @@ fn match_args(words: &[&str]) -> MatchArgs {
         .args
 }
 
+/// Runs a match as the command line does, without interrupt and without watching its events.
+fn run_quiet(args: MatchArgs) -> anyhow::Result<MatchReport> {
+    run_match(args, &AtomicBool::new(false), &mut |_| {})
+}
+
 fn played(report: MatchReport) -> MatchSummary {
     match report {
-        MatchReport::Played(s) => s,
+        MatchReport::Played(s) => *s,
         MatchReport::Replayed(_) => panic!("expected a played match"),
     }
 }
@@ -57,7 +62,10 @@ fn scratch(name: &str) -> PathBuf {
 // a hash of the Seed option and the ply), `first` (the first legal move), or `KIND:K`, which plays
 // random legal moves and does KIND at its K-th `go` of the process: `crash` (exit status 3),
 // `illegal` (a house of the opponent's row), `silent` (never answers, ignores even `quit`),
-// `garbage` (junk lines and a `bestmove` without a move).
+// `garbage` (junk lines and a `bestmove` without a move), `nomove` (`bestmove 0000` although it has
+// legal moves). Two more modes play random moves too: `slowstart:MS` waits MS milliseconds before
+// `uciok` (a JVM starting), `strict` reads `position` as Aalina does, the moves run together in one
+// word (`moves FfBe`), and exits with status 4 on moves separated by blanks.
 
 fn fake_engine_command(mode: &str) -> String {
     let exe = std::env::current_exe().unwrap();
@@ -94,6 +102,9 @@ fn fake_engine() {
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.first().copied() {
             Some("uci") => {
+                if kind == "slowstart" {
+                    std::thread::sleep(Duration::from_millis(u64::from(fault_at)));
+                }
                 say(&format!("id name fake-{kind}"));
                 say("option name Variant type combo default abapa var abapa var awari");
                 say("option name Seed type string default 1");
@@ -115,7 +126,12 @@ fn fake_engine() {
                 } else {
                     (Board::start(rules.variant), &words[2..])
                 };
-                let moves = parse_moves(rest.iter().copied().filter(|w| *w != "moves")).unwrap();
+                let moves: Vec<&str> = rest.iter().copied().filter(|w| *w != "moves").collect();
+                if kind == "strict" && moves.len() > 1 {
+                    eprintln!("fake engine: moves must be run together: {line}");
+                    std::process::exit(4);
+                }
+                let moves = parse_moves(moves).unwrap();
                 game = GameState::new(board.with_variant(rules.variant), rules);
                 game.play_all(&moves).unwrap();
             }
@@ -138,6 +154,10 @@ fn fake_engine() {
                         "silent" => loop {
                             std::thread::sleep(Duration::from_secs(1));
                         },
+                        "nomove" => {
+                            say("bestmove 0000");
+                            continue;
+                        }
                         "garbage" => {
                             let mut raw = std::io::stdout();
                             raw.write_all(b"\x00\xff\xfe garbage ###\nnonsense\n")
@@ -180,7 +200,7 @@ fn fake_match_counts_records_and_replays() {
     let ogn_path = scratch("fake-match.ogn");
     let dir = scratch("fake-match-games");
     let summary = played(
-        run_match(match_args(&[
+        run_quiet(match_args(&[
             "--engine",
             &fake_engine_command("random"),
             "--engine",
@@ -272,7 +292,7 @@ fn fake_match_counts_records_and_replays() {
     assert_eq!(ogn::parse(&single).unwrap()[0], *by_round(3));
 
     // --replay reads the file back and agrees.
-    let report = run_match(match_args(&["--replay", ogn_path.to_str().unwrap()])).unwrap();
+    let report = run_quiet(match_args(&["--replay", ogn_path.to_str().unwrap()])).unwrap();
     let MatchReport::Replayed(replayed) = report else {
         panic!("expected a replay")
     };
@@ -289,7 +309,7 @@ fn fake_match_counts_records_and_replays() {
 fn same_seed_same_games() {
     let run = |seed: &str| {
         let path = scratch(&format!("repro-{seed}.ogn"));
-        run_match(match_args(&[
+        run_quiet(match_args(&[
             "--engine",
             &fake_engine_command("random"),
             "--engine",
@@ -325,7 +345,7 @@ fn check_fault(mode: &str, fault: Fault, games: usize) {
     let path = scratch(&format!("fault-{}.ogn", mode.replace(':', "-")));
     let games_arg = games.to_string();
     let summary = played(
-        run_match(match_args(&[
+        run_quiet(match_args(&[
             "--engine",
             &fake_engine_command(mode),
             "--engine",
@@ -403,7 +423,7 @@ fn closed_pipe_loses() {
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fake_engines/closes_stdout.sh");
     let command = format!("bash '{}'", script.display());
     let summary = played(
-        run_match(match_args(&[
+        run_quiet(match_args(&[
             "--engine",
             &command,
             "--engine",
@@ -428,7 +448,7 @@ fn sprt_stops_when_decided() {
     // The second engine forfeits every game at once: H1 (elo1 = +10) is accepted as soon as the
     // test may decide (SPRT_MIN_GAMES).
     let summary = played(
-        run_match(match_args(&[
+        run_quiet(match_args(&[
             "--engine",
             &fake_engine_command("random"),
             "--engine",
@@ -465,6 +485,7 @@ fn interrupt_keeps_finished_games() {
         games: 40,
         limit: SearchLimit::Nodes(100),
         timeout: Duration::from_secs(5),
+        handshake_timeout: Duration::from_secs(30),
         rules,
         openings: random_openings(20, 2, 3, rules),
         concurrency: 2,
@@ -494,7 +515,7 @@ fn replay_rejects_a_bad_record() {
         "[Variant \"Oware Abapa\"]\n[Result \"*\"]\n\n1. F f 2. F *\n\n[Variant \"Oware Abapa\"]\n\n1. A *\n",
     )
     .unwrap();
-    let err = run_match(match_args(&["--replay", path.to_str().unwrap()])).unwrap_err();
+    let err = run_quiet(match_args(&["--replay", path.to_str().unwrap()])).unwrap_err();
     let text = format!("{err:#}");
     assert!(text.contains("1 of 2 games do not replay"), "{text}");
     assert!(text.contains("move 3 (F) refused"), "{text}");
@@ -510,7 +531,7 @@ fn openings_file_is_used_in_turn() {
     .unwrap();
     let path = scratch("openings.ogn");
     let summary = played(
-        run_match(match_args(&[
+        run_quiet(match_args(&[
             "--engine",
             &fake_engine_command("random"),
             "--engine",
@@ -549,7 +570,7 @@ fn openings_file_is_used_in_turn() {
         assert_eq!(g.tag("Repetitions"), Some("2"));
         let r = ogn::replay(g, Rules::default()).unwrap();
         assert!(r.end.is_some());
-        assert_eq!(g.rules(Rules::default()).variant, Variant::Awari);
+        assert_eq!(g.rules(Rules::default()).unwrap().variant, Variant::Awari);
     }
 }
 
@@ -564,7 +585,7 @@ fn real_engine() -> String {
 fn real_engine_level_5_beats_level_1() {
     let path = scratch("real.ogn");
     let summary = played(
-        run_match(match_args(&[
+        run_quiet(match_args(&[
             "--engine",
             &real_engine(),
             "--engine",
@@ -631,4 +652,452 @@ fn match_cli_refuses_empty_budgets_and_reports_refused_options() {
         err.contains("refused a setting") && err.contains("option Level: '99'"),
         "{err}"
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Aualé conventions, engines' own rules, slow starts.
+
+/// An engine of the Aualé family (Aalina) reads `position ... moves FfBe`, the moves run together,
+/// and refuses them separated by blanks; the runner sends them run together.
+#[test]
+fn moves_are_sent_run_together() {
+    let summary = played(
+        run_quiet(match_args(&[
+            "--engine",
+            &fake_engine_command("strict"),
+            "--engine",
+            &fake_engine_command("random"),
+            "--games",
+            "2",
+            "--quiet",
+        ]))
+        .unwrap(),
+    );
+    assert_eq!(summary.tally.games.games(), 2);
+    assert!(
+        summary.tally.faults.iter().all(|f| f.is_empty()),
+        "{:?}",
+        summary.tally.faults
+    );
+}
+
+/// `bestmove 0000` while the referee sees legal moves is its own fault kind, with a warning in the
+/// summary pointing at `--repetitions 2`.
+#[test]
+fn no_move_with_legal_moves_is_a_fault_of_its_own() {
+    check_fault("nomove:2", Fault::NoMove, 2);
+    let text = std::fs::read_to_string(scratch("fault-nomove-2.ogn")).unwrap();
+    assert!(text.contains("forfeit: no move by "), "{text}");
+    assert!(text.contains("bestmove 0000 in "), "{text}");
+    let summary = played(
+        run_quiet(match_args(&[
+            "--engine",
+            &fake_engine_command("nomove:1"),
+            "--engine",
+            &fake_engine_command("random"),
+            "--games",
+            "1",
+            "--quiet",
+        ]))
+        .unwrap(),
+    );
+    let text = summary.to_string();
+    assert!(
+        text.contains(
+            "Faults: fake-nomove 1 (1 no move); fake-random none;\nWarning: fake-nomove answered \
+             bestmove 0000 where the rules allow a move, in 1 game; an engine that ends a game at the \
+             first repetition (Aalina) needs --repetitions 2\n"
+        ),
+        "{text}"
+    );
+}
+
+/// Starting an engine has its own limit (`--handshake-timeout`, default 60 s): an engine 2.5 s
+/// slow to answer `uciok` plays under `--timeout 1000`, and fails to start under a shorter
+/// handshake limit.
+#[test]
+fn slow_starting_engine_gets_the_handshake_limit() {
+    let slow = fake_engine_command("slowstart:2500");
+    let summary = played(
+        run_quiet(match_args(&[
+            "--engine",
+            &slow,
+            "--engine",
+            &fake_engine_command("random"),
+            "--games",
+            "2",
+            "--timeout",
+            "1000",
+            "--quiet",
+        ]))
+        .unwrap(),
+    );
+    assert_eq!(summary.tally.games.games(), 2);
+    assert!(summary.tally.faults.iter().all(|f| f.is_empty()));
+    let err = run_quiet(match_args(&[
+        "--engine",
+        &slow,
+        "--engine",
+        &fake_engine_command("random"),
+        "--handshake-timeout",
+        "500",
+        "--quiet",
+    ]))
+    .unwrap_err();
+    let text = format!("{err:#}");
+    assert!(
+        text.contains("engine 1") && text.contains("no uciok within 500 ms"),
+        "{text}"
+    );
+}
+
+/// The start line says what a plain `go` means (our engine: its Level's caps).
+#[test]
+fn start_line_says_the_limit() {
+    let mut lines = Vec::new();
+    let report = run_match(
+        match_args(&[
+            "--engine",
+            &real_engine(),
+            "--engine",
+            &fake_engine_command("first"),
+            "--option",
+            "1:Level=2",
+            "--games",
+            "0",
+            "--quiet",
+        ]),
+        &AtomicBool::new(false),
+        &mut |event| {
+            if let MatchEvent::Started(start) = event {
+                lines.push(start.to_string());
+            }
+        },
+    )
+    .unwrap();
+    assert_eq!(played(report).tally.games.games(), 0);
+    let [line] = &lines[..] else {
+        panic!("{lines:?}")
+    };
+    assert!(
+        line.ends_with(
+            ": 0 games, plain go (perfectplay 0.1.0: Level 2, at most 4000 nodes, depth 3 a move; \
+             fake-first: its own default) (abapa, repetitions 3, no-capture limit 500)"
+        ),
+        "{line}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Record files: failures to write, locks, the openings file.
+
+#[cfg(target_os = "linux")]
+#[test]
+fn records_that_cannot_be_written_are_reported_and_fail_the_command() {
+    let summary = played(
+        run_quiet(match_args(&[
+            "--engine",
+            &fake_engine_command("random"),
+            "--engine",
+            &fake_engine_command("first"),
+            "--games",
+            "2",
+            "--ogn",
+            "/dev/full",
+            "--quiet",
+        ]))
+        .unwrap(),
+    );
+    assert_eq!(summary.records.failed, 2);
+    assert_eq!(summary.records.written, 0);
+    let text = summary.to_string();
+    assert!(
+        text.ends_with(
+            "Records: FAILED: 2 of 2 games not written to /dev/full (No space left on device (os error 28))\n"
+        ),
+        "{text}"
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args(["match", "--engine", &fake_engine_command("random")])
+        .args(["--engine", &fake_engine_command("first")])
+        .args(["--games", "2", "--ogn", "/dev/full", "--quiet"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("Records: FAILED: 2 of 2"), "{stdout}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("2 of 2 game records could not be written"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_record_file_in_use_is_refused() {
+    let path = scratch("locked.ogn");
+    std::fs::write(&path, "[Event \"another match\"]\n").unwrap();
+    let other = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    other.lock().unwrap();
+    let err = run_quiet(match_args(&[
+        "--engine",
+        &fake_engine_command("random"),
+        "--engine",
+        &fake_engine_command("first"),
+        "--ogn",
+        path.to_str().unwrap(),
+        "--quiet",
+    ]))
+    .unwrap_err();
+    assert!(format!("{err:#}").contains("is locked"), "{err:#}");
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "[Event \"another match\"]\n"
+    );
+    // Once the other writer is done, the file is used (and replaced).
+    other.unlock().unwrap();
+    let summary = played(
+        run_quiet(match_args(&[
+            "--engine",
+            &fake_engine_command("random"),
+            "--engine",
+            &fake_engine_command("first"),
+            "--ogn",
+            path.to_str().unwrap(),
+            "--quiet",
+        ]))
+        .unwrap(),
+    );
+    assert_eq!(summary.records.written, 2);
+    let records = ogn::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(records.len(), 2);
+}
+
+/// Two matches writing the same file at once: the second is refused while the first runs, and
+/// the first one's records are whole.
+#[test]
+fn two_matches_do_not_share_a_record_file() {
+    let path = scratch("shared.ogn");
+    let args = |games: &str| {
+        match_args(&[
+            "--engine",
+            &fake_engine_command("random"),
+            "--engine",
+            &fake_engine_command("first"),
+            "--games",
+            games,
+            "--ogn",
+            path.to_str().unwrap(),
+            "--quiet",
+        ])
+    };
+    let (first, second) = std::thread::scope(|s| {
+        let mut started = false;
+        let (tx, rx) = std::sync::mpsc::channel();
+        let first = s.spawn(move || {
+            run_match(args("6"), &AtomicBool::new(false), &mut |event| {
+                if !started {
+                    started = true;
+                    let _ = tx.send(());
+                }
+                let _ = event;
+            })
+        });
+        rx.recv().unwrap(); // the first match holds the file
+        let second = run_quiet(args("2"));
+        (first.join().unwrap(), second)
+    });
+    assert_eq!(played(first.unwrap()).records.written, 6);
+    assert!(format!("{:#}", second.unwrap_err()).contains("is locked"));
+    let records = ogn::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(records.len(), 6);
+    for g in &records {
+        ogn::replay(g, Rules::default()).unwrap();
+    }
+}
+
+#[test]
+fn openings_file_is_not_the_record_file() {
+    let path = scratch("openings-and-records.txt");
+    std::fs::write(&path, "F f\n").unwrap();
+    let err = run_quiet(match_args(&[
+        "--engine",
+        &fake_engine_command("random"),
+        "--engine",
+        &fake_engine_command("first"),
+        "--openings",
+        path.to_str().unwrap(),
+        "--ogn",
+        scratch("./openings-and-records.txt").to_str().unwrap(),
+        "--quiet",
+    ]))
+    .unwrap_err();
+    assert!(
+        format!("{err:#}").contains("--openings and --ogn name the same file"),
+        "{err:#}"
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "F f\n");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Replays that catch wrong records.
+
+/// A match's records with one capture annotation changed, or their Variant tag changed, do not
+/// replay.
+#[test]
+fn replay_checks_captures_and_variant() {
+    let path = scratch("annotations.ogn");
+    run_quiet(match_args(&[
+        "--engine",
+        &fake_engine_command("random"),
+        "--engine",
+        &fake_engine_command("first"),
+        "--games",
+        "2",
+        "--ogn",
+        path.to_str().unwrap(),
+        "--quiet",
+    ]))
+    .unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let replay = |name: &str, text: &str| {
+        let p = scratch(name);
+        std::fs::write(&p, text).unwrap();
+        run_quiet(match_args(&["--replay", p.to_str().unwrap()]))
+    };
+    assert!(replay("unchanged.ogn", &text).is_ok());
+    // The first capture: ` X+N` with N seeds.
+    let at = text.find('+').unwrap();
+    let start = text[..at].rfind([' ', '\n']).unwrap() + 1;
+    let end = at + 1 + text[at + 1..].find(|c: char| !c.is_ascii_digit()).unwrap();
+    let (mv, seeds) = (&text[start..at], &text[at + 1..end]);
+    let n: u8 = seeds.parse().unwrap();
+    let ply_error = |err: anyhow::Error| format!("{err:#}");
+    let more = format!("{}{mv}+{}{}", &text[..start], n + 1, &text[end..]);
+    let err = ply_error(replay("more.ogn", &more).unwrap_err());
+    assert!(
+        err.contains(&format!(
+            "({mv}) is written as capturing {} seeds; the rules capture {n}",
+            n + 1
+        )),
+        "{err}"
+    );
+    let bare = format!("{}{mv}{}", &text[..start], &text[end..]);
+    let err = ply_error(replay("bare.ogn", &bare).unwrap_err());
+    assert!(
+        err.contains(&format!(
+            "({mv}) is written as capturing 0 seeds; the rules capture {n}"
+        )),
+        "{err}"
+    );
+    // A move that captured nothing, given a capture: the first move of the game.
+    let first = text.find("\n1. ").unwrap() + 4;
+    let word_end = first + text[first..].find(' ').unwrap();
+    assert!(!text[first..word_end].contains('+'));
+    let invented = format!("{}+4{}", &text[..word_end], &text[word_end..]);
+    let err = ply_error(replay("invented.ogn", &invented).unwrap_err());
+    assert!(
+        err.contains("move 1 (") && err.contains("capturing 4 seeds; the rules capture 0"),
+        "{err}"
+    );
+    for variant in ["", "Oware Grand Slam"] {
+        let changed = text.replacen(
+            "[Variant \"Oware Abapa\"]",
+            &format!("[Variant \"{variant}\"]"),
+            1,
+        );
+        let err = ply_error(replay("variant.ogn", &changed).unwrap_err());
+        assert!(
+            err.contains(&format!(
+                "tag Variant \"{variant}\" is not Oware Abapa or Oware Awari"
+            )),
+            "{err}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A closed standard output ends every subcommand quietly.
+
+/// Runs the binary with `args`, standard output a pipe whose reader is already gone, standard
+/// input `input`; returns the exit status and standard error.
+fn run_into_closed_pipe(args: &[&str], input: &str) -> (std::process::ExitStatus, String) {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn closed_stdout_ends_quietly() {
+    let records = scratch("closed-stdout.ogn");
+    run_quiet(match_args(&[
+        "--engine",
+        &fake_engine_command("random"),
+        "--engine",
+        &fake_engine_command("first"),
+        "--ogn",
+        records.to_str().unwrap(),
+        "--quiet",
+    ]))
+    .unwrap();
+    let random = fake_engine_command("random");
+    let first = fake_engine_command("first");
+    let cases: [(&[&str], &str); 5] = [
+        (&["bench", "--depth", "2"], ""),
+        (&["perft", "--depth", "3"], ""),
+        (&["match", "--replay", records.to_str().unwrap()], ""),
+        (
+            &["match", "--engine", &random, "--engine", &first, "--quiet"],
+            "",
+        ),
+        (&[], "uci\nisready\nquit\n"),
+    ];
+    for (args, input) in cases {
+        let (status, stderr) = run_into_closed_pipe(args, input);
+        assert!(status.success(), "{args:?}: {status}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("Error"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn perft_refuses_depths_beyond_its_cap() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args(["perft", "--depth", "75000"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{:?}", out.status);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("invalid value '75000' for '--depth <DEPTH>': 75000 is not in 0..=64"),
+        "{stderr}"
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args([
+            "perft",
+            "--depth",
+            "64",
+            "--fen",
+            "0-0-0-0-0-1-0-0-0-0-0-1-23-23-S",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
 }

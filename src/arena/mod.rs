@@ -7,7 +7,9 @@
 //! - [`ogn`]: game records in Oware Game Notation (write, parse, replay);
 //! - [`stats`]: Elo, confidence intervals, LOS, pentanomial counts, SPRT.
 //!
-//! [`run_match`] is the command-line front end; it is the only part that prints.
+//! [`run_match`] runs `perfectplay match` from its options and returns a report; it prints
+//! nothing. The binary's front end shows its events (a start line, a progress bar, a line per
+//! game), installs the Ctrl-C handler, and prints the report.
 
 pub mod engine;
 pub mod ogn;
@@ -16,21 +18,20 @@ pub mod stats;
 
 use std::fmt;
 use std::fs::{self, File};
-use std::io::Write;
+use std::io::{self, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Once;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{bail, Context};
-use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::game::CycleRule;
 use crate::oware::{Rules, Side, Variant};
+use crate::search::Level;
 use engine::{split_command, EngineSpec};
 use runner::{
-    parse_openings, play_match, random_openings, GameRecord, MatchConfig, SearchLimit, StopReason,
-    Tally,
+    parse_openings, play_match, random_openings, Fault, GameRecord, MatchConfig, SearchLimit,
+    StopReason, Tally,
 };
 use stats::{los, Sprt};
 
@@ -69,10 +70,15 @@ pub struct MatchArgs {
     #[arg(long, group = "limit", value_name = "MS")]
     pub movetime: Option<u64>,
 
-    /// Milliseconds an engine may take for the handshake, `isready`, and each move (on top of
-    /// --movetime); a slower engine loses the game by timeout.
+    /// Milliseconds an engine may take for `isready` before each game and for each move (on top
+    /// of --movetime); a slower engine loses the game by timeout.
     #[arg(long, default_value_t = 10_000, value_name = "MS")]
     pub timeout: u64,
+
+    /// Milliseconds an engine may take to start: `uci` to `uciok`, then the first `isready` to
+    /// `readyok` (a Java engine on a loaded machine can take half a minute).
+    #[arg(long, default_value_t = 60_000, value_name = "MS")]
+    pub handshake_timeout: u64,
 
     /// Openings file, one a line: a diagram (optionally followed by `moves ...`) or a move list
     /// from the start (`F f B e` or `FfBe`); `#` starts a comment. Pairs take them in turn.
@@ -95,7 +101,8 @@ pub struct MatchArgs {
     #[arg(long, default_value = "abapa", value_name = "abapa|awari")]
     pub variant: Variant,
 
-    /// Cycle rule: occurrences of a position since the last capture that end the game (at least 2).
+    /// Cycle rule: occurrences of a position since the last capture that end the game (at least
+    /// 2). Engines that end a game at the first repetition (Aalina, the Aualé GUI) need 2.
     #[arg(long, default_value_t = 3, value_name = "N")]
     pub repetitions: u32,
 
@@ -104,12 +111,14 @@ pub struct MatchArgs {
     pub no_capture_limit: u32,
 
     /// Write every finished game to this file in Oware Game Notation (the file is replaced at the
-    /// start; games are written as they finish, so an interrupted match keeps them).
+    /// start and locked while the match runs; games are written whole as they finish, so an
+    /// interrupted match keeps them). Not the --openings file.
     #[arg(long, value_name = "FILE")]
     pub ogn: Option<PathBuf>,
 
     /// Also write each game to its own file DIR/game-NNNN.ogn (the Aualé GUI opens one game per
-    /// file).
+    /// file; it ends a game at the first repetition, so records played with the default
+    /// --repetitions 3 may not load: use --repetitions 2 for Aualé).
     #[arg(long, value_name = "DIR")]
     pub ogn_dir: Option<PathBuf>,
 
@@ -128,7 +137,8 @@ pub struct MatchArgs {
     #[arg(long, default_value = "perfectplay match")]
     pub event: String,
 
-    /// No progress bar and no line per game on standard error.
+    /// No progress bar and no line per game on standard error (the start line, which says the
+    /// limit, stays).
     #[arg(long)]
     pub quiet: bool,
 }
@@ -137,7 +147,7 @@ pub struct MatchArgs {
 #[derive(Clone, Debug)]
 pub enum MatchReport {
     /// A match was played.
-    Played(MatchSummary),
+    Played(Box<MatchSummary>),
     /// A record file was replayed (`--replay`), and every game in it replayed correctly.
     Replayed(ReplaySummary),
 }
@@ -161,6 +171,33 @@ pub struct MatchSummary {
     pub sprt: Option<(Sprt, f64)>,
     /// Wall time.
     pub elapsed: Duration,
+    /// The game records written (`--ogn`, `--ogn-dir`) and those that failed.
+    pub records: RecordsWritten,
+}
+
+impl fmt::Display for MatchReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MatchReport::Played(s) => s.fmt(f),
+            MatchReport::Replayed(r) => r.fmt(f),
+        }
+    }
+}
+
+/// The Elo estimate of a tally and the model it comes from: pentanomial once a pair is complete
+/// (`pentanomial, 3 pairs`, noting games in no pair: `; 1 unpaired game left out`), else trinomial.
+fn estimate(t: &Tally) -> (Option<stats::EloEstimate>, String) {
+    if t.pairs.pairs() == 0 {
+        let g = &t.games;
+        return (g.elo(), format!("trinomial, {} games", g.games()));
+    }
+    let mut model = format!("pentanomial, {} pairs", t.pairs.pairs());
+    match t.unpaired() {
+        0 => {}
+        1 => model.push_str("; 1 unpaired game left out"),
+        n => model.push_str(&format!("; {n} unpaired games left out")),
+    }
+    (t.pairs.elo(), model)
 }
 
 impl fmt::Display for MatchSummary {
@@ -199,14 +236,7 @@ impl fmt::Display for MatchSummary {
             t.by_side[1],
             t.by_side[2]
         )?;
-        let (estimate, model) = if t.pairs.pairs() > 0 {
-            (
-                t.pairs.elo(),
-                format!("pentanomial, {} pairs", t.pairs.pairs()),
-            )
-        } else {
-            (g.elo(), format!("trinomial, {} games", g.games()))
-        };
+        let (estimate, model) = estimate(t);
         match estimate {
             Some(e) => writeln!(f, "Elo difference ({a} - {b}): {e} (95% interval, {model})")?,
             None => writeln!(f, "Elo difference: no games")?,
@@ -241,7 +271,23 @@ impl fmt::Display for MatchSummary {
                 write!(f, " {name} {total} ({});", kinds.join(", "))?;
             }
         }
-        writeln!(f)
+        writeln!(f)?;
+        for (i, name) in self.names.iter().enumerate() {
+            let n = t.fault_count(i, Fault::NoMove);
+            if n > 0 {
+                let games = if n == 1 { "game" } else { "games" };
+                writeln!(
+                    f,
+                    "Warning: {name} answered bestmove 0000 where the rules allow a move, in {n} \
+                     {games}; an engine that ends a game at the first repetition (Aalina) needs \
+                     --repetitions 2"
+                )?;
+            }
+        }
+        if !self.records.targets.is_empty() {
+            writeln!(f, "{}", self.records)?;
+        }
+        Ok(())
     }
 }
 
@@ -297,35 +343,240 @@ impl fmt::Display for ReplaySummary {
     }
 }
 
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-static CTRL_C_PRESSES: AtomicUsize = AtomicUsize::new(0);
-
-/// Installs the Ctrl-C handler once per process: the first Ctrl-C stops the match (finished games
-/// are kept and summarised), the second exits at once.
-fn install_ctrl_c() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        let installed = ctrlc::set_handler(|| {
-            if CTRL_C_PRESSES.fetch_add(1, Ordering::SeqCst) > 0 {
-                std::process::exit(130);
-            }
-            INTERRUPTED.store(true, Ordering::SeqCst);
-        });
-        if let Err(e) = installed {
-            log::warn!("cannot install the Ctrl-C handler ({e}); Ctrl-C will end the match without a summary");
-        }
-    });
+/// What [`run_match`] tells its front end while a match runs.
+#[derive(Clone, Copy, Debug)]
+pub enum MatchEvent<'a> {
+    /// Both engines answered the handshake; the games begin.
+    Started(&'a MatchStart),
+    /// A game finished (in the order games finish), with the tally after it.
+    Game {
+        /// The game.
+        record: &'a GameRecord,
+        /// The score so far.
+        tally: &'a Tally,
+    },
 }
 
-/// Runs `perfectplay match`: replays a record file (`--replay`) or plays a match, printing the
-/// summary on standard output (the progress bar and per-game lines go to standard error).
+/// What a match is about to play, as the front end announces it.
+#[derive(Clone, Debug)]
+pub struct MatchStart {
+    /// Display names, the first engine's first.
+    pub names: [String; 2],
+    /// Games planned.
+    pub games: usize,
+    /// The search limit.
+    pub limit: SearchLimit,
+    /// For a plain `go`, what it means for each engine: `Level N, at most M nodes a move` for our
+    /// engine (read from its `Level` option), `None` for an engine whose default is unknown.
+    pub default_search: [Option<String>; 2],
+    /// The rules.
+    pub rules: Rules,
+    /// The SPRT, if one runs.
+    pub sprt: Option<Sprt>,
+}
+
+impl fmt::Display for MatchStart {
+    /// One line: `Match a vs b: 100 games, 20000 nodes per move (abapa, repetitions 3,
+    /// no-capture limit 500)`; for a plain `go`, what each engine makes of it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [a, b] = &self.names;
+        write!(f, "Match {a} vs {b}: {} games, ", self.games)?;
+        if self.limit == SearchLimit::EngineDefault {
+            let own = |i: usize| {
+                self.default_search[i]
+                    .clone()
+                    .unwrap_or_else(|| "its own default".to_string())
+            };
+            write!(f, "plain go ({a}: {}; {b}: {})", own(0), own(1))?;
+        } else {
+            write!(f, "{}", self.limit)?;
+        }
+        let cycle = self.rules.cycle;
+        write!(
+            f,
+            " ({}, repetitions {}, no-capture limit {})",
+            self.rules.variant, cycle.repetitions, cycle.no_progress_limit
+        )?;
+        if let Some(s) = &self.sprt {
+            write!(f, ", SPRT {s}")?;
+        }
+        Ok(())
+    }
+}
+
+/// What a plain `go` means for a started engine: for our engine, the caps of the `Level` it was
+/// given (the last `--option Level=N` for it, else full strength); `None` for other engines.
+fn default_search(engine: &engine::Engine, spec: &EngineSpec) -> Option<String> {
+    let ours = engine
+        .id_name()
+        .is_some_and(|n| n.starts_with("perfectplay"))
+        && engine.has_option("Level");
+    if !ours {
+        return None;
+    }
+    let level = spec
+        .options
+        .iter()
+        .rev()
+        .find(|(name, _)| name.eq_ignore_ascii_case("Level"))
+        .and_then(|(_, value)| value.parse::<u8>().ok())
+        .map_or_else(Level::default, Level::new);
+    let depth = level
+        .max_depth()
+        .map_or_else(String::new, |d| format!(", depth {d}"));
+    Some(format!(
+        "Level {}, at most {} nodes{depth} a move",
+        level.number(),
+        level.max_nodes()
+    ))
+}
+
+/// The `--ogn` file, locked for this match: records are appended whole (a failed write is cut
+/// back off), and a second match cannot write it at the same time.
+struct RecordFile {
+    file: File,
+    /// Bytes of whole records written so far.
+    len: u64,
+    /// A regular file (not a device or a pipe), which can be emptied and cut back.
+    regular: bool,
+}
+
+impl RecordFile {
+    /// Opens `path` for writing without truncating it, and locks it; [`RecordFile::start`]
+    /// empties it.
+    fn open(path: &Path) -> anyhow::Result<RecordFile> {
+        let file = fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .with_context(|| format!("cannot create {}", path.display()))?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(fs::TryLockError::WouldBlock) => bail!(
+                "{} is locked by another program (another match writing its records?)",
+                path.display()
+            ),
+            Err(fs::TryLockError::Error(e)) => {
+                // A file system without locks (some network mounts): write unlocked.
+                log::warn!("cannot lock {}: {e}", path.display());
+            }
+        }
+        let regular = file.metadata().is_ok_and(|m| m.is_file());
+        Ok(RecordFile {
+            file,
+            len: 0,
+            regular,
+        })
+    }
+
+    /// Empties the file: a match replaces the records of the previous one.
+    fn start(&mut self) -> io::Result<()> {
+        if !self.regular {
+            return Ok(());
+        }
+        self.file.set_len(0)?;
+        self.file.seek(SeekFrom::Start(0)).map(drop)
+    }
+
+    /// Appends one record whole, or not at all.
+    fn append(&mut self, text: &str) -> io::Result<()> {
+        let written = self
+            .file
+            .write_all(text.as_bytes())
+            .and_then(|()| self.file.flush());
+        match written {
+            Ok(()) => {
+                self.len += text.len() as u64;
+                Ok(())
+            }
+            Err(e) => {
+                // Cut off what part of the record got in, so that the file stays readable.
+                if self.regular {
+                    let _ = self.file.set_len(self.len);
+                    let _ = self.file.seek(SeekFrom::Start(self.len));
+                }
+                Err(e)
+            }
+        }
+    }
+}
+
+/// Writes `text` to `path` whole or not at all: into a temporary file beside it, then renamed.
+fn write_whole(path: &Path, text: &str) -> io::Result<()> {
+    let name = path
+        .file_name()
+        .map_or_else(|| "record".into(), |n| n.to_string_lossy().into_owned());
+    let temporary = path.with_file_name(format!(".{name}.partial"));
+    let written = fs::write(&temporary, text).and_then(|()| fs::rename(&temporary, path));
+    if written.is_err() {
+        let _ = fs::remove_file(&temporary);
+    }
+    written
+}
+
+/// Whether two paths name the same existing file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (fs::canonicalize(a), fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Game records written or not, for the summary.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RecordsWritten {
+    /// Where they go: the `--ogn` file and/or the `--ogn-dir` folder.
+    pub targets: Vec<PathBuf>,
+    /// Records written to every target.
+    pub written: usize,
+    /// Records that failed to reach at least one target.
+    pub failed: usize,
+    /// The first failure, as the operating system put it.
+    pub first_error: Option<String>,
+}
+
+impl fmt::Display for RecordsWritten {
+    /// `Records: 6 games written to games.ogn` or `Records: FAILED: 2 of 2 games not written to
+    /// /dev/full (No space left on device (os error 28))`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let targets: Vec<String> = self
+            .targets
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        let targets = targets.join(" and ");
+        if self.failed == 0 {
+            write!(f, "Records: {} games written to {targets}", self.written)
+        } else {
+            write!(
+                f,
+                "Records: FAILED: {} of {} games not written to {targets} ({})",
+                self.failed,
+                self.failed + self.written,
+                self.first_error.as_deref().unwrap_or("?")
+            )
+        }
+    }
+}
+
+/// Runs `perfectplay match`: replays a record file (`--replay`) or plays a match, and returns
+/// what it found for the front end to print. `interrupt` stops a match from outside (the front
+/// end's Ctrl-C): games in progress are dropped, finished ones kept. `on_event` hears when the
+/// match starts and each game as it finishes (not called for `--replay`).
 ///
 /// # Errors
 /// Bad options (not two engines, a bad `--sprt`, `--option` or `--name`, `--repetitions` below
-/// 2), an unreadable openings or record file, an engine that fails to start before the first game,
-/// an output file that cannot be created, and, with `--replay`, any game that does not replay.
-/// Faults during the match are not errors: they lose games and are reported.
-pub fn run_match(args: MatchArgs) -> anyhow::Result<MatchReport> {
+/// 2, `--openings` and `--ogn` naming the same file), an unreadable openings or record file, an
+/// engine that fails to start before the first game, an output file that cannot be created or is
+/// locked by another match, and, with `--replay`, any game that does not replay. Faults during the
+/// match are not errors: they lose games and are reported. Records that could not be written are
+/// reported in the summary ([`MatchSummary::records`]), for the front end to fail on.
+pub fn run_match(
+    args: MatchArgs,
+    interrupt: &AtomicBool,
+    on_event: &mut dyn FnMut(MatchEvent<'_>),
+) -> anyhow::Result<MatchReport> {
     if args.repetitions < 2 {
         bail!(
             "--repetitions must be at least 2 (found {})",
@@ -342,8 +593,17 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<MatchReport> {
     if let Some(path) = &args.replay {
         return replay_file(path, rules).map(MatchReport::Replayed);
     }
+    if let (Some(openings), Some(ogn)) = (&args.openings, &args.ogn) {
+        if same_file(openings, ogn) {
+            bail!(
+                "--openings and --ogn name the same file ({}): the records would replace the openings",
+                ogn.display()
+            );
+        }
+    }
     let mut config = match_config(&args, rules)?;
     let sprt = config.sprt;
+    let mut ogn_file = args.ogn.as_deref().map(RecordFile::open).transpose()?;
 
     let mut first = Vec::new();
     for i in 0..2 {
@@ -361,73 +621,59 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<MatchReport> {
         .try_into()
         .map_err(|_| anyhow::anyhow!("engines lost"))?;
 
-    let mut ogn_file = match &args.ogn {
-        Some(path) => {
-            Some(File::create(path).with_context(|| format!("cannot create {}", path.display()))?)
-        }
-        None => None,
-    };
+    if let (Some(file), Some(path)) = (ogn_file.as_mut(), &args.ogn) {
+        file.start()
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
     if let Some(dir) = &args.ogn_dir {
         fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-
-    INTERRUPTED.store(false, Ordering::SeqCst);
-    CTRL_C_PRESSES.store(0, Ordering::SeqCst);
-    install_ctrl_c();
-
-    let progress = if args.quiet {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(config.games as u64)
+    let mut records = RecordsWritten {
+        targets: args.ogn.iter().chain(&args.ogn_dir).cloned().collect(),
+        ..RecordsWritten::default()
     };
-    let style =
-        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed_precise}]")
-            .unwrap_or_else(|_| ProgressStyle::default_bar());
-    progress.set_style(style);
-    progress.set_message(progress_message(
-        &config.names,
-        &Tally::default(),
-        sprt.as_ref(),
-    ));
-    progress.enable_steady_tick(Duration::from_millis(500));
+
+    let start = MatchStart {
+        names: config.names.clone(),
+        games: config.games,
+        limit: config.limit,
+        default_search: [0, 1].map(|i| default_search(&first[i], &config.engines[i])),
+        rules,
+        sprt,
+    };
+    on_event(MatchEvent::Started(&start));
     let date = today();
     let started = Instant::now();
-    let mut write_failed = false;
     let mut on_game = |record: &GameRecord, tally: &Tally| {
         let text = record.to_ogn(&args.event, &date, rules).to_string();
+        let mut failure = None;
         if let Some(file) = ogn_file.as_mut() {
-            if let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) {
-                if !write_failed {
-                    log::error!("cannot write the game records: {e}");
-                    write_failed = true;
-                }
+            if let Err(e) = file.append(&text) {
+                failure = Some(e.to_string());
             }
         }
         if let Some(dir) = &args.ogn_dir {
             let path = dir.join(format!("game-{:04}.ogn", record.number));
-            if let Err(e) = fs::write(&path, &text) {
-                log::error!("cannot write {}: {e}", path.display());
+            if let Err(e) = write_whole(&path, &text) {
+                failure.get_or_insert_with(|| format!("{}: {e}", path.display()));
             }
         }
-        progress.inc(1);
-        progress.set_message(progress_message(&config.names, tally, sprt.as_ref()));
-        if !args.quiet {
-            progress.suspend(|| {
-                eprintln!(
-                    "Game {} {} vs {}: {} ({})",
-                    record.number,
-                    record.names[0],
-                    record.names[1],
-                    record.result_string(),
-                    record.termination_string()
-                )
-            });
+        match failure {
+            Some(e) => {
+                if records.first_error.is_none() {
+                    log::error!("cannot write the record of game {}: {e}", record.number);
+                    records.first_error = Some(e);
+                }
+                records.failed += 1;
+            }
+            None if records.targets.is_empty() => {}
+            None => records.written += 1,
         }
+        on_event(MatchEvent::Game { record, tally });
     };
-    let result = play_match(&config, Some(first), &INTERRUPTED, &mut on_game);
-    progress.finish_and_clear();
+    let result = play_match(&config, Some(first), interrupt, &mut on_game);
 
-    let summary = MatchSummary {
+    Ok(MatchReport::Played(Box::new(MatchSummary {
         names: config.names.clone(),
         planned: config.games,
         limit: config.limit,
@@ -436,10 +682,8 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<MatchReport> {
         tally: result.tally,
         stop: result.stop,
         elapsed: started.elapsed(),
-    };
-    print!("{summary}");
-    std::io::stdout().flush().ok();
-    Ok(MatchReport::Played(summary))
+        records,
+    })))
 }
 
 /// Builds the match configuration from the options (names are filled in later).
@@ -505,6 +749,7 @@ fn match_config(args: &MatchArgs, rules: Rules) -> anyhow::Result<MatchConfig> {
         games: args.games,
         limit,
         timeout: Duration::from_millis(args.timeout),
+        handshake_timeout: Duration::from_millis(args.handshake_timeout),
         rules,
         openings,
         concurrency: args.concurrency.max(1),
@@ -540,8 +785,8 @@ fn resolve_names(config: &MatchConfig, id_names: [Option<&str>; 2]) -> [String; 
     names
 }
 
-/// The progress bar's message: the first engine's running score, Elo, and the LLR.
-fn progress_message(names: &[String; 2], tally: &Tally, sprt: Option<&Sprt>) -> String {
+/// A progress bar's message: the first engine's running score, Elo, and the LLR.
+pub fn progress_message(names: &[String; 2], tally: &Tally, sprt: Option<&Sprt>) -> String {
     let g = &tally.games;
     let mut msg = format!(
         "{} +{} ={} -{} ({:.1}%)",
@@ -551,12 +796,7 @@ fn progress_message(names: &[String; 2], tally: &Tally, sprt: Option<&Sprt>) -> 
         g.losses,
         100.0 * g.score()
     );
-    let estimate = if tally.pairs.pairs() > 0 {
-        tally.pairs.elo()
-    } else {
-        g.elo()
-    };
-    if let Some(e) = estimate {
+    if let Some(e) = estimate(tally).0.filter(|e| e.half_width().is_finite()) {
         msg.push_str(&format!("  Elo {:+.0} ± {:.0}", e.elo, e.half_width()));
     }
     if let Some(s) = sprt {
@@ -655,7 +895,6 @@ fn replay_file(path: &Path, rules: Rules) -> anyhow::Result<ReplaySummary> {
             errors.join("\n")
         );
     }
-    print!("{summary}");
     Ok(summary)
 }
 
@@ -674,6 +913,116 @@ mod tests {
         Cli::try_parse_from(std::iter::once("match").chain(line.iter().copied()))
             .unwrap()
             .args
+    }
+
+    fn quiet(args: MatchArgs) -> anyhow::Result<MatchReport> {
+        run_match(args, &AtomicBool::new(false), &mut |_| {})
+    }
+
+    #[test]
+    fn engines_get_a_minute_to_start() {
+        let c = match_config(&args(&["--engine", "a", "--engine", "b"]), Rules::default()).unwrap();
+        assert_eq!(c.handshake_timeout, Duration::from_secs(60));
+        assert_eq!(c.timeout, Duration::from_secs(10));
+    }
+
+    /// A game won by `winner`, the first engine South when `south_engine` is 0.
+    fn game(
+        number: usize,
+        south_engine: usize,
+        winner: Option<Side>,
+        fault: Option<Fault>,
+    ) -> GameRecord {
+        use crate::oware::{Board, EndReason, GameEnd};
+        let termination = match (fault, winner) {
+            (Some(fault), Some(w)) => runner::Termination::Forfeit {
+                side: w.opponent(),
+                fault,
+                detail: "bestmove 0000".into(),
+            },
+            _ => runner::Termination::Rules(GameEnd {
+                reason: EndReason::Majority,
+                stores: match winner {
+                    Some(Side::South) => [25, 23],
+                    Some(Side::North) => [23, 25],
+                    None => [24, 24],
+                },
+                winner,
+            }),
+        };
+        GameRecord {
+            number,
+            pair: (number - 1) / 2,
+            south_engine,
+            names: ["a".into(), "b".into()],
+            opening: runner::Opening {
+                start: Board::start(Variant::Abapa),
+                moves: vec![],
+            },
+            moves: vec![],
+            termination,
+        }
+    }
+
+    fn summary(games: &[GameRecord], records: RecordsWritten) -> String {
+        let mut tally = Tally::default();
+        for g in games {
+            tally.record(g);
+        }
+        MatchSummary {
+            names: ["a".into(), "b".into()],
+            planned: games.len(),
+            limit: SearchLimit::Nodes(100),
+            rules: Rules::default(),
+            tally,
+            stop: StopReason::Completed,
+            sprt: None,
+            elapsed: Duration::from_millis(1500),
+            records,
+        }
+        .to_string()
+    }
+
+    #[test]
+    fn summary_says_what_is_left_out_and_what_failed() {
+        // Engine a wins the first pair twice, then wins game 3, whose partner is not played.
+        let games = [
+            game(1, 0, Some(Side::South), None),
+            game(2, 1, Some(Side::North), None),
+            game(3, 0, Some(Side::South), None),
+        ];
+        let text = summary(&games, RecordsWritten::default());
+        assert_eq!(
+            text,
+            "Match a vs b: 3 of 3 games, 100 nodes per move (abapa, repetitions 3, no-capture limit 500), 1.5 s\n\
+             Stopped: all games played\n\
+             Score of a: 3 wins, 0 draws, 0 losses, 3.0/3 = 100.0%  (South won 2, drawn 0, North won 1)\n\
+             Elo difference (a - b): too few games for an estimate [-354.2, +inf] (95% interval, pentanomial, 1 pairs; 1 unpaired game left out)\n\
+             LOS: 95.8%  Draw ratio: 0.0%\n\
+             Pairs by points of a (0, 1/2, 1, 3/2, 2): 0 0 0 0 1\n\
+             Faults: a none; b none;\n"
+        );
+        // b answers bestmove 0000 with legal moves in game 1; no record reaches the file.
+        let games = [
+            game(1, 0, Some(Side::South), Some(Fault::NoMove)),
+            game(2, 1, None, None),
+        ];
+        let records = RecordsWritten {
+            targets: vec![PathBuf::from("/dev/full")],
+            written: 0,
+            failed: 2,
+            first_error: Some("No space left on device (os error 28)".into()),
+        };
+        let text = summary(&games, records);
+        assert!(
+            text.ends_with(
+                "Faults: a none; b 1 (1 no move);\n\
+                 Warning: b answered bestmove 0000 where the rules allow a move, in 1 game; an engine \
+                 that ends a game at the first repetition (Aalina) needs --repetitions 2\n\
+                 Records: FAILED: 2 of 2 games not written to /dev/full (No space left on device (os error 28))\n"
+            ),
+            "{text}"
+        );
     }
 
     #[test]
@@ -753,7 +1102,7 @@ mod tests {
         assert!(match_config(&bad, Rules::default()).is_err());
         assert!(Cli::try_parse_from(["m", "--nodes", "1", "--depth", "2"]).is_err());
         assert!(Cli::try_parse_from(["m", "--replay", "x.ogn", "--engine", "a"]).is_err());
-        assert!(run_match(args(&[
+        assert!(quiet(args(&[
             "--engine",
             "a",
             "--engine",
@@ -768,7 +1117,7 @@ mod tests {
             "--engine",
             "/nonexistent/other",
         ]);
-        let err = run_match(missing).unwrap_err();
+        let err = quiet(missing).unwrap_err();
         assert!(format!("{err:#}").contains("engine 1"), "{err:#}");
     }
 }

@@ -33,6 +33,10 @@ pub struct OgnGame {
     pub moves: Vec<Move>,
     /// `comments[i]` comments move `i` (same length as `moves`).
     pub comments: Vec<Option<String>>,
+    /// `captures[i]`: the seeds the move text says move `i` captured (`b+3` is 3, a move written
+    /// alone, `b`, is 0), or `None` where it says nothing (moves run together, `FfBe`, or moves set
+    /// with [`OgnGame::push_move`]). Same length as `moves`; [`replay`] checks them.
+    pub captures: Vec<Option<u8>>,
     /// The result written after the moves (`*`, `25-19`, `1-0`, ...), if any.
     pub result_token: Option<String>,
 }
@@ -55,30 +59,63 @@ impl OgnGame {
         }
     }
 
-    /// Appends a move with its optional comment.
+    /// Appends a move with its optional comment (and no capture annotation: the writer computes
+    /// captures from the rules).
     pub fn push_move(&mut self, mv: Move, comment: Option<String>) {
         self.moves.push(mv);
         self.comments.push(comment);
+        self.captures.push(None);
     }
 
-    /// The rules named by the tags: `Variant` (a value containing `awari`, any case, is Awari;
-    /// anything else Abapa), `Repetitions` and `NoCaptureLimit` (this crate's own tags), each
-    /// falling back to `default`.
-    pub fn rules(&self, default: Rules) -> Rules {
-        let variant = match self.tag("Variant") {
-            Some(v) if v.to_ascii_lowercase().contains("awari") => Variant::Awari,
-            Some(v) if v.to_ascii_lowercase().contains("abapa") => Variant::Abapa,
-            _ => default.variant,
+    /// The rules named by the tags, each missing tag (or a `?`, PGN's "unknown") falling back to
+    /// `default`: `Variant` is `Oware Abapa` or `Oware Awari` as Aualé writes it, or just `abapa`
+    /// or `awari` (any case); `Repetitions` (at least 2) and `NoCaptureLimit` (plies, 0 = none)
+    /// are this crate's own tags.
+    ///
+    /// # Errors
+    /// [`ReplayError::Tag`] for any other value, an empty one included: a record of unknown rules
+    /// cannot be checked.
+    pub fn rules(&self, default: Rules) -> Result<Rules, ReplayError> {
+        let given = |name: &'static str| self.tag(name).filter(|v| v.trim() != "?");
+        let bad = |name: &'static str, value: &str, expected: &'static str| ReplayError::Tag {
+            name,
+            value: value.chars().take(80).collect(),
+            expected,
         };
-        let number = |name: &str| self.tag(name).and_then(|v| v.trim().parse::<u32>().ok());
-        Rules {
+        let variant = match given("Variant") {
+            None => default.variant,
+            Some(v) => match v.trim().to_ascii_lowercase().as_str() {
+                "oware abapa" | "abapa" => Variant::Abapa,
+                "oware awari" | "awari" => Variant::Awari,
+                _ => return Err(bad("Variant", v, "Oware Abapa or Oware Awari")),
+            },
+        };
+        let number =
+            |name: &'static str, min: u32, fallback: u32, expected: &'static str| match given(name)
+            {
+                None => Ok(fallback),
+                Some(v) => match v.trim().parse::<u32>() {
+                    Ok(n) if n >= min => Ok(n),
+                    _ => Err(bad(name, v, expected)),
+                },
+            };
+        Ok(Rules {
             variant,
             cycle: CycleRule {
-                repetitions: number("Repetitions").unwrap_or(default.cycle.repetitions),
-                no_progress_limit: number("NoCaptureLimit")
-                    .unwrap_or(default.cycle.no_progress_limit),
+                repetitions: number(
+                    "Repetitions",
+                    2,
+                    default.cycle.repetitions,
+                    "a number of occurrences, at least 2",
+                )?,
+                no_progress_limit: number(
+                    "NoCaptureLimit",
+                    0,
+                    default.cycle.no_progress_limit,
+                    "a number of plies (0 for no limit)",
+                )?,
             },
-        }
+        })
     }
 
     /// The start position: the `FEN` tag's diagram, or the initial position; under `variant`.
@@ -120,7 +157,7 @@ impl OgnGame {
     /// the start under the record's rules; a move the rules refuse is written bare), comments, and
     /// the result.
     fn move_tokens(&self) -> Vec<String> {
-        let rules = self.rules(Rules::default());
+        let rules = self.rules(Rules::default()).unwrap_or_default();
         let mut state = self
             .start(rules.variant)
             .ok()
@@ -401,16 +438,23 @@ fn read_token(game: &mut OgnGame, token: &str) -> Result<(), ()> {
             return Ok(());
         }
     }
-    let (letters, captures) = match token.split_once('+') {
-        Some((l, c)) if is_number(c) => (l, Some(c)),
+    let (letters, captured) = match token.split_once('+') {
+        Some((l, c)) if is_number(c) => (l, Some(c.parse::<u8>().map_err(|_| ())?)),
         Some(_) => return Err(()),
         None => (token, None),
     };
-    if letters.is_empty() || (captures.is_some() && letters.chars().count() != 1) {
+    let single = letters.chars().count() == 1;
+    if letters.is_empty() || (captured.is_some() && !single) {
         return Err(());
     }
     for c in letters.chars() {
         game.push_move(Move::from_letter(c).ok_or(())?, None);
+    }
+    if single {
+        // A move written alone says what it captured: `+N`, or nothing.
+        if let Some(last) = game.captures.last_mut() {
+            *last = Some(captured.unwrap_or(0));
+        }
     }
     Ok(())
 }
@@ -451,6 +495,28 @@ pub struct Replayed {
 /// Why a record does not replay.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ReplayError {
+    /// A rules tag whose value names no rules this crate knows.
+    #[error("tag {name} \"{value}\" is not {expected}")]
+    Tag {
+        /// The tag's name.
+        name: &'static str,
+        /// Its value (at most 80 characters).
+        value: String,
+        /// What it should be.
+        expected: &'static str,
+    },
+    /// A move whose written capture (`b+3`, or `b` for none) is not what the rules capture.
+    #[error("move {number} ({mv}) is written as capturing {written} seeds; the rules capture {captured}")]
+    Capture {
+        /// 1-based ply.
+        number: usize,
+        /// The move.
+        mv: Move,
+        /// The seeds the record says.
+        written: u8,
+        /// The seeds the rules capture.
+        captured: u8,
+    },
     /// The `FEN` tag is not a diagram.
     #[error("bad FEN tag: {0}")]
     Fen(NotationError),
@@ -475,21 +541,36 @@ pub enum ReplayError {
 }
 
 /// Replays `game` with the rules (the record's `Variant`, `Repetitions` and `NoCaptureLimit` tags,
-/// else `default`): every move must be legal; if the rules end the game, its result must be the
-/// final seed count (or say the same winner); if they do not, the result must be `*` or a forfeit.
+/// else `default`, see [`OgnGame::rules`]): every move must be legal and capture what the move text
+/// says (`b+3`; a move written alone captures nothing; moves run together say nothing); if the
+/// rules end the game, its result must be the final seed count (or say the same winner); if they
+/// do not, the result must be `*` or a forfeit.
 ///
 /// # Errors
 /// [`ReplayError`] naming the first disagreement.
 pub fn replay(game: &OgnGame, default: Rules) -> Result<Replayed, ReplayError> {
-    let rules = game.rules(default);
+    let rules = game.rules(default)?;
     let start = game.start(rules.variant).map_err(ReplayError::Fen)?;
     let mut state = GameState::new(start, rules);
     for (i, &mv) in game.moves.iter().enumerate() {
+        let mover = state.board().side_to_move();
+        let before = state.board().store(mover);
         state.play(mv).map_err(|e| ReplayError::Move {
             number: i + 1,
             mv,
             reason: e.to_string(),
         })?;
+        let captured = state.board().store(mover) - before;
+        if let Some(&Some(written)) = game.captures.get(i) {
+            if written != captured {
+                return Err(ReplayError::Capture {
+                    number: i + 1,
+                    mv,
+                    written,
+                    captured,
+                });
+            }
+        }
     }
     let result = game
         .tag("Result")
@@ -603,7 +684,10 @@ mod tests {
             games[0].comments[2].as_deref(),
             Some("a comment over lines")
         );
-        assert_eq!(games[0].rules(Rules::default()).variant, Variant::Abapa);
+        assert_eq!(
+            games[0].rules(Rules::default()).unwrap().variant,
+            Variant::Abapa
+        );
         let r = replay(&games[0], Rules::default()).unwrap();
         assert_eq!((r.end, r.winner, r.plies), (None, None, 6));
     }
@@ -659,6 +743,95 @@ mod tests {
             replay(&g, Rules::default()),
             Err(ReplayError::Result { .. })
         ));
+    }
+
+    #[test]
+    fn replay_checks_capture_annotations() {
+        // South's F (1 seed) lands in North's a, making 2: two seeds captured.
+        let fen = "[FEN \"0-0-0-0-0-1-1-1-0-0-0-0-23-22-S\"]\n\n";
+        let replayed = |moves: &str| {
+            replay(
+                &parse(&format!("{fen}{moves}")).unwrap()[0],
+                Rules::default(),
+            )
+        };
+        assert!(replayed("1. F+2 25-22").is_ok());
+        assert_eq!(
+            replayed("1. F+3 25-22"),
+            Err(ReplayError::Capture {
+                number: 1,
+                mv: Move::from_letter('F').unwrap(),
+                written: 3,
+                captured: 2
+            })
+        );
+        let err = replayed("1. F 25-22").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "move 1 (F) is written as capturing 0 seeds; the rules capture 2"
+        );
+        // A move that captures nothing, written with a capture.
+        let start = |moves: &str| replay(&parse(moves).unwrap()[0], Rules::default());
+        assert!(start("1. F f *").is_ok());
+        assert!(matches!(
+            start("1. F f+4 *"),
+            Err(ReplayError::Capture {
+                number: 2,
+                written: 4,
+                captured: 0,
+                ..
+            })
+        ));
+        // Moves run together say nothing about captures: not checked.
+        assert!(start("FfBe *").is_ok());
+        assert_eq!(
+            parse("FfBe b").unwrap()[0].captures,
+            [None, None, None, None, Some(0)]
+        );
+    }
+
+    #[test]
+    fn replay_refuses_unknown_rules_tags() {
+        let with = |tags: &str| parse(&format!("{tags}\n1. F f *\n")).unwrap().remove(0);
+        let rules = |tags: &str| with(tags).rules(Rules::default());
+        assert_eq!(rules("").unwrap().variant, Variant::Abapa);
+        assert_eq!(rules("[Variant \"?\"]").unwrap().variant, Variant::Abapa);
+        let awari = Rules {
+            variant: Variant::Awari,
+            ..Rules::default()
+        };
+        assert_eq!(with("").rules(awari).unwrap().variant, Variant::Awari);
+        assert_eq!(
+            rules("[Variant \"Oware Awari\"]").unwrap().variant,
+            Variant::Awari
+        );
+        assert_eq!(
+            rules("[Variant \"ABAPA\"]").unwrap().variant,
+            Variant::Abapa
+        );
+        for bad in ["", "Oware", "Oware Mancala", "not awari"] {
+            let err = replay(&with(&format!("[Variant \"{bad}\"]")), Rules::default()).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!("tag Variant \"{bad}\" is not Oware Abapa or Oware Awari")
+            );
+        }
+        assert!(matches!(
+            rules("[Repetitions \"1\"]"),
+            Err(ReplayError::Tag {
+                name: "Repetitions",
+                ..
+            })
+        ));
+        assert!(matches!(
+            rules("[NoCaptureLimit \"lots\"]"),
+            Err(ReplayError::Tag {
+                name: "NoCaptureLimit",
+                ..
+            })
+        ));
+        let r = rules("[Repetitions \"2\"]\n[NoCaptureLimit \"0\"]").unwrap();
+        assert_eq!((r.cycle.repetitions, r.cycle.no_progress_limit), (2, 0));
     }
 
     #[test]

@@ -208,7 +208,9 @@ pub fn random_openings(count: usize, plies: usize, seed: u64, rules: Rules) -> V
         .collect()
 }
 
-/// The `position` command for a start and the moves since.
+/// The `position` command for a start and the moves since, the moves run together as the Aualé GUI
+/// sends them (`position startpos moves FfBe`): engines of the Aualé family (Aalina) refuse them
+/// separated by blanks, and the protocol (protocol.md) accepts both.
 pub fn position_command(start: &Board, moves: &[Move]) -> String {
     let mut cmd = if *start == Board::start(start.variant()) {
         "position startpos".to_string()
@@ -216,11 +218,8 @@ pub fn position_command(start: &Board, moves: &[Move]) -> String {
         format!("position fen {start}")
     };
     if !moves.is_empty() {
-        cmd.push_str(" moves");
-        for mv in moves {
-            cmd.push(' ');
-            cmd.push(mv.letter());
-        }
+        cmd.push_str(" moves ");
+        cmd.extend(moves.iter().map(|mv| mv.letter()));
     }
     cmd
 }
@@ -228,8 +227,11 @@ pub fn position_command(start: &Board, moves: &[Move]) -> String {
 /// The kinds of engine fault that lose a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Fault {
-    /// A move the rules refuse, or `bestmove 0000` when there are legal moves.
+    /// A move the rules refuse.
     IllegalMove,
+    /// `bestmove 0000` (no move) while the referee sees legal moves: typically an engine whose
+    /// own rules ended the game (Aalina ends it at the first repetition: use `--repetitions 2`).
+    NoMove,
     /// The process ended.
     Crash,
     /// The process closed its pipe but kept running.
@@ -244,8 +246,9 @@ pub enum Fault {
 
 impl Fault {
     /// Every fault, in display order.
-    pub const ALL: [Fault; 6] = [
+    pub const ALL: [Fault; 7] = [
         Fault::IllegalMove,
+        Fault::NoMove,
         Fault::Crash,
         Fault::ClosedPipe,
         Fault::Timeout,
@@ -268,6 +271,7 @@ impl fmt::Display for Fault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Fault::IllegalMove => "illegal move",
+            Fault::NoMove => "no move",
             Fault::Crash => "crash",
             Fault::ClosedPipe => "closed pipe",
             Fault::Timeout => "timeout",
@@ -433,8 +437,11 @@ pub struct MatchConfig {
     pub games: usize,
     /// The search limit per move.
     pub limit: SearchLimit,
-    /// Time allowed for a handshake or `isready`, and for a move beyond its move time.
+    /// Time allowed for `isready` before a game, and for a move beyond its move time.
     pub timeout: Duration,
+    /// Time allowed for starting an engine: `uci` to `uciok`, then the first `isready` to
+    /// `readyok` (a JVM on a loaded machine takes many seconds).
+    pub handshake_timeout: Duration,
     /// The referee's rules.
     pub rules: Rules,
     /// Openings, used in turn by the pairs (cycled when there are fewer).
@@ -474,7 +481,7 @@ impl MatchConfig {
         Engine::start(
             &self.engines[index],
             &self.rule_options(),
-            self.timeout,
+            self.handshake_timeout,
             &label,
             stop,
         )
@@ -527,6 +534,12 @@ impl Tally {
                 self.pending.insert(game.pair, points);
             }
         }
+    }
+
+    /// Games counted in [`Tally::games`] but in no pair of [`Tally::pairs`]: the first game of a pair
+    /// whose second game is not in (the last game of an odd number, or a pair cut by a stop).
+    pub fn unpaired(&self) -> u64 {
+        self.games.games() - 2 * self.pairs.pairs()
     }
 
     /// Faults of kind `fault` by engine `engine` (0 or 1).
@@ -774,8 +787,14 @@ fn play_game(
             },
             Ok(BestMove::NoMove) => {
                 let legal: String = state.legal_moves().iter().map(|m| m.letter()).collect();
+                log::warn!(
+                    "{}: bestmove 0000 in game {number} where the rules allow {legal}: the engine \
+                     may end games by rules of its own (an engine that ends a game at the first \
+                     repetition needs --repetitions 2)",
+                    config.names[e]
+                );
                 (
-                    Fault::IllegalMove,
+                    Fault::NoMove,
                     format!("bestmove 0000 in {} (legal: {legal}){said}", state.board()),
                 )
             }
@@ -861,7 +880,7 @@ mod tests {
         let moves = parse_moves(["Ff"]).unwrap();
         assert_eq!(
             position_command(&start, &moves),
-            "position startpos moves F f"
+            "position startpos moves Ff"
         );
         let b: Board = "0-0-0-0-0-1-1-1-0-0-0-0-22-23-S".parse().unwrap();
         assert_eq!(
@@ -925,5 +944,8 @@ mod tests {
         assert_eq!(t.faults[0].get(&Fault::Timeout), Some(&1));
         assert!(t.faults[1].is_empty());
         assert_eq!(t.by_side, [2, 1, 1]);
+        assert_eq!(t.unpaired(), 0);
+        t.record(&game(2, 0, None));
+        assert_eq!((t.pairs.pairs(), t.unpaired()), (2, 1));
     }
 }

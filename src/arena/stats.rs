@@ -4,7 +4,9 @@
 //! Elo here is logistic Elo: a score `s` (0..1, a draw counting one half) corresponds to
 //! `-400 log10(1/s - 1)` Elo. Confidence intervals come from the normal approximation of the mean
 //! score, with the variance estimated from the trinomial (win/draw/loss per game) or pentanomial
-//! (score of a pair of games with colours swapped) counts, as cutechess-cli and fishtest do. The SPRT
+//! (score of a pair of games with colours swapped) counts, as cutechess-cli and fishtest do, plus a
+//! small-sample term that keeps the interval honest over a handful of games (a Wilson-type score
+//! interval, see [`Trinomial::elo`]). The SPRT
 //! is the generalised SPRT with the normal approximation of the log-likelihood ratio described by
 //! M. Van den Bergh ("A practical introduction to the GSPRT"), fishtest's `LLR_alt2`, on logistic Elo
 //! bounds.
@@ -117,8 +119,11 @@ impl Trinomial {
         [self.losses as f64, self.draws as f64, self.wins as f64]
     }
 
-    /// Elo difference and its 95% confidence interval from the per-game score variance; `None`
-    /// before any game.
+    /// Elo difference and its 95% confidence interval from the per-game score variance and a
+    /// small-sample term: the mean scores `p` with `(mean - p)^2 <= z^2 v(p) / n`, where `v(p)` is
+    /// the sample variance plus `k/n` times `p (1 - p)` (the largest variance of a score with mean
+    /// `p`), `k` = [`SMALL_SAMPLE_WEIGHT`]. The interval is never empty of width, and for two won
+    /// games out of two it is Wilson's. `None` before any game.
     pub fn elo(&self) -> Option<EloEstimate> {
         elo_estimate(&self.counts(), &TRINOMIAL_SCORES, Z95)
     }
@@ -167,8 +172,9 @@ impl Pentanomial {
         self.counts.map(|c| c as f64)
     }
 
-    /// Elo difference and its 95% confidence interval from the per-pair score variance; `None`
-    /// before any pair.
+    /// Elo difference and its 95% confidence interval from the per-pair score variance, with the
+    /// small-sample term of [`Trinomial::elo`] (so that pairs all split 1-1, which have no sample
+    /// variance, still get an interval); `None` before any pair.
     pub fn elo(&self) -> Option<EloEstimate> {
         elo_estimate(&self.counts_f64(), &PENTANOMIAL_SCORES, Z95)
     }
@@ -195,9 +201,12 @@ impl EloEstimate {
 
 impl fmt::Display for EloEstimate {
     /// `+12.3 ± 45.6 [-30.1, +60.0]`; without the `±` when a bound is infinite (a score of 0 or
-    /// 1 at the edge of the interval): `+inf [+120.5, +inf]`.
+    /// 1 at the edge of the interval): `+250.0 [+120.5, +inf]`; and without a point estimate when
+    /// every game was won or every game lost: `too few games for an estimate [-354.2, +inf]`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.half_width().is_finite() {
+        if !self.elo.is_finite() {
+            write!(f, "too few games for an estimate ")?;
+        } else if self.half_width().is_finite() {
             write!(f, "{:+.1} ± {:.1} ", self.elo, self.half_width())?;
         } else {
             write!(f, "{:+.1} ", self.elo)?;
@@ -219,17 +228,38 @@ fn mean_and_variance(counts: &[f64], values: &[f64]) -> (f64, f64, f64) {
     (n, mean, var)
 }
 
-/// The interval `mean ± z * sqrt(var / n)` of the mean score, mapped to Elo.
+/// Weight, in samples, of the small-sample term of the interval's variance (see [`Trinomial::elo`]).
+pub const SMALL_SAMPLE_WEIGHT: f64 = 2.0;
+
+/// The Elo difference for mean score `mean` (0..1) and its 95% interval: the mean scores `p` with
+/// `(mean - p)^2 <= z^2 v(p) / n`, a Wilson-type score interval whose per-sample variance is
+/// `v(p) = var + (k / n) p (1 - p)`: the sample variance `var` plus a small-sample term, `k` =
+/// [`SMALL_SAMPLE_WEIGHT`] samples of the largest variance a score in 0..1 with mean `p` can have
+/// (`p (1 - p)`, the Bhatia-Davis bound). Without the term (`k = 0`) this is the normal
+/// interval `mean +- z sqrt(var / n)`; with it the interval never has zero width (a sample of equal
+/// scores has no sample variance) and stays wide while `n` is small (two won games out of two give
+/// Wilson's binomial interval), and the term fades as `1/n` against the sample variance.
 fn elo_estimate(counts: &[f64], values: &[f64], z: f64) -> Option<EloEstimate> {
     let (n, mean, var) = mean_and_variance(counts, values);
     if n <= 0.0 {
         return None;
     }
-    let margin = z * (var / n).sqrt();
+    // (mean - p)^2 - a (var + c p (1 - p)) <= 0 with a = z^2/n, c = k/n: a quadratic in p.
+    let (a, c) = (z * z / n, SMALL_SAMPLE_WEIGHT / n);
+    let qa = 1.0 + a * c;
+    let qb = 2.0 * mean + a * c;
+    let qc = mean * mean - a * var;
+    // The discriminant is at least (a c)^2 + 4 a (var + c mean (1 - mean)) > 0.
+    let root = (qb * qb - 4.0 * qa * qc).max(0.0).sqrt();
+    // The interval holds the mean (there the left side is 0); `min`/`max` keep rounding from
+    // moving a bound of 0 or 1 off the edge.
+    let lower = ((qb - root) / (2.0 * qa)).clamp(0.0, 1.0).min(mean);
+    let upper = ((qb + root) / (2.0 * qa)).clamp(0.0, 1.0).max(mean);
+    // `+ 0.0` turns the -0.0 of an even score into 0.0.
     Some(EloEstimate {
-        elo: score_to_elo(mean),
-        lower: score_to_elo((mean - margin).clamp(0.0, 1.0)),
-        upper: score_to_elo((mean + margin).clamp(0.0, 1.0)),
+        elo: score_to_elo(mean) + 0.0,
+        lower: score_to_elo(lower) + 0.0,
+        upper: score_to_elo(upper) + 0.0,
     })
 }
 
@@ -467,17 +497,19 @@ mod tests {
 
     #[test]
     fn trinomial_interval() {
-        // 40 W, 20 D, 40 L: score 0.5, per-game variance (40*0.25 + 40*0.25)/100 = 0.2,
-        // standard error sqrt(0.2/100), interval 0.5 -+ 1.96*0.04472 = [0.41235, 0.58765].
+        // 40 W, 20 D, 40 L: mean 0.5, per-game variance (40*0.25 + 40*0.25)/100 = 0.2; with the
+        // small-sample term the bounds solve (0.5 - p)^2 = (z^2/100)(0.2 + 0.02 p (1 - p)): p =
+        // 0.5 -+ 0.0888896..., Elo -+62.2992 (the plain normal interval would be -+61.5427).
         let t = Trinomial {
             wins: 40,
             draws: 20,
             losses: 40,
         };
         let e = t.elo().unwrap();
-        assert!(close(e.elo, 0.0, 1e-9));
-        assert!(close(e.lower, -61.542_712_574_579_56, 1e-9));
-        assert!(close(e.upper, 61.542_712_574_579_58, 1e-9));
+        assert_eq!(e.elo, 0.0);
+        assert!(close(e.lower, -62.299_205_609_667_32, 1e-9), "{e:?}");
+        assert!(close(e.upper, 62.299_205_609_667_275, 1e-9));
+        assert_eq!(e.to_string(), "+0.0 ± 62.3 [-62.3, +62.3]");
         let t = Trinomial {
             wins: 40,
             draws: 30,
@@ -485,18 +517,73 @@ mod tests {
         };
         let e = t.elo().unwrap();
         assert!(close(e.elo, 34.860_070_287_560_08, 1e-9));
-        assert!(close(e.lower, -21.850_090_815_487_45, 1e-9));
-        assert!(close(e.upper, 93.502_249_960_931_11, 1e-9));
+        assert!(close(e.lower, -22.663_917_720_774_47, 1e-9));
+        assert!(close(e.upper, 94.316_076_866_218_04, 1e-9));
         assert!(close(t.score(), 0.55, 1e-15));
         assert_eq!(Trinomial::default().elo(), None);
-        let all_won = Trinomial {
+    }
+
+    #[test]
+    fn small_samples_get_honest_intervals() {
+        // One won game: (1 - p)^2 = z^2 * 2 p (1 - p), so p = 1 / (1 + 2 z^2) = 0.11517...,
+        // -354.2 Elo; no point estimate.
+        let one = Trinomial {
+            wins: 1,
+            draws: 0,
+            losses: 0,
+        };
+        assert_eq!(
+            one.elo().unwrap().to_string(),
+            "too few games for an estimate [-354.2, +inf]"
+        );
+        let lost = Trinomial {
+            wins: 0,
+            draws: 0,
+            losses: 1,
+        };
+        assert_eq!(
+            lost.elo().unwrap().to_string(),
+            "too few games for an estimate [-inf, +354.2]"
+        );
+        // Two won games out of two: Wilson's interval, lower end 1 / (1 + z^2 / 2) = 0.34235...
+        let two = Trinomial {
+            wins: 2,
+            draws: 0,
+            losses: 0,
+        };
+        let e = two.elo().unwrap();
+        let wilson = 1.0 / (1.0 + Z95 * Z95 / 2.0);
+        assert!(close(e.lower, score_to_elo(wilson), 1e-9), "{e:?}");
+        assert_eq!(
+            e.to_string(),
+            "too few games for an estimate [-113.4, +inf]"
+        );
+        let five = Trinomial {
             wins: 5,
             draws: 0,
             losses: 0,
-        }
-        .elo()
-        .unwrap();
-        assert_eq!(all_won.to_string(), "+inf [+inf, +inf]");
+        };
+        assert_eq!(
+            five.elo().unwrap().to_string(),
+            "too few games for an estimate [+205.0, +inf]"
+        );
+        // Ten pairs, every one split 1-1: no sample variance, yet not a zero-width interval.
+        // (0.5 - p)^2 = (z^2/10)(0.2 p (1 - p)): p = 0.5 -+ 0.13286..., -+95.1 Elo.
+        let split = Pentanomial {
+            counts: [0, 0, 10, 0, 0],
+        };
+        assert_eq!(
+            split.elo().unwrap().to_string(),
+            "+0.0 ± 95.1 [-95.1, +95.1]"
+        );
+        // Three pairs won twice over.
+        let won = Pentanomial {
+            counts: [0, 0, 0, 0, 3],
+        };
+        assert_eq!(
+            won.elo().unwrap().to_string(),
+            "too few games for an estimate [+27.5, +inf]"
+        );
     }
 
     #[test]
@@ -508,17 +595,17 @@ mod tests {
         assert!(close(p.score(), 0.6175, 1e-15));
         let e = p.elo().unwrap();
         assert!(close(e.elo, 83.202_208_976_826_77, 1e-9));
-        assert!(close(e.lower, 46.722_210_125_529_315, 1e-9));
-        assert!(close(e.upper, 121.583_627_110_613_52, 1e-9));
+        assert!(close(e.lower, 45.427_775_475_228_46, 1e-9), "{e:?}");
+        assert!(close(e.upper, 122.878_061_760_914_45, 1e-9));
         let e = Pentanomial {
             counts: [5, 10, 20, 10, 5],
         }
         .elo()
         .unwrap();
-        assert!(close(e.lower, -53.157_979_780_053_225, 1e-9));
+        assert!(close(e.lower, -56.561_865_379_882_79, 1e-9), "{e:?}");
         // The same games counted as single games give a wider interval (pairs remove the opening's
         // share of the variance): 5 LL + 10 LD + 10 WL + 10 DD + 10 WD + 5 WW
-        // = 40 W, 20 D, 40 L -> +-61.5 against +-53.2.
+        // = 40 W, 20 D, 40 L -> +-62.3 against +-56.6.
         let t = Trinomial {
             wins: 40,
             draws: 20,
