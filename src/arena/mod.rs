@@ -933,22 +933,24 @@ mod tests {
         winner: Option<Side>,
         fault: Option<Fault>,
     ) -> GameRecord {
-        use crate::oware::{Board, EndReason, GameEnd};
+        use crate::oware::{Board, GameState};
         let termination = match (fault, winner) {
             (Some(fault), Some(w)) => runner::Termination::Forfeit {
                 side: w.opponent(),
                 fault,
                 detail: "bestmove 0000".into(),
             },
-            _ => runner::Termination::Rules(GameEnd {
-                reason: EndReason::Majority,
-                stores: match winner {
-                    Some(Side::South) => [25, 23],
-                    Some(Side::North) => [23, 25],
-                    None => [24, 24],
-                },
-                winner,
-            }),
+            _ => {
+                let diagram = match winner {
+                    Some(Side::South) => "0-0-0-0-0-0-0-0-0-0-0-0-25-23-N",
+                    Some(Side::North) => "0-0-0-0-0-0-0-0-0-0-0-0-23-25-S",
+                    None => "0-0-0-0-0-0-0-0-0-0-0-0-24-24-S",
+                };
+                let end = GameState::new(diagram.parse().unwrap(), Rules::default())
+                    .end()
+                    .unwrap();
+                runner::Termination::Rules(end)
+            }
         };
         GameRecord {
             number,
