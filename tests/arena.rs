@@ -487,7 +487,7 @@ fn interrupt_keeps_finished_games() {
         timeout: Duration::from_secs(5),
         handshake_timeout: Duration::from_secs(30),
         rules,
-        openings: random_openings(20, 2, 3, rules),
+        openings: random_openings::<Board>(20, 2, 3, &rules),
         concurrency: 2,
         sprt: None,
     };

@@ -16,8 +16,6 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::oware::Move;
-
 /// Longest output line kept; the rest of a longer line is read as the next line.
 const MAX_LINE: u64 = 64 * 1024;
 /// Lines of standard error kept for fault reports.
@@ -82,11 +80,11 @@ pub enum EngineError {
     Interrupted,
 }
 
-/// The engine's answer to `go`.
+/// The engine's answer to `go`, with a move of the game `M`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BestMove {
-    /// `bestmove X` with a house letter.
-    Move(Move),
+pub enum BestMove<M> {
+    /// `bestmove X` with a move in the game's notation (Oware's house letter, Dobutsu's `b2b3`).
+    Move(M),
     /// `bestmove 0000` (or `(none)`): the engine sees no move.
     NoMove,
 }
@@ -337,18 +335,20 @@ impl Engine {
 
     /// Sends `position` (the full command, e.g. `position startpos moves F f`) and `go` (e.g.
     /// `go nodes 1000`), and waits up to `timeout` for `bestmove`. `info` and unknown lines are
-    /// skipped.
+    /// skipped. `read_move` reads the move word in the game's notation (its syntax only: the
+    /// referee judges legality).
     ///
     /// # Errors
-    /// [`EngineError::Garbage`] when the `bestmove` line holds no move (anything but one house
-    /// letter, `0000` or `(none)`), or the [`EngineError`] of a failed write or wait.
-    pub fn best_move(
+    /// [`EngineError::Garbage`] when the `bestmove` line holds no move (a word `read_move`
+    /// refuses, other than `0000` or `(none)`), or the [`EngineError`] of a failed write or wait.
+    pub fn best_move<M>(
         &mut self,
         position: &str,
         go: &str,
         timeout: Duration,
         stop: Option<&AtomicBool>,
-    ) -> Result<BestMove, EngineError> {
+        read_move: impl Fn(&str) -> Option<M>,
+    ) -> Result<BestMove<M>, EngineError> {
         self.last_info_string = None;
         self.send(position, "bestmove")?;
         self.send(go, "bestmove")?;
@@ -359,9 +359,9 @@ impl Engine {
             }
             Some(match words.next() {
                 Some("0000") | Some("(none)") => Ok(BestMove::NoMove),
-                Some(word) => match word.parse::<Move>() {
-                    Ok(mv) => Ok(BestMove::Move(mv)),
-                    Err(_) => Err(EngineError::Garbage(truncate(line))),
+                Some(word) => match read_move(word) {
+                    Some(mv) => Ok(BestMove::Move(mv)),
+                    None => Err(EngineError::Garbage(truncate(line))),
                 },
                 None => Err(EngineError::Garbage(truncate(line))),
             })

@@ -3,16 +3,22 @@
 //! difference with its confidence interval, and optionally an SPRT decision.
 //!
 //! - [`engine`]: the subprocess client (handshake, options, `go`/`bestmove`, bounded reads);
-//! - [`runner`]: openings, the referee loop, fault handling, worker threads, the tally;
-//! - [`ogn`]: game records in Oware Game Notation (write, parse, replay);
+//! - [`games`]: what the runner needs of a game beyond its notation ([`games::Refereed`]);
+//! - [`runner`]: openings, the referee loop, fault handling, worker threads, the tally, all
+//!   generic over the game;
+//! - [`ogn`]: Oware's game records in Oware Game Notation (write, parse, replay);
+//! - [`pgn`]: the other games' records (Dobutsu Shogi) in PGN (write, parse, replay);
 //! - [`stats`]: Elo, confidence intervals, LOS, pentanomial counts, SPRT.
 //!
 //! [`run_match`] runs `perfectplay match` from its options and returns a report; it prints
-//! nothing. The binary's front end shows its events (a start line, a progress bar, a line per
+//! nothing. It picks the game from `--variant` ([`visit_refereed`]) and runs the generic match
+//! on it. The binary's front end shows its events (a start line, a progress bar, a line per
 //! game), installs the Ctrl-C handler, and prints the report.
 
 pub mod engine;
+pub mod games;
 pub mod ogn;
+pub mod pgn;
 pub mod runner;
 pub mod stats;
 
@@ -26,12 +32,15 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use anyhow::{bail, Context};
 
 use crate::game::CycleRule;
-use crate::oware::{Rules, Side, Variant};
+use crate::oware::{Rules, Side};
 use crate::search::Level;
+use crate::variant::Variant;
+use crate::{dobutsu, oware};
 use engine::{split_command, EngineSpec};
+use games::Refereed;
 use runner::{
-    parse_openings, play_match, random_openings, Fault, GameRecord, MatchConfig, SearchLimit,
-    StopReason, Tally,
+    parse_openings, play_match, random_openings, Fault, FinishedGame, GameRecord, MatchConfig,
+    SearchLimit, StopReason, Tally,
 };
 use stats::{los, Sprt};
 
@@ -80,8 +89,9 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 60_000, value_name = "MS")]
     pub handshake_timeout: u64,
 
-    /// Openings file, one a line: a diagram (optionally followed by `moves ...`) or a move list
-    /// from the start (`F f B e` or `FfBe`); `#` starts a comment. Pairs take them in turn.
+    /// Openings file, one a line: a position in the game's notation (an Oware diagram, a Dobutsu
+    /// FEN; optionally followed by `moves ...`) or a move list from the start (`F f B e` or
+    /// `FfBe`; `b2b3 b3b2`); `#` starts a comment. Pairs take them in turn.
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
 
@@ -97,33 +107,37 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1, value_name = "K", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub concurrency: usize,
 
-    /// Rules of the referee, also sent to engines that have a Variant option.
-    #[arg(long, default_value = "abapa", value_name = "abapa|awari")]
+    /// The game and rules of the referee (Oware under the Abapa or Awari rules, or Dobutsu
+    /// Shogi), also sent to engines that have a Variant option.
+    #[arg(long, default_value = "abapa", value_name = "abapa|awari|dobutsu")]
     pub variant: Variant,
 
-    /// Cycle rule: occurrences of a position since the last capture that end the game (at least
-    /// 2). Engines that end a game at the first repetition (Aalina, the Aualé GUI) need 2.
+    /// Cycle rule: occurrences of a position (since the last capture in Oware) that end the game
+    /// (at least 2). Engines that end a game at the first repetition (Aalina, the Aualé GUI) need 2.
     #[arg(long, default_value_t = 3, value_name = "N")]
     pub repetitions: u32,
 
-    /// Cycle rule: plies without capture that end the game (0 = no limit).
-    #[arg(long, default_value_t = 500, value_name = "PLIES")]
-    pub no_capture_limit: u32,
+    /// Oware's cycle rule: plies without capture that end the game (0 = no limit; default 500).
+    /// Refused for Dobutsu, whose rules have no such limit.
+    #[arg(long, value_name = "PLIES")]
+    pub no_capture_limit: Option<u32>,
 
-    /// Write every finished game to this file in Oware Game Notation (the file is replaced at the
-    /// start and locked while the match runs; games are written whole as they finish, so an
-    /// interrupted match keeps them). Not the --openings file.
-    #[arg(long, value_name = "FILE")]
+    /// Write every finished game to this file, in Oware Game Notation for Oware and in PGN for
+    /// Dobutsu (the file is replaced at the start and locked while the match runs; games are
+    /// written whole as they finish, so an interrupted match keeps them). Not the --openings file.
+    #[arg(long, visible_alias = "pgn", value_name = "FILE")]
     pub ogn: Option<PathBuf>,
 
-    /// Also write each game to its own file DIR/game-NNNN.ogn (the Aualé GUI opens one game per
-    /// file; it ends a game at the first repetition, so records played with the default
-    /// --repetitions 3 may not load: use --repetitions 2 for Aualé).
-    #[arg(long, value_name = "DIR")]
+    /// Also write each game to its own file DIR/game-NNNN.ogn (.pgn for Dobutsu; the Aualé GUI
+    /// opens one game per file; it ends a game at the first repetition, so records played with
+    /// the default --repetitions 3 may not load: use --repetitions 2 for Aualé).
+    #[arg(long, visible_alias = "pgn-dir", value_name = "DIR")]
     pub ogn_dir: Option<PathBuf>,
 
-    /// Check the games of an OGN file with the rules instead of playing: every move legal, every
-    /// result matching; prints a summary and fails if a game does not replay.
+    /// Check the games of a record file with the rules instead of playing: every move legal,
+    /// every result matching; prints a summary and fails if a game does not replay. An OGN file
+    /// for Oware; a PGN file for Dobutsu (read as such with --variant dobutsu or when its first
+    /// record has the tag [Variant "dobutsu"]).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["engines", "ogn", "ogn_dir", "openings", "sprt"])]
     pub replay: Option<PathBuf>,
 
@@ -161,8 +175,11 @@ pub struct MatchSummary {
     pub planned: usize,
     /// The search limit.
     pub limit: SearchLimit,
-    /// The rules.
-    pub rules: Rules,
+    /// The rules, in words ([`Refereed::describe_rules`]: `abapa, repetitions 3, no-capture
+    /// limit 500`).
+    pub rules: String,
+    /// The players' names, the first player's first (`South`, `North`; `Sente`, `Gote`).
+    pub sides: [&'static str; 2],
     /// The score and fault counts, from the first engine's point of view.
     pub tally: Tally,
     /// Why the match ended.
@@ -204,16 +221,13 @@ impl fmt::Display for MatchSummary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let [a, b] = &self.names;
         let t = &self.tally;
-        let cycle = self.rules.cycle;
         writeln!(
             f,
-            "Match {a} vs {b}: {} of {} games, {} ({}, repetitions {}, no-capture limit {}), {:.1} s",
+            "Match {a} vs {b}: {} of {} games, {} ({}), {:.1} s",
             t.games.games(),
             self.planned,
             self.limit,
-            self.rules.variant,
-            cycle.repetitions,
-            cycle.no_progress_limit,
+            self.rules,
             self.elapsed.as_secs_f64()
         )?;
         let stop = match self.stop {
@@ -225,15 +239,17 @@ impl fmt::Display for MatchSummary {
         let g = &t.games;
         writeln!(
             f,
-            "Score of {a}: {} wins, {} draws, {} losses, {:.1}/{} = {:.1}%  (South won {}, drawn {}, North won {})",
+            "Score of {a}: {} wins, {} draws, {} losses, {:.1}/{} = {:.1}%  ({} won {}, drawn {}, {} won {})",
             g.wins,
             g.draws,
             g.losses,
             g.points(),
             g.games(),
             100.0 * g.score(),
+            self.sides[0],
             t.by_side[0],
             t.by_side[1],
+            self.sides[1],
             t.by_side[2]
         )?;
         let (estimate, model) = estimate(t);
@@ -310,8 +326,10 @@ pub struct ReplaySummary {
     pub forfeits: usize,
     /// Records without a result.
     pub unfinished: usize,
-    /// Games won by South, drawn, won by North.
+    /// Games won by the first player, drawn, won by the second.
     pub by_side: [u64; 3],
+    /// The players' names, the first player's first (`South`, `North`; `Sente`, `Gote`).
+    pub sides: [&'static str; 2],
     /// When the file holds the games of two players: their names and the first one's results.
     pub players: Option<([String; 2], stats::Trinomial)>,
 }
@@ -325,8 +343,8 @@ impl fmt::Display for ReplaySummary {
         )?;
         writeln!(
             f,
-            "South won {}, drawn {}, North won {}",
-            self.by_side[0], self.by_side[1], self.by_side[2]
+            "{} won {}, drawn {}, {} won {}",
+            self.sides[0], self.by_side[0], self.by_side[1], self.sides[1], self.by_side[2]
         )?;
         if let Some(([a, b], t)) = &self.players {
             write!(
@@ -351,7 +369,7 @@ pub enum MatchEvent<'a> {
     /// A game finished (in the order games finish), with the tally after it.
     Game {
         /// The game.
-        record: &'a GameRecord,
+        record: &'a FinishedGame,
         /// The score so far.
         tally: &'a Tally,
     },
@@ -369,8 +387,8 @@ pub struct MatchStart {
     /// For a plain `go`, what it means for each engine: `Level N, at most M nodes a move` for our
     /// engine (read from its `Level` option), `None` for an engine whose default is unknown.
     pub default_search: [Option<String>; 2],
-    /// The rules.
-    pub rules: Rules,
+    /// The rules, in words ([`Refereed::describe_rules`]).
+    pub rules: String,
     /// The SPRT, if one runs.
     pub sprt: Option<Sprt>,
 }
@@ -391,12 +409,7 @@ impl fmt::Display for MatchStart {
         } else {
             write!(f, "{}", self.limit)?;
         }
-        let cycle = self.rules.cycle;
-        write!(
-            f,
-            " ({}, repetitions {}, no-capture limit {})",
-            self.rules.variant, cycle.repetitions, cycle.no_progress_limit
-        )?;
+        write!(f, " ({})", self.rules)?;
         if let Some(s) = &self.sprt {
             write!(f, ", SPRT {s}")?;
         }
@@ -560,6 +573,40 @@ impl fmt::Display for RecordsWritten {
     }
 }
 
+/// Code generic over the refereed game, run on the game a [`Variant`] names
+/// ([`visit_refereed`]): the pattern of [`crate::variant::VisitGame`], for games that also
+/// implement [`Refereed`] (their records).
+pub trait VisitRefereed {
+    /// What the code returns.
+    type Output;
+    /// Runs the code on game `G` under `rules`.
+    fn visit<G: Refereed>(self, rules: G::Rules) -> Self::Output;
+}
+
+/// Runs `visitor` on the game of `variant` under its rules with the cycle rule `cycle` (Dobutsu
+/// takes only its repetition count: it has no ply limit).
+pub fn visit_refereed<V: VisitRefereed>(
+    variant: Variant,
+    cycle: CycleRule,
+    visitor: V,
+) -> V::Output {
+    match variant {
+        Variant::Abapa | Variant::Awari => {
+            let variant = if variant == Variant::Awari {
+                oware::Variant::Awari
+            } else {
+                oware::Variant::Abapa
+            };
+            visitor.visit::<oware::Board>(Rules { variant, cycle })
+        }
+        Variant::Dobutsu => {
+            let mut rules = dobutsu::Rules::default();
+            rules.cycle.repetitions = cycle.repetitions;
+            visitor.visit::<dobutsu::Position>(rules)
+        }
+    }
+}
+
 /// Runs `perfectplay match`: replays a record file (`--replay`) or plays a match, and returns
 /// what it found for the front end to print. `interrupt` stops a match from outside (the front
 /// end's Ctrl-C): games in progress are dropped, finished ones kept. `on_event` hears when the
@@ -567,11 +614,12 @@ impl fmt::Display for RecordsWritten {
 ///
 /// # Errors
 /// Bad options (not two engines, a bad `--sprt`, `--option` or `--name`, `--repetitions` below
-/// 2, `--openings` and `--ogn` naming the same file), an unreadable openings or record file, an
-/// engine that fails to start before the first game, an output file that cannot be created or is
-/// locked by another match, and, with `--replay`, any game that does not replay. Faults during the
-/// match are not errors: they lose games and are reported. Records that could not be written are
-/// reported in the summary ([`MatchSummary::records`]), for the front end to fail on.
+/// 2, `--no-capture-limit` with `--variant dobutsu`, `--openings` and `--ogn` naming the same
+/// file), an unreadable openings or record file, an engine that fails to start before the first
+/// game, an output file that cannot be created or is locked by another match, and, with
+/// `--replay`, any game that does not replay. Faults during the match are not errors: they lose
+/// games and are reported. Records that could not be written are reported in the summary
+/// ([`MatchSummary::records`]), for the front end to fail on.
 pub fn run_match(
     args: MatchArgs,
     interrupt: &AtomicBool,
@@ -583,15 +631,20 @@ pub fn run_match(
             args.repetitions
         );
     }
-    let rules = Rules {
-        variant: args.variant,
-        cycle: CycleRule {
-            repetitions: args.repetitions,
-            no_progress_limit: args.no_capture_limit,
-        },
+    if args.variant == Variant::Dobutsu && args.no_capture_limit.is_some() {
+        bail!(
+            "--no-capture-limit is an Oware rule: Dobutsu has no ply limit (its cycle rule is \
+             --repetitions)"
+        );
+    }
+    let cycle = CycleRule {
+        repetitions: args.repetitions,
+        no_progress_limit: args
+            .no_capture_limit
+            .unwrap_or(CycleRule::default().no_progress_limit),
     };
     if let Some(path) = &args.replay {
-        return replay_file(path, rules).map(MatchReport::Replayed);
+        return replay_file(path, args.variant, cycle).map(MatchReport::Replayed);
     }
     if let (Some(openings), Some(ogn)) = (&args.openings, &args.ogn) {
         if same_file(openings, ogn) {
@@ -601,93 +654,126 @@ pub fn run_match(
             );
         }
     }
-    let mut config = match_config(&args, rules)?;
-    let sprt = config.sprt;
-    let mut ogn_file = args.ogn.as_deref().map(RecordFile::open).transpose()?;
+    let variant = args.variant;
+    visit_refereed(
+        variant,
+        cycle,
+        PlayMatch {
+            args,
+            interrupt,
+            on_event,
+        },
+    )
+}
 
-    let mut first = Vec::new();
-    for i in 0..2 {
-        let engine = config.start_engine(i, None).with_context(|| {
-            format!(
-                "engine {} ('{}') did not start",
-                i + 1,
-                config.engines[i].command
-            )
-        })?;
-        first.push(engine);
-    }
-    config.names = resolve_names(&config, [first[0].id_name(), first[1].id_name()]);
-    let first: [engine::Engine; 2] = first
-        .try_into()
-        .map_err(|_| anyhow::anyhow!("engines lost"))?;
+/// The match itself, generic over the game.
+struct PlayMatch<'a> {
+    args: MatchArgs,
+    interrupt: &'a AtomicBool,
+    on_event: &'a mut dyn FnMut(MatchEvent<'_>),
+}
+impl VisitRefereed for PlayMatch<'_> {
+    type Output = anyhow::Result<MatchReport>;
 
-    if let (Some(file), Some(path)) = (ogn_file.as_mut(), &args.ogn) {
-        file.start()
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    if let Some(dir) = &args.ogn_dir {
-        fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    let mut records = RecordsWritten {
-        targets: args.ogn.iter().chain(&args.ogn_dir).cloned().collect(),
-        ..RecordsWritten::default()
-    };
+    fn visit<G: Refereed>(self, rules: G::Rules) -> anyhow::Result<MatchReport> {
+        let PlayMatch {
+            args,
+            interrupt,
+            on_event,
+        } = self;
+        let mut config = match_config::<G>(&args, rules.clone())?;
+        let sprt = config.sprt;
+        let mut ogn_file = args.ogn.as_deref().map(RecordFile::open).transpose()?;
 
-    let start = MatchStart {
-        names: config.names.clone(),
-        games: config.games,
-        limit: config.limit,
-        default_search: [0, 1].map(|i| default_search(&first[i], &config.engines[i])),
-        rules,
-        sprt,
-    };
-    on_event(MatchEvent::Started(&start));
-    let date = today();
-    let started = Instant::now();
-    let mut on_game = |record: &GameRecord, tally: &Tally| {
-        let text = record.to_ogn(&args.event, &date, rules).to_string();
-        let mut failure = None;
-        if let Some(file) = ogn_file.as_mut() {
-            if let Err(e) = file.append(&text) {
-                failure = Some(e.to_string());
-            }
+        let mut first = Vec::new();
+        for i in 0..2 {
+            let engine = config.start_engine(i, None).with_context(|| {
+                format!(
+                    "engine {} ('{}') did not start",
+                    i + 1,
+                    config.engines[i].command
+                )
+            })?;
+            first.push(engine);
+        }
+        config.names = resolve_names(&config, [first[0].id_name(), first[1].id_name()]);
+        let first: [engine::Engine; 2] = first
+            .try_into()
+            .map_err(|_| anyhow::anyhow!("engines lost"))?;
+
+        if let (Some(file), Some(path)) = (ogn_file.as_mut(), &args.ogn) {
+            file.start()
+                .with_context(|| format!("cannot write {}", path.display()))?;
         }
         if let Some(dir) = &args.ogn_dir {
-            let path = dir.join(format!("game-{:04}.ogn", record.number));
-            if let Err(e) = write_whole(&path, &text) {
-                failure.get_or_insert_with(|| format!("{}: {e}", path.display()));
-            }
+            fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
         }
-        match failure {
-            Some(e) => {
-                if records.first_error.is_none() {
-                    log::error!("cannot write the record of game {}: {e}", record.number);
-                    records.first_error = Some(e);
-                }
-                records.failed += 1;
-            }
-            None if records.targets.is_empty() => {}
-            None => records.written += 1,
-        }
-        on_event(MatchEvent::Game { record, tally });
-    };
-    let result = play_match(&config, Some(first), interrupt, &mut on_game);
+        let mut records = RecordsWritten {
+            targets: args.ogn.iter().chain(&args.ogn_dir).cloned().collect(),
+            ..RecordsWritten::default()
+        };
 
-    Ok(MatchReport::Played(Box::new(MatchSummary {
-        names: config.names.clone(),
-        planned: config.games,
-        limit: config.limit,
-        rules,
-        sprt: sprt.map(|s| (s, result.tally.llr(&s))),
-        tally: result.tally,
-        stop: result.stop,
-        elapsed: started.elapsed(),
-        records,
-    })))
+        let described = G::describe_rules(&rules);
+        let start = MatchStart {
+            names: config.names.clone(),
+            games: config.games,
+            limit: config.limit,
+            default_search: [0, 1].map(|i| default_search(&first[i], &config.engines[i])),
+            rules: described.clone(),
+            sprt,
+        };
+        on_event(MatchEvent::Started(&start));
+        let date = today();
+        let started = Instant::now();
+        let mut on_game = |record: &GameRecord<G>, tally: &Tally| {
+            let text = G::write_record(record, &args.event, &date, &rules);
+            let mut failure = None;
+            if let Some(file) = ogn_file.as_mut() {
+                if let Err(e) = file.append(&text) {
+                    failure = Some(e.to_string());
+                }
+            }
+            if let Some(dir) = &args.ogn_dir {
+                let path = dir.join(format!("game-{:04}.{}", record.number, G::RECORD_EXTENSION));
+                if let Err(e) = write_whole(&path, &text) {
+                    failure.get_or_insert_with(|| format!("{}: {e}", path.display()));
+                }
+            }
+            match failure {
+                Some(e) => {
+                    if records.first_error.is_none() {
+                        log::error!("cannot write the record of game {}: {e}", record.number);
+                        records.first_error = Some(e);
+                    }
+                    records.failed += 1;
+                }
+                None if records.targets.is_empty() => {}
+                None => records.written += 1,
+            }
+            on_event(MatchEvent::Game {
+                record: &record.finished(),
+                tally,
+            });
+        };
+        let result = play_match(&config, Some(first), interrupt, &mut on_game);
+
+        Ok(MatchReport::Played(Box::new(MatchSummary {
+            names: config.names.clone(),
+            planned: config.games,
+            limit: config.limit,
+            rules: described,
+            sides: G::PLAYER_NAMES,
+            sprt: sprt.map(|s| (s, result.tally.llr(&s))),
+            tally: result.tally,
+            stop: result.stop,
+            elapsed: started.elapsed(),
+            records,
+        })))
+    }
 }
 
 /// Builds the match configuration from the options (names are filled in later).
-fn match_config(args: &MatchArgs, rules: Rules) -> anyhow::Result<MatchConfig> {
+fn match_config<G: Refereed>(args: &MatchArgs, rules: G::Rules) -> anyhow::Result<MatchConfig<G>> {
     if args.engines.len() != 2 {
         bail!(
             "a match needs exactly two --engine options (found {})",
@@ -727,9 +813,9 @@ fn match_config(args: &MatchArgs, rules: Rules) -> anyhow::Result<MatchConfig> {
         Some(path) => {
             let text = fs::read_to_string(path)
                 .with_context(|| format!("cannot read {}", path.display()))?;
-            parse_openings(&text, rules).with_context(|| format!("in {}", path.display()))?
+            parse_openings::<G>(&text, &rules).with_context(|| format!("in {}", path.display()))?
         }
-        None => random_openings(pairs.max(1), args.opening_plies, args.seed, rules),
+        None => random_openings::<G>(pairs.max(1), args.opening_plies, args.seed, &rules),
     };
     let sprt = match &args.sprt {
         Some(words) => Some(Sprt::from_words(words.iter().map(String::as_str)).context("--sprt")?),
@@ -771,7 +857,7 @@ fn engine_target(text: &str) -> anyhow::Result<(Vec<usize>, &str)> {
 
 /// Display names: `--name`, else `id name`, else the program's file name; equal names get `#1` and
 /// `#2` appended.
-fn resolve_names(config: &MatchConfig, id_names: [Option<&str>; 2]) -> [String; 2] {
+fn resolve_names<G: Refereed>(config: &MatchConfig<G>, id_names: [Option<&str>; 2]) -> [String; 2] {
     let mut names = [0, 1].map(|i| {
         config.engines[i]
             .name
@@ -828,70 +914,167 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
     (y, m, d)
 }
 
-/// `--replay`: checks every record of `path` and summarises them.
-fn replay_file(path: &Path, rules: Rules) -> anyhow::Result<ReplaySummary> {
+/// `--replay`: checks every record of `path` and summarises them. A file whose first record
+/// has the tag `[Variant "dobutsu"]`, or any file with `--variant dobutsu`, is read as PGN of
+/// Dobutsu games; others as OGN under `variant`'s Oware rules (records' own tags take
+/// precedence).
+fn replay_file(path: &Path, variant: Variant, cycle: CycleRule) -> anyhow::Result<ReplaySummary> {
     let text =
         fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let games = ogn::parse(&text).with_context(|| format!("in {}", path.display()))?;
+    let in_context = || format!("in {}", path.display());
+    let tagged_dobutsu = pgn::parse(&text)
+        .ok()
+        .and_then(|games| games.into_iter().next())
+        .and_then(|g| g.tag("Variant").map(str::to_string))
+        .is_some_and(|v| {
+            v.trim()
+                .eq_ignore_ascii_case(variant_name::<dobutsu::Position>())
+        });
+    if variant == Variant::Dobutsu || tagged_dobutsu {
+        let games = pgn::parse(&text).with_context(in_context)?;
+        let mut rules = dobutsu::Rules::default();
+        rules.cycle.repetitions = cycle.repetitions;
+        return replay_pgn::<dobutsu::Position>(&games, &rules);
+    }
+    let rules = Rules {
+        variant: if variant == Variant::Awari {
+            oware::Variant::Awari
+        } else {
+            oware::Variant::Abapa
+        },
+        cycle,
+    };
+    let games = ogn::parse(&text).with_context(in_context)?;
+    let checked = games
+        .iter()
+        .map(|game| {
+            let names = [0, 1].map(|i| game.tag(["South", "North"][i]).unwrap_or("?").to_string());
+            let outcome = ogn::replay(game, rules)
+                .map(|r| CheckedOutcome {
+                    ended_by_rules: r.end.is_some(),
+                    forfeit: r.forfeit,
+                    winner: r.winner.map(|w| w.map(Side::index)),
+                })
+                .map_err(|e| e.to_string());
+            CheckedRecord {
+                names,
+                round: game.tag("Round").unwrap_or("?").to_string(),
+                outcome,
+            }
+        })
+        .collect();
+    summarize_replays(checked, <oware::Board as Refereed>::PLAYER_NAMES)
+}
+
+fn variant_name<G: Refereed>() -> &'static str {
+    G::NAME
+}
+
+/// Replays PGN records of game `G` (see [`pgn::replay`]).
+fn replay_pgn<G: Refereed>(
+    games: &[pgn::PgnGame],
+    rules: &G::Rules,
+) -> anyhow::Result<ReplaySummary> {
+    let checked = games
+        .iter()
+        .map(|game| {
+            let names = [0, 1].map(|i| game.tag(["White", "Black"][i]).unwrap_or("?").to_string());
+            let outcome = pgn::record_rules::<G>(game, rules)
+                .and_then(|rules| pgn::replay::<G>(game, &rules))
+                .map(|r| CheckedOutcome {
+                    ended_by_rules: r.end.is_some(),
+                    forfeit: r.forfeit,
+                    winner: r.winner,
+                })
+                .map_err(|e| e.to_string());
+            CheckedRecord {
+                names,
+                round: game.tag("Round").unwrap_or("?").to_string(),
+                outcome,
+            }
+        })
+        .collect();
+    summarize_replays(checked, G::PLAYER_NAMES)
+}
+
+/// One record checked by `--replay`, whatever its format.
+struct CheckedRecord {
+    /// The players' names by the tags, the first player's first.
+    names: [String; 2],
+    /// The `Round` tag.
+    round: String,
+    /// What the replay found, or why the record does not replay.
+    outcome: Result<CheckedOutcome, String>,
+}
+
+struct CheckedOutcome {
+    ended_by_rules: bool,
+    forfeit: bool,
+    /// The winner by the result, as a player index; `Some(None)` a draw, `None` no result.
+    winner: Option<Option<usize>>,
+}
+
+/// The `--replay` summary of checked records; an error listing those that do not replay.
+fn summarize_replays(
+    checked: Vec<CheckedRecord>,
+    players: [&'static str; 2],
+) -> anyhow::Result<ReplaySummary> {
     let mut summary = ReplaySummary {
-        games: games.len(),
+        games: checked.len(),
+        sides: players,
         ..ReplaySummary::default()
     };
     let mut errors = Vec::new();
-    let first_names = games
+    let mut head_to_head = checked
         .first()
-        .map(|g| [0, 1].map(|i| g.tag(["South", "North"][i]).unwrap_or("?").to_string()));
-    let mut players = first_names
+        .map(|g| g.names.clone())
         .filter(|[a, b]| a != b)
         .map(|names| (names, stats::Trinomial::default()));
-    for (i, game) in games.iter().enumerate() {
-        match ogn::replay(game, rules) {
-            Ok(r) => {
-                if r.end.is_some() {
-                    summary.ended_by_rules += 1;
-                } else if r.forfeit {
-                    summary.forfeits += 1;
-                }
-                let Some(winner) = r.winner else {
-                    summary.unfinished += 1;
-                    continue;
-                };
-                summary.by_side[match winner {
-                    Some(Side::South) => 0,
-                    None => 1,
-                    Some(Side::North) => 2,
-                }] += 1;
-                let south = game.tag("South").unwrap_or("?");
-                let north = game.tag("North").unwrap_or("?");
-                if let Some(([a, b], t)) = players.as_mut() {
-                    let first_side = if (south, north) == (a.as_str(), b.as_str()) {
-                        Side::South
-                    } else if (north, south) == (a.as_str(), b.as_str()) {
-                        Side::North
-                    } else {
-                        players = None; // more than two players: no head-to-head score
-                        continue;
-                    };
-                    match winner {
-                        None => t.draws += 1,
-                        Some(w) if w == first_side => t.wins += 1,
-                        Some(_) => t.losses += 1,
-                    }
-                }
+    for (i, game) in checked.iter().enumerate() {
+        let r = match &game.outcome {
+            Ok(r) => r,
+            Err(e) => {
+                errors.push(format!("game {} (Round {}): {e}", i + 1, game.round));
+                continue;
             }
-            Err(e) => errors.push(format!(
-                "game {} (Round {}): {e}",
-                i + 1,
-                game.tag("Round").unwrap_or("?")
-            )),
+        };
+        if r.ended_by_rules {
+            summary.ended_by_rules += 1;
+        } else if r.forfeit {
+            summary.forfeits += 1;
+        }
+        let Some(winner) = r.winner else {
+            summary.unfinished += 1;
+            continue;
+        };
+        summary.by_side[match winner {
+            Some(0) => 0,
+            None => 1,
+            Some(_) => 2,
+        }] += 1;
+        let [first, second] = [game.names[0].as_str(), game.names[1].as_str()];
+        if let Some(([a, b], t)) = head_to_head.as_mut() {
+            let a_plays = if (first, second) == (a.as_str(), b.as_str()) {
+                0
+            } else if (second, first) == (a.as_str(), b.as_str()) {
+                1
+            } else {
+                head_to_head = None; // more than two players: no head-to-head score
+                continue;
+            };
+            match winner {
+                None => t.draws += 1,
+                Some(w) if w == a_plays => t.wins += 1,
+                Some(_) => t.losses += 1,
+            }
         }
     }
-    summary.players = players;
+    summary.players = head_to_head;
     if !errors.is_empty() {
         bail!(
             "{} of {} games do not replay:\n{}",
             errors.len(),
-            games.len(),
+            checked.len(),
             errors.join("\n")
         );
     }
@@ -921,7 +1104,11 @@ mod tests {
 
     #[test]
     fn engines_get_a_minute_to_start() {
-        let c = match_config(&args(&["--engine", "a", "--engine", "b"]), Rules::default()).unwrap();
+        let c = match_config::<crate::oware::Board>(
+            &args(&["--engine", "a", "--engine", "b"]),
+            Rules::default(),
+        )
+        .unwrap();
         assert_eq!(c.handshake_timeout, Duration::from_secs(60));
         assert_eq!(c.timeout, Duration::from_secs(10));
     }
@@ -932,7 +1119,7 @@ mod tests {
         south_engine: usize,
         winner: Option<Side>,
         fault: Option<Fault>,
-    ) -> GameRecord {
+    ) -> GameRecord<crate::oware::Board> {
         use crate::oware::{Board, GameState};
         let termination = match (fault, winner) {
             (Some(fault), Some(w)) => runner::Termination::Forfeit {
@@ -958,7 +1145,7 @@ mod tests {
             south_engine,
             names: ["a".into(), "b".into()],
             opening: runner::Opening {
-                start: Board::start(Variant::Abapa),
+                start: Board::start(crate::oware::Variant::Abapa),
                 moves: vec![],
             },
             moves: vec![],
@@ -966,7 +1153,7 @@ mod tests {
         }
     }
 
-    fn summary(games: &[GameRecord], records: RecordsWritten) -> String {
+    fn summary(games: &[GameRecord<crate::oware::Board>], records: RecordsWritten) -> String {
         let mut tally = Tally::default();
         for g in games {
             tally.record(g);
@@ -975,7 +1162,8 @@ mod tests {
             names: ["a".into(), "b".into()],
             planned: games.len(),
             limit: SearchLimit::Nodes(100),
-            rules: Rules::default(),
+            rules: crate::oware::Board::describe_rules(&Rules::default()),
+            sides: crate::oware::Board::PLAYER_NAMES,
             tally,
             stop: StopReason::Completed,
             sprt: None,
@@ -1057,7 +1245,7 @@ mod tests {
             "elo0=0",
             "elo1=5",
         ]);
-        let c = match_config(&a, Rules::default()).unwrap();
+        let c = match_config::<crate::oware::Board>(&a, Rules::default()).unwrap();
         assert_eq!(
             c.engines[0].options,
             [
@@ -1093,15 +1281,15 @@ mod tests {
     #[test]
     fn bad_options_are_errors() {
         let one = args(&["--engine", "e1"]);
-        assert!(match_config(&one, Rules::default()).is_err());
+        assert!(match_config::<crate::oware::Board>(&one, Rules::default()).is_err());
         let bad = args(&["--engine", "a", "--engine", "b", "--option", "3:Level=1"]);
-        assert!(match_config(&bad, Rules::default()).is_err());
+        assert!(match_config::<crate::oware::Board>(&bad, Rules::default()).is_err());
         let bad = args(&["--engine", "a", "--engine", "b", "--option", "Level"]);
-        assert!(match_config(&bad, Rules::default()).is_err());
+        assert!(match_config::<crate::oware::Board>(&bad, Rules::default()).is_err());
         let bad = args(&[
             "--engine", "a", "--engine", "b", "--sprt", "elo0=3", "elo1=1",
         ]);
-        assert!(match_config(&bad, Rules::default()).is_err());
+        assert!(match_config::<crate::oware::Board>(&bad, Rules::default()).is_err());
         assert!(Cli::try_parse_from(["m", "--nodes", "1", "--depth", "2"]).is_err());
         assert!(Cli::try_parse_from(["m", "--replay", "x.ogn", "--engine", "a"]).is_err());
         assert!(quiet(args(&[

@@ -204,7 +204,7 @@ impl OgnGame {
 
 /// A comment may not contain `}` (nor, for symmetry, `{`): they become parentheses; line breaks
 /// become spaces.
-fn sanitize_comment(text: &str) -> String {
+pub(crate) fn sanitize_comment(text: &str) -> String {
     text.replace('{', "(")
         .replace('}', ")")
         .split_whitespace()
@@ -212,7 +212,7 @@ fn sanitize_comment(text: &str) -> String {
         .join(" ")
 }
 
-fn escape_tag(value: &str) -> String {
+pub(crate) fn escape_tag(value: &str) -> String {
     value
         .replace('\\', "\\\\")
         .replace('"', "\\\"")
@@ -377,7 +377,7 @@ fn find_from(chars: &[char], from: usize, target: char) -> Option<usize> {
 }
 
 /// Parses `[Name "value"]` at `start`; returns the name, the unescaped value and the index after `]`.
-fn parse_tag(chars: &[char], start: usize) -> Option<(String, String, usize)> {
+pub(crate) fn parse_tag(chars: &[char], start: usize) -> Option<(String, String, usize)> {
     let mut i = start + 1;
     let skip_blanks = |i: &mut usize| {
         while *i < chars.len() && (chars[*i] == ' ' || chars[*i] == '\t') {

@@ -1,8 +1,12 @@
 //! Playing a match: openings, the referee, fault handling, scheduling games on worker threads,
 //! and the running tally.
 //!
-//! Games come in pairs: the same opening twice, the first engine playing South in the first game
-//! and North in the second. Each worker thread owns one process of each engine and plays whole
+//! The runner is generic over the game ([`Refereed`]): the library's [`GameState`] is the
+//! referee, openings are positions and moves in the game's notation, and the `position` command is
+//! written through [`Notation`].
+//!
+//! Games come in pairs: the same opening twice, the first engine playing the first player (Oware's
+//! South, Dobutsu's Sente) in the first game and the second player in the second. Each worker thread owns one process of each engine and plays whole
 //! pairs; finished games go to the coordinating thread over a channel, in the order they finish.
 
 use std::collections::BTreeMap;
@@ -12,9 +16,11 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::arena::engine::{BestMove, Engine, EngineError, EngineSpec};
-use crate::arena::ogn::{self, OgnGame};
+use crate::arena::games::Refereed;
+use crate::arena::ogn::OgnGame;
 use crate::arena::stats::{Pentanomial, Sprt, SprtDecision, Trinomial};
-use crate::oware::{parse_moves, Board, GameEnd, GameState, Move, Rules, Side, Variant};
+use crate::game::{Game, GameEnd, GameState, Notation, Player};
+use crate::oware::{Board, Move, Rules, Variant};
 
 /// How much each engine may search per move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,11 +68,11 @@ impl fmt::Display for SearchLimit {
 
 /// A start for a pair of games: a position and moves played from it before the engines take over.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Opening {
+pub struct Opening<G: Game> {
     /// The set-up position.
-    pub start: Board,
+    pub start: G,
     /// Moves played from it (part of the game record, sent to the engines in `position ... moves`).
-    pub moves: Vec<Move>,
+    pub moves: Vec<G::Move>,
 }
 
 /// Why an openings file could not be used.
@@ -93,14 +99,18 @@ pub enum OpeningError {
     Empty,
 }
 
-/// Reads openings, one a line: a diagram (`4-4-4-4-4-4-4-4-4-4-4-4-0-0-S`), optionally followed by
-/// `moves` and a move list, or a move list from the initial position (`F f B e`, `FfBe`, or
-/// `startpos moves F f`). Blank lines and text after `#` are skipped. Every opening is replayed
-/// with `rules` and must leave a game in progress.
+/// Reads openings, one a line: a position in the game's notation (Oware's diagram
+/// `4-4-4-4-4-4-4-4-4-4-4-4-0-0-S`, Dobutsu's FEN `gle/1c1/1C1/ELG[-] w`, optionally prefixed by
+/// `fen`), optionally followed by `moves` and a move list, or a move list from the start position
+/// (`F f B e`, `FfBe`, `b2b3 b3b2`, or `startpos moves F f`). Blank lines and text after `#` are
+/// skipped. Every opening is replayed with `rules` and must leave a game in progress.
 ///
 /// # Errors
 /// [`OpeningError`] naming the first bad line, or [`OpeningError::Empty`].
-pub fn parse_openings(text: &str, rules: Rules) -> Result<Vec<Opening>, OpeningError> {
+pub fn parse_openings<G: Notation>(
+    text: &str,
+    rules: &G::Rules,
+) -> Result<Vec<Opening<G>>, OpeningError> {
     let mut openings = Vec::new();
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
@@ -108,28 +118,15 @@ pub fn parse_openings(text: &str, rules: Rules) -> Result<Vec<Opening>, OpeningE
         if content.is_empty() {
             continue;
         }
-        let mut words: Vec<&str> = content.split_whitespace().collect();
-        let start = if words[0].contains('-') {
-            let board: Board = words[0].parse().map_err(|e| OpeningError::Syntax {
+        let (start, words) = opening_start::<G>(content, rules)
+            .map_err(|message| OpeningError::Syntax { line, message })?;
+        let moves = start
+            .parse_moves(&words)
+            .map_err(|e| OpeningError::Syntax {
                 line,
-                message: format!("{e}"),
+                message: e.to_string(),
             })?;
-            words.remove(0);
-            board.with_variant(rules.variant)
-        } else {
-            if words[0] == "startpos" {
-                words.remove(0);
-            }
-            Board::start(rules.variant)
-        };
-        if words.first() == Some(&"moves") {
-            words.remove(0);
-        }
-        let moves = parse_moves(words).map_err(|e| OpeningError::Syntax {
-            line,
-            message: e.to_string(),
-        })?;
-        let mut state = GameState::new(start, rules);
+        let mut state = GameState::new(start.clone(), rules.clone());
         state
             .play_all(&moves)
             .map_err(|(_, e)| OpeningError::Illegal {
@@ -146,6 +143,36 @@ pub fn parse_openings(text: &str, rules: Rules) -> Result<Vec<Opening>, OpeningE
         return Err(OpeningError::Empty);
     }
     Ok(openings)
+}
+
+/// The start position of an openings line and the words of its move list. A line whose first
+/// word reads as a move list is moves from the start position; otherwise the words before
+/// `moves` are the position (a FEN holds blanks), after an optional `fen`.
+fn opening_start<'a, G: Notation>(
+    content: &'a str,
+    rules: &G::Rules,
+) -> Result<(G, Vec<&'a str>), String> {
+    let mut words: Vec<&str> = content.split_whitespace().collect();
+    let initial = G::start(rules).under_rules(rules);
+    if words[0] == "startpos" {
+        words.remove(0);
+    } else if words[0] == "fen" || initial.parse_moves(&words[..1]).is_err() {
+        if words[0] == "fen" {
+            words.remove(0);
+        }
+        let cut = words
+            .iter()
+            .position(|&w| w == "moves")
+            .unwrap_or(words.len());
+        let text = words[..cut].join(" ");
+        let start = G::parse_position(&text, rules).map_err(|e| e.to_string())?;
+        let rest = words.get(cut + 1..).unwrap_or_default().to_vec();
+        return Ok((start.under_rules(rules), rest));
+    }
+    if words.first() == Some(&"moves") {
+        words.remove(0);
+    }
+    Ok((initial, words))
 }
 
 /// SplitMix64 (Steele, Lea & Flood), a small, fast generator: the same seed gives the same numbers
@@ -177,15 +204,20 @@ impl SplitMix64 {
 /// `count` openings of `plies` random legal moves from the initial position, reproducible from
 /// `seed`. A sequence that would end the game is drawn again (after 100 tries the last one is
 /// shortened to the moves before the end).
-pub fn random_openings(count: usize, plies: usize, seed: u64, rules: Rules) -> Vec<Opening> {
+pub fn random_openings<G: Notation>(
+    count: usize,
+    plies: usize,
+    seed: u64,
+    rules: &G::Rules,
+) -> Vec<Opening<G>> {
     let mut rng = SplitMix64::new(seed);
-    let start = Board::start(rules.variant);
+    let start = G::start(rules).under_rules(rules);
     (0..count)
         .map(|_| {
             let mut moves = Vec::new();
             for _attempt in 0..100 {
                 moves.clear();
-                let mut state = GameState::new(start, rules);
+                let mut state = GameState::new(start.clone(), rules.clone());
                 while moves.len() < plies && !state.is_over() {
                     let legal = state.legal_moves();
                     let mv = legal[rng.below(legal.len())];
@@ -197,29 +229,34 @@ pub fn random_openings(count: usize, plies: usize, seed: u64, rules: Rules) -> V
                     break;
                 }
             }
-            let mut check = GameState::new(start, rules);
+            let mut check = GameState::new(start.clone(), rules.clone());
             let playable = moves
                 .iter()
                 .take_while(|&&mv| check.play(mv).is_ok() && !check.is_over())
                 .count();
             moves.truncate(playable);
-            Opening { start, moves }
+            Opening {
+                start: start.clone(),
+                moves,
+            }
         })
         .collect()
 }
 
-/// The `position` command for a start and the moves since, the moves run together as the Aualé GUI
-/// sends them (`position startpos moves FfBe`): engines of the Aualé family (Aalina) refuse them
-/// separated by blanks, and the protocol (protocol.md) accepts both.
-pub fn position_command(start: &Board, moves: &[Move]) -> String {
-    let mut cmd = if *start == Board::start(start.variant()) {
+/// The `position` command for a start and the moves since (`startpos` when `start` is the start
+/// position of `rules`), the moves written as [`Notation::write_moves`] writes them: in Oware run
+/// together as the Aualé GUI sends them (`position startpos moves FfBe`: engines of the Aualé
+/// family (Aalina) refuse them separated by blanks, and the protocol (protocol.md) accepts both);
+/// in Dobutsu separated by blanks, as UCI engines (Fairy-Stockfish) read them.
+pub fn position_command<G: Notation>(start: &G, moves: &[G::Move], rules: &G::Rules) -> String {
+    let mut cmd = if *start == G::start(rules).under_rules(rules) {
         "position startpos".to_string()
     } else {
-        format!("position fen {start}")
+        format!("position fen {}", start.write_position())
     };
     if !moves.is_empty() {
         cmd.push_str(" moves ");
-        cmd.extend(moves.iter().map(|mv| mv.letter()));
+        cmd.push_str(&G::write_moves(moves));
     }
     cmd
 }
@@ -283,13 +320,13 @@ impl fmt::Display for Fault {
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Termination {
+pub enum Termination<G: Game> {
     /// By the rules.
-    Rules(GameEnd),
+    Rules(GameEnd<G>),
     /// By a fault of the engine playing `side`, which loses.
     Forfeit {
         /// The faulty engine's side.
-        side: Side,
+        side: G::Player,
         /// What it did.
         fault: Fault,
         /// The details, for the record.
@@ -299,26 +336,27 @@ pub enum Termination {
 
 /// One finished game.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecord {
+pub struct GameRecord<G: Game> {
     /// 1-based game number (the record's `Round`).
     pub number: usize,
     /// 0-based pair index: games `2p+1` and `2p+2` share an opening.
     pub pair: usize,
-    /// Which engine (0 = the first `--engine`, 1 = the second) played South.
+    /// Which engine (0 = the first `--engine`, 1 = the second) played the first player (Oware's
+    /// South, Dobutsu's Sente).
     pub south_engine: usize,
-    /// Display names, South first.
+    /// Display names, the first player's first.
     pub names: [String; 2],
     /// The opening the game started from (its moves are the first of the game).
-    pub opening: Opening,
+    pub opening: Opening<G>,
     /// The moves the engines played after the opening.
-    pub moves: Vec<Move>,
+    pub moves: Vec<G::Move>,
     /// How it ended.
-    pub termination: Termination,
+    pub termination: Termination<G>,
 }
 
-impl GameRecord {
+impl<G: Refereed> GameRecord<G> {
     /// The winner, `None` for a draw.
-    pub fn winner(&self) -> Option<Side> {
+    pub fn winner(&self) -> Option<G::Player> {
         match &self.termination {
             Termination::Rules(end) => end.winner,
             Termination::Forfeit { side, .. } => Some(side.opponent()),
@@ -326,11 +364,11 @@ impl GameRecord {
     }
 
     /// The side engine `engine` (0 or 1) played.
-    pub fn side_of(&self, engine: usize) -> Side {
+    pub fn side_of(&self, engine: usize) -> G::Player {
         if engine == self.south_engine {
-            Side::South
+            G::Player::FIRST
         } else {
-            Side::North
+            G::Player::FIRST.opponent()
         }
     }
 
@@ -343,21 +381,19 @@ impl GameRecord {
         }
     }
 
-    /// The result as recorded: the final seeds (`25-19`) for a game the rules ended, `1-0` or
-    /// `0-1` for a forfeit.
+    /// The result as recorded: for a game the rules ended the game's own result
+    /// ([`Refereed::result_text`]: Oware's final seeds `25-19`, Dobutsu's `1-0`), `1-0` or `0-1`
+    /// for a forfeit.
     pub fn result_string(&self) -> String {
         match &self.termination {
-            Termination::Rules(end) => ogn::seed_result(end),
-            Termination::Forfeit {
-                side: Side::South, ..
-            } => "0-1".to_string(),
-            Termination::Forfeit {
-                side: Side::North, ..
-            } => "1-0".to_string(),
+            Termination::Rules(end) => G::result_text(end),
+            Termination::Forfeit { side, .. } if side.index() == 0 => "0-1".to_string(),
+            Termination::Forfeit { .. } => "1-0".to_string(),
         }
     }
 
-    /// The `Termination` tag: `rules: <reason>` or `forfeit: <fault> by <side> (<name>): <detail>`.
+    /// The `Termination` tag: `rules: <reason>` or `forfeit: <fault> by <side> (<name>): <detail>`,
+    /// the side named as [`Refereed::PLAYER_NAMES`].
     pub fn termination_string(&self) -> String {
         match &self.termination {
             Termination::Rules(end) => format!("rules: {}", end.reason),
@@ -365,20 +401,81 @@ impl GameRecord {
                 side,
                 fault,
                 detail,
-            } => {
-                let side_name = if *side == Side::South {
-                    "South"
-                } else {
-                    "North"
-                };
-                format!(
-                    "forfeit: {fault} by {side_name} ({}): {detail}",
-                    self.names[side.index()]
-                )
-            }
+            } => format!(
+                "forfeit: {fault} by {} ({}): {detail}",
+                G::PLAYER_NAMES[side.index()],
+                self.names[side.index()]
+            ),
         }
     }
 
+    /// All the moves of the game, the opening's first.
+    pub fn all_moves(&self) -> Vec<G::Move> {
+        self.opening
+            .moves
+            .iter()
+            .chain(&self.moves)
+            .copied()
+            .collect()
+    }
+
+    /// What the front end shows of the game: number, names, result, termination.
+    pub fn finished(&self) -> FinishedGame {
+        FinishedGame {
+            number: self.number,
+            names: self.names.clone(),
+            result: self.result_string(),
+            termination: self.termination_string(),
+        }
+    }
+
+    /// The comment of each move in a record: `opening` on the last opening move, the termination
+    /// on the last move.
+    pub fn move_comments(&self) -> Vec<Option<String>> {
+        let total = self.opening.moves.len() + self.moves.len();
+        let last = total.checked_sub(1);
+        let book_end = self.opening.moves.len().checked_sub(1);
+        (0..total)
+            .map(|i| {
+                let mut comment = Vec::new();
+                if Some(i) == book_end {
+                    comment.push("opening".to_string());
+                }
+                if Some(i) == last {
+                    comment.push(self.termination_string());
+                }
+                (!comment.is_empty()).then(|| comment.join("; "))
+            })
+            .collect()
+    }
+}
+
+/// A finished game as the match's front end shows it, whatever the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FinishedGame {
+    /// 1-based game number.
+    pub number: usize,
+    /// Display names, the first player's first.
+    pub names: [String; 2],
+    /// [`GameRecord::result_string`].
+    pub result: String,
+    /// [`GameRecord::termination_string`].
+    pub termination: String,
+}
+
+impl FinishedGame {
+    /// The result as recorded (`25-19`, `1-0`, ...).
+    pub fn result_string(&self) -> &str {
+        &self.result
+    }
+
+    /// The `Termination` tag.
+    pub fn termination_string(&self) -> &str {
+        &self.termination
+    }
+}
+
+impl GameRecord<Board> {
     /// The game as an OGN record, with the match's `event`, `date` (`YYYY.MM.DD`) and `rules`.
     /// Opening moves carry the comment `opening` on the last of them; the termination is
     /// commented on the last move.
@@ -403,24 +500,9 @@ impl GameRecord {
         g.set_tag("Repetitions", rules.cycle.repetitions.to_string());
         g.set_tag("NoCaptureLimit", rules.cycle.no_progress_limit.to_string());
         g.set_tag("OpeningPlies", self.opening.moves.len().to_string());
-        let all: Vec<Move> = self
-            .opening
-            .moves
-            .iter()
-            .chain(&self.moves)
-            .copied()
-            .collect();
-        let last = all.len().checked_sub(1);
-        let book_end = self.opening.moves.len().checked_sub(1);
-        for (i, &mv) in all.iter().enumerate() {
-            let mut comment = Vec::new();
-            if Some(i) == book_end {
-                comment.push("opening".to_string());
-            }
-            if Some(i) == last {
-                comment.push(self.termination_string());
-            }
-            g.push_move(mv, (!comment.is_empty()).then(|| comment.join("; ")));
+        let moves: Vec<Move> = self.all_moves();
+        for (mv, comment) in moves.into_iter().zip(self.move_comments()) {
+            g.push_move(mv, comment);
         }
         g
     }
@@ -428,7 +510,7 @@ impl GameRecord {
 
 /// Everything a match needs.
 #[derive(Clone, Debug)]
-pub struct MatchConfig {
+pub struct MatchConfig<G: Game> {
     /// The two engines.
     pub engines: [EngineSpec; 2],
     /// Display names (South/North tags), the first engine's first.
@@ -443,29 +525,20 @@ pub struct MatchConfig {
     /// `readyok` (a JVM on a loaded machine takes many seconds).
     pub handshake_timeout: Duration,
     /// The referee's rules.
-    pub rules: Rules,
+    pub rules: G::Rules,
     /// Openings, used in turn by the pairs (cycled when there are fewer).
-    pub openings: Vec<Opening>,
+    pub openings: Vec<Opening<G>>,
     /// Games played at once (worker threads, each with its own two engine processes).
     pub concurrency: usize,
     /// Stop when this test is decided.
     pub sprt: Option<Sprt>,
 }
 
-impl MatchConfig {
-    /// The options telling an engine the referee's rules (sent if the engine has them).
+impl<G: Refereed> MatchConfig<G> {
+    /// The options telling an engine the referee's rules (sent if the engine has them):
+    /// [`Refereed::rule_options`].
     pub fn rule_options(&self) -> Vec<(String, String)> {
-        vec![
-            ("Variant".to_string(), self.rules.variant.to_string()),
-            (
-                "Repetitions".to_string(),
-                self.rules.cycle.repetitions.to_string(),
-            ),
-            (
-                "NoCaptureLimit".to_string(),
-                self.rules.cycle.no_progress_limit.to_string(),
-            ),
-        ]
+        G::rule_options(&self.rules)
     }
 
     /// Starts engine `index` (0 or 1).
@@ -491,7 +564,7 @@ impl MatchConfig {
 /// Faults of one engine, by kind.
 pub type FaultCounts = BTreeMap<Fault, u64>;
 
-/// The running score of a match, from the first engine's point of view.
+/// The running score of a match, from the first engine's point of view; the same for every game.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Tally {
     /// Single games.
@@ -500,7 +573,8 @@ pub struct Tally {
     pub pairs: Pentanomial,
     /// Faults of each engine.
     pub faults: [FaultCounts; 2],
-    /// Games won by South, drawn, won by North (colour balance).
+    /// Games won by the first player (Oware's South, Dobutsu's Sente), drawn, won by the second
+    /// (colour balance).
     pub by_side: [u64; 3],
     /// Points of the first game of pairs whose second game is not in yet.
     pending: BTreeMap<usize, f64>,
@@ -508,20 +582,20 @@ pub struct Tally {
 
 impl Tally {
     /// Counts a finished game.
-    pub fn record(&mut self, game: &GameRecord) {
+    pub fn record<G: Refereed>(&mut self, game: &GameRecord<G>) {
         let points = game.points_of(0);
         match points {
             p if p > 0.75 => self.games.wins += 1,
             p if p < 0.25 => self.games.losses += 1,
             _ => self.games.draws += 1,
         }
-        match game.winner() {
-            Some(Side::South) => self.by_side[0] += 1,
+        match game.winner().map(Player::index) {
+            Some(0) => self.by_side[0] += 1,
             None => self.by_side[1] += 1,
-            Some(Side::North) => self.by_side[2] += 1,
+            Some(_) => self.by_side[2] += 1,
         }
         if let Termination::Forfeit { side, fault, .. } = &game.termination {
-            let engine = if *side == Side::South {
+            let engine = if side.index() == 0 {
                 game.south_engine
             } else {
                 1 - game.south_engine
@@ -575,9 +649,9 @@ pub enum StopReason {
 
 /// The outcome of [`play_match`].
 #[derive(Clone, Debug)]
-pub struct MatchResult {
+pub struct MatchResult<G: Game> {
     /// Finished games, in the order they finished.
-    pub records: Vec<GameRecord>,
+    pub records: Vec<GameRecord<G>>,
     /// The tally over them.
     pub tally: Tally,
     /// Why the match ended.
@@ -587,12 +661,12 @@ pub struct MatchResult {
 /// Plays the match. `first_engines` may hold already started engines (for the first worker);
 /// `interrupt` stops the match from outside (games in progress are dropped, finished ones kept);
 /// `on_game` sees every finished game and the tally after it, on the calling thread.
-pub fn play_match(
-    config: &MatchConfig,
+pub fn play_match<G: Refereed>(
+    config: &MatchConfig<G>,
     first_engines: Option<[Engine; 2]>,
     interrupt: &AtomicBool,
-    on_game: &mut dyn FnMut(&GameRecord, &Tally),
-) -> MatchResult {
+    on_game: &mut dyn FnMut(&GameRecord<G>, &Tally),
+) -> MatchResult<G> {
     let stop = AtomicBool::new(false);
     let next_pair = AtomicUsize::new(0);
     let pairs = config.games.div_ceil(2);
@@ -600,7 +674,7 @@ pub fn play_match(
     let mut records = Vec::new();
     let mut tally = Tally::default();
     let mut reason = StopReason::Completed;
-    let (tx, rx) = mpsc::channel::<GameRecord>();
+    let (tx, rx) = mpsc::channel::<GameRecord<G>>();
     std::thread::scope(|scope| {
         let mut first = first_engines.map(|[a, b]| [Some(a), Some(b)]);
         for w in 0..workers {
@@ -655,13 +729,13 @@ pub fn play_match(
 }
 
 /// One worker: takes pairs until none is left or the match stops, plays both games of each.
-fn worker(
-    config: &MatchConfig,
+fn worker<G: Refereed>(
+    config: &MatchConfig<G>,
     mut engines: [Option<Engine>; 2],
     next_pair: &AtomicUsize,
     pairs: usize,
     stop: &AtomicBool,
-    tx: mpsc::Sender<GameRecord>,
+    tx: mpsc::Sender<GameRecord<G>>,
 ) {
     while !stop.load(Ordering::Relaxed) {
         let pair = next_pair.fetch_add(1, Ordering::Relaxed);
@@ -686,17 +760,18 @@ fn worker(
 }
 
 /// Plays one game; `None` if the match stopped during it.
-fn play_game(
-    config: &MatchConfig,
+fn play_game<G: Refereed>(
+    config: &MatchConfig<G>,
     engines: &mut [Option<Engine>; 2],
     pair: usize,
     number: usize,
     south_engine: usize,
     stop: &AtomicBool,
-) -> Option<GameRecord> {
+) -> Option<GameRecord<G>> {
     let opening = config.openings[pair % config.openings.len()].clone();
-    let engine_of = |side: Side| {
-        if side == Side::South {
+    let first = G::Player::FIRST;
+    let engine_of = |side: G::Player| {
+        if side == first {
             south_engine
         } else {
             1 - south_engine
@@ -714,12 +789,12 @@ fn play_game(
         opening: opening.clone(),
         moves: Vec::new(),
         termination: Termination::Forfeit {
-            side: Side::South,
+            side: first,
             fault: Fault::Crash,
             detail: String::new(),
         },
     };
-    let forfeit = |record: &mut GameRecord, side: Side, fault: Fault, detail: String| {
+    let forfeit = |record: &mut GameRecord<G>, side: G::Player, fault: Fault, detail: String| {
         record.termination = Termination::Forfeit {
             side,
             fault,
@@ -727,7 +802,7 @@ fn play_game(
         };
     };
     // Make sure both engines run and are ready for a new game; a fault here loses the game too.
-    for side in [Side::South, Side::North] {
+    for side in [first, first.opponent()] {
         let e = engine_of(side);
         let ready = match engines[e].as_mut() {
             Some(engine) => engine.new_game(config.timeout, Some(stop)),
@@ -745,7 +820,7 @@ fn play_game(
             }
         }
     }
-    let mut state = GameState::new(opening.start, config.rules);
+    let mut state = GameState::new(opening.start.clone(), config.rules.clone());
     if state.play_all(&opening.moves).is_err() {
         // Openings are checked when loaded; this cannot happen.
         log::error!("opening of pair {pair} refused by the rules");
@@ -760,7 +835,7 @@ fn play_game(
         if stop.load(Ordering::Relaxed) {
             return None;
         }
-        let side = state.board().side_to_move();
+        let side = state.position().to_move();
         let e = engine_of(side);
         let Some(engine) = engines[e].as_mut() else {
             forfeit(
@@ -771,8 +846,8 @@ fn play_game(
             );
             return Some(record);
         };
-        let position = position_command(&opening.start, state.moves());
-        let answer = engine.best_move(&position, &go, allowed, Some(stop));
+        let position = position_command(&opening.start, state.moves(), &config.rules);
+        let answer = engine.best_move(&position, &go, allowed, Some(stop), G::read_move);
         let said = engine
             .last_info_string()
             .map(|l| format!("; the engine said '{l}'"))
@@ -786,7 +861,7 @@ fn play_game(
                 Err(err) => (Fault::IllegalMove, format!("bestmove {mv}: {err}{said}")),
             },
             Ok(BestMove::NoMove) => {
-                let legal: String = state.legal_moves().iter().map(|m| m.letter()).collect();
+                let legal = G::write_moves(&state.legal_moves());
                 log::warn!(
                     "{}: bestmove 0000 in game {number} where the rules allow {legal}: the engine \
                      may end games by rules of its own (an engine that ends a game at the first \
@@ -795,7 +870,10 @@ fn play_game(
                 );
                 (
                     Fault::NoMove,
-                    format!("bestmove 0000 in {} (legal: {legal}){said}", state.board()),
+                    format!(
+                        "bestmove 0000 in {} (legal: {legal}){said}",
+                        state.position().write_position()
+                    ),
                 )
             }
             Err(EngineError::Interrupted) => return None,
@@ -811,6 +889,9 @@ fn play_game(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::oware::{parse_moves, Side};
+
+    type OwareState = crate::oware::GameState;
 
     #[test]
     fn splitmix_reference_values() {
@@ -826,12 +907,12 @@ mod tests {
     #[test]
     fn random_openings_are_reproducible_and_legal() {
         let rules = Rules::default();
-        let a = random_openings(20, 6, 42, rules);
-        assert_eq!(a, random_openings(20, 6, 42, rules));
-        assert_ne!(a, random_openings(20, 6, 43, rules));
+        let a = random_openings::<Board>(20, 6, 42, &rules);
+        assert_eq!(a, random_openings::<Board>(20, 6, 42, &rules));
+        assert_ne!(a, random_openings::<Board>(20, 6, 43, &rules));
         for o in &a {
             assert_eq!(o.moves.len(), 6);
-            let mut s = GameState::new(o.start, rules);
+            let mut s = OwareState::new(o.start, rules);
             s.play_all(&o.moves).unwrap();
             assert!(!s.is_over());
         }
@@ -843,32 +924,32 @@ mod tests {
     fn openings_file_forms() {
         let text = "# comment\n\nF f B e\nFfBe # same\nstartpos moves F\n\
                     4-4-4-4-4-4-4-4-4-4-4-4-0-0-N moves a\n0-0-0-0-0-1-1-1-0-0-0-0-22-23-S\n";
-        let o = parse_openings(text, Rules::default()).unwrap();
+        let o = parse_openings::<Board>(text, &Rules::default()).unwrap();
         assert_eq!(o.len(), 5);
         assert_eq!(o[0], o[1]);
         assert_eq!(o[2].moves.len(), 1);
         assert_eq!(o[3].start.side_to_move(), Side::North);
         assert!(o[4].moves.is_empty());
         assert!(matches!(
-            parse_openings("F F\n", Rules::default()),
+            parse_openings::<Board>("F F\n", &Rules::default()),
             Err(OpeningError::Illegal { line: 1, .. })
         ));
         assert!(matches!(
-            parse_openings("F x\n", Rules::default()),
+            parse_openings::<Board>("F x\n", &Rules::default()),
             Err(OpeningError::Syntax { line: 1, .. })
         ));
         assert!(matches!(
-            parse_openings("1-2-3\n", Rules::default()),
+            parse_openings::<Board>("1-2-3\n", &Rules::default()),
             Err(OpeningError::Syntax { line: 1, .. })
         ));
         assert_eq!(
-            parse_openings("# none\n", Rules::default()),
+            parse_openings::<Board>("# none\n", &Rules::default()),
             Err(OpeningError::Empty)
         );
         // South captures its 25th seed: the game is over after the opening.
         let over = "0-0-0-0-0-1-1-1-0-0-0-0-23-22-S moves F\n";
         assert!(matches!(
-            parse_openings(over, Rules::default()),
+            parse_openings::<Board>(over, &Rules::default()),
             Err(OpeningError::Illegal { .. })
         ));
     }
@@ -876,26 +957,29 @@ mod tests {
     #[test]
     fn position_commands() {
         let start = Board::start(Variant::Abapa);
-        assert_eq!(position_command(&start, &[]), "position startpos");
+        assert_eq!(
+            position_command(&start, &[], &Rules::default()),
+            "position startpos"
+        );
         let moves = parse_moves(["Ff"]).unwrap();
         assert_eq!(
-            position_command(&start, &moves),
+            position_command(&start, &moves, &Rules::default()),
             "position startpos moves Ff"
         );
         let b: Board = "0-0-0-0-0-1-1-1-0-0-0-0-22-23-S".parse().unwrap();
         assert_eq!(
-            position_command(&b, &moves[..1]),
+            position_command(&b, &moves[..1], &Rules::default()),
             "position fen 0-0-0-0-0-1-1-1-0-0-0-0-22-23-S moves F"
         );
     }
 
-    fn game(pair: usize, south_engine: usize, winner: Option<Side>) -> GameRecord {
+    fn game(pair: usize, south_engine: usize, winner: Option<Side>) -> GameRecord<Board> {
         let diagram = match winner {
             Some(Side::South) => "0-0-0-0-0-0-0-0-0-0-0-0-25-23-N",
             Some(Side::North) => "0-0-0-0-0-0-0-0-0-0-0-0-23-25-S",
             None => "0-0-0-0-0-0-0-0-0-0-0-0-24-24-S",
         };
-        let end = GameState::new(diagram.parse().unwrap(), Rules::default())
+        let end = OwareState::new(diagram.parse().unwrap(), Rules::default())
             .end()
             .unwrap();
         assert_eq!(end.winner, winner);
