@@ -29,6 +29,11 @@ pub trait Refereed: Notation {
     /// Sets the cycle rule's repetition count of `rules` (a record's `Repetitions` tag).
     fn set_repetitions(rules: &mut Self::Rules, repetitions: u32);
 
+    /// Why the rules ended a game, in words, for the `Termination` tag (Oware: `South captured
+    /// more than half the seeds`-like reasons; Dobutsu: `the Lion of the side to move was
+    /// captured`, `a Try`); the cycle rule's ends as [`crate::game::EndReason`] says them.
+    fn end_reason(end: &GameEnd<Self>) -> String;
+
     /// The result of a game the rules ended, as its records write it.
     fn result_text(end: &GameEnd<Self>) -> String;
 
@@ -75,6 +80,10 @@ impl Refereed for oware::Board {
         rules.cycle.repetitions = repetitions;
     }
 
+    fn end_reason(end: &GameEnd<oware::Board>) -> String {
+        end.oware_reason().to_string()
+    }
+
     /// The final seed counts, South first (`25-19`), as Aualé writes results.
     fn result_text(end: &GameEnd<oware::Board>) -> String {
         crate::arena::ogn::seed_result(end)
@@ -115,6 +124,14 @@ impl Refereed for dobutsu::Position {
 
     fn set_repetitions(rules: &mut dobutsu::Rules, repetitions: u32) {
         rules.cycle.repetitions = repetitions;
+    }
+
+    /// [`Notation::describe_end`] without its parentheses.
+    fn end_reason(end: &GameEnd<dobutsu::Position>) -> String {
+        let text = dobutsu::Position::describe_end(end);
+        text.trim_start_matches('(')
+            .trim_end_matches(')')
+            .to_string()
     }
 
     /// `1-0`, `0-1`, `1/2-1/2`.

@@ -202,8 +202,9 @@ impl SplitMix64 {
 }
 
 /// `count` openings of `plies` random legal moves from the initial position, reproducible from
-/// `seed`. A sequence that would end the game is drawn again (after 100 tries the last one is
-/// shortened to the moves before the end).
+/// `seed`. A sequence that would end the game, or leave the side to move a win known without
+/// search ([`Game::proven`]: a Dobutsu Lion left to be captured), is drawn again (after 100
+/// tries the last one is shortened to the moves before the end).
 pub fn random_openings<G: Notation>(
     count: usize,
     plies: usize,
@@ -225,7 +226,7 @@ pub fn random_openings<G: Notation>(
                     let _ = state.play(mv);
                     moves.push(mv);
                 }
-                if !state.is_over() {
+                if !state.is_over() && state.position().proven().is_none() {
                     break;
                 }
             }
@@ -396,7 +397,7 @@ impl<G: Refereed> GameRecord<G> {
     /// the side named as [`Refereed::PLAYER_NAMES`].
     pub fn termination_string(&self) -> String {
         match &self.termination {
-            Termination::Rules(end) => format!("rules: {}", end.reason),
+            Termination::Rules(end) => format!("rules: {}", G::end_reason(end)),
             Termination::Forfeit {
                 side,
                 fault,
@@ -971,6 +972,47 @@ mod tests {
             position_command(&b, &moves[..1], &Rules::default()),
             "position fen 0-0-0-0-0-1-1-1-0-0-0-0-22-23-S moves F"
         );
+    }
+
+    #[test]
+    fn dobutsu_openings_and_position_commands() {
+        use crate::dobutsu::{self, Position};
+        let rules = dobutsu::Rules::default();
+        let text = "b2b3 b4b3 # a move list from the start
+                    startpos moves b2b3
+                    gle/1c1/1C1/ELG[] b - - 0 1 moves b3b2
+                    fen gle/1c1/1C1/ELG[] b
+";
+        let o = parse_openings::<Position>(text, &rules).unwrap();
+        assert_eq!(o.len(), 4);
+        assert_eq!(o[0].moves.len(), 2);
+        assert_eq!(o[1].moves, o[0].moves[..1]);
+        assert_eq!(o[2].start, o[3].start);
+        assert_eq!(o[2].moves.len(), 1);
+        assert_eq!(
+            position_command(&o[0].start, &o[0].moves, &rules),
+            "position startpos moves b2b3 b4b3"
+        );
+        assert_eq!(
+            position_command(&o[2].start, &o[2].moves, &rules),
+            "position fen gle/1c1/1C1/ELG[] b - - 0 1 moves b3b2"
+        );
+        // Gote cannot move Sente's Chick; a word that is neither a move nor a position.
+        assert!(matches!(
+            parse_openings::<Position>("b2b3 b2b1\n", &rules),
+            Err(OpeningError::Syntax { line: 1, .. })
+        ));
+        assert!(matches!(
+            parse_openings::<Position>("nonsense\n", &rules),
+            Err(OpeningError::Syntax { line: 1, .. })
+        ));
+        // Random openings never leave the side to move a Lion to capture.
+        for o in random_openings::<Position>(50, 4, 9, &rules) {
+            let mut s = GameState::new(o.start, rules);
+            s.play_all(&o.moves).unwrap();
+            assert!(!s.is_over() && s.position().proven().is_none());
+            assert_eq!(o.moves.len(), 4);
+        }
     }
 
     fn game(pair: usize, south_engine: usize, winner: Option<Side>) -> GameRecord<Board> {

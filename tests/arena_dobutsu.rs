@@ -1,0 +1,416 @@
+//! The match runner on Dobutsu Shogi (`--variant dobutsu`): matches between two instances of the
+//! real engine, a fake engine (this test binary re-run as one, see `fake_dobutsu_engine`) that
+//! plays an illegal move, and PGN records written and replayed.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+
+use clap::Parser;
+use perfectplay::arena::games::Refereed;
+use perfectplay::arena::pgn;
+use perfectplay::arena::runner::{Fault, GameRecord, Opening, Termination};
+use perfectplay::arena::{run_match, MatchArgs, MatchReport, MatchSummary};
+use perfectplay::dobutsu::{Position, Rules};
+use perfectplay::game::{GameState, Notation};
+
+#[derive(Parser)]
+struct Cli {
+    #[command(flatten)]
+    args: MatchArgs,
+}
+
+fn match_args(words: &[&str]) -> MatchArgs {
+    Cli::try_parse_from(std::iter::once("match").chain(words.iter().copied()))
+        .expect("valid match options")
+        .args
+}
+
+fn run_quiet(args: MatchArgs) -> anyhow::Result<MatchReport> {
+    run_match(args, &AtomicBool::new(false), &mut |_| {})
+}
+
+fn played(report: MatchReport) -> MatchSummary {
+    match report {
+        MatchReport::Played(s) => *s,
+        MatchReport::Replayed(_) => panic!("expected a played match"),
+    }
+}
+
+/// A scratch path for `name` under Cargo's temporary directory for integration tests.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("arena-dobutsu-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn real_engine() -> String {
+    format!("'{}'", env!("CARGO_BIN_EXE_perfectplay"))
+}
+
+// ---------------------------------------------------------------------------------------------
+// The fake engine.
+//
+// Run as `<test binary> fake_dobutsu_engine --exact --ignored --nocapture fake-mode=MODE`, the
+// ignored test `fake_dobutsu_engine` speaks the protocol for Dobutsu: MODE `first` plays the
+// first legal move, `illegal:K` plays the first legal move except at its K-th `go`, where it
+// answers a well-formed move that is not legal. It reads `position` with the moves separated by
+// blanks (as UCI engines do) and exits with status 5 if it was not told `Variant dobutsu` before
+// its first `position`, or was sent Oware's `NoCaptureLimit`.
+
+fn fake_engine_command(mode: &str) -> String {
+    let exe = std::env::current_exe().unwrap();
+    format!(
+        "'{}' fake_dobutsu_engine --exact --ignored --nocapture --quiet fake-mode={mode}",
+        exe.display()
+    )
+}
+
+/// A well-formed move that is not legal in `pos` (Fairy-Stockfish's notation, `a1b2`).
+fn illegal_move(pos: &Position) -> String {
+    let mut legal = Vec::new();
+    pos.legal_moves(&mut legal);
+    let legal: Vec<String> = legal.iter().map(|m| m.to_string()).collect();
+    let squares: Vec<String> = (0..4)
+        .flat_map(|r| (0..3).map(move |f| format!("{}{}", (b'a' + f) as char, r + 1)))
+        .collect();
+    squares
+        .iter()
+        .flat_map(|a| squares.iter().map(move |b| format!("{a}{b}")))
+        .find(|m| !legal.contains(m))
+        .expect("some step is illegal")
+}
+
+#[test]
+#[ignore = "not a test: the fake engine run by the other tests"]
+fn fake_dobutsu_engine() {
+    let Some(mode) =
+        std::env::args().find_map(|a| a.strip_prefix("fake-mode=").map(str::to_string))
+    else {
+        return;
+    };
+    let fault_at = mode
+        .split_once(':')
+        .map_or(0, |(_, k)| k.parse::<u32>().unwrap());
+    let mut out = std::io::stdout();
+    let mut say = |text: &str| {
+        out.write_all(text.as_bytes()).unwrap();
+        out.write_all(b"\n").unwrap();
+        out.flush().unwrap();
+    };
+    let rules = Rules::default();
+    let mut variant = String::new();
+    let mut game = GameState::<Position>::from_start(rules);
+    let mut gos = 0;
+    for line in std::io::stdin().lock().lines() {
+        let line = line.unwrap();
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.first().copied() {
+            Some("uci") => {
+                say("id name fake-dobutsu");
+                say("option name Variant type combo default abapa var abapa var dobutsu");
+                say("option name Repetitions type spin default 3 min 2 max 1000");
+                say("option name NoCaptureLimit type spin default 500 min 0 max 1000");
+                say("uciok");
+            }
+            Some("isready") => say("readyok"),
+            Some("setoption") if words.len() >= 5 => match words[2] {
+                "Variant" => variant = words[4].to_string(),
+                "NoCaptureLimit" => {
+                    eprintln!("fake engine: NoCaptureLimit is no Dobutsu rule");
+                    std::process::exit(5);
+                }
+                _ => {}
+            },
+            Some("position") => {
+                if variant != "dobutsu" {
+                    eprintln!("fake engine: not told Variant dobutsu");
+                    std::process::exit(5);
+                }
+                let cut = words.iter().position(|&w| w == "moves");
+                let moves = cut.map_or(&[][..], |i| &words[i + 1..]);
+                let start = if words.get(1) == Some(&"fen") {
+                    let fen = words[2..cut.unwrap_or(words.len())].join(" ");
+                    Position::parse_position(&fen, &rules).unwrap()
+                } else {
+                    <Position as perfectplay::game::Game>::start(&rules)
+                };
+                let moves = start.parse_moves(moves).unwrap();
+                game = GameState::new(start, rules);
+                game.play_all(&moves).unwrap();
+            }
+            Some("go") => {
+                gos += 1;
+                if gos == fault_at {
+                    say(&format!("bestmove {}", illegal_move(game.position())));
+                    continue;
+                }
+                match game.legal_moves().first() {
+                    Some(mv) => say(&format!("bestmove {mv}")),
+                    None => say("bestmove 0000"),
+                }
+            }
+            Some("quit") => return,
+            _ => {}
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Matches.
+
+/// The issue's check: level 5 beats level 1 at Dobutsu. Six games (three openings of four random
+/// plies, colours swapped), each engine at most 5,000 nodes a move (level 1 caps itself at 500
+/// and depth 1): the referee sees only legal moves (no fault), every game ends by the rules, the
+/// PGN records (one file and one file a game) replay, and `--replay` of the built binary agrees.
+#[test]
+fn dobutsu_level_5_beats_level_1_and_the_records_replay() {
+    let path = scratch("level.pgn");
+    let dir = scratch("level-games");
+    let summary = played(
+        run_quiet(match_args(&[
+            "--variant",
+            "dobutsu",
+            "--engine",
+            &real_engine(),
+            "--engine",
+            &real_engine(),
+            "--option",
+            "1:Level=5",
+            "--option",
+            "2:Level=1",
+            "--nodes",
+            "5000",
+            "--games",
+            "6",
+            "--concurrency",
+            "2",
+            "--ogn",
+            path.to_str().unwrap(),
+            "--ogn-dir",
+            dir.to_str().unwrap(),
+            "--quiet",
+        ]))
+        .unwrap(),
+    );
+    let t = &summary.tally;
+    assert_eq!(t.games.games(), 6);
+    assert!(t.faults.iter().all(|f| f.is_empty()), "{:?}", t.faults);
+    assert!(
+        t.games.wins > t.games.losses && t.games.score() > 0.5,
+        "level 5 should win: {summary}"
+    );
+    let text = summary.to_string();
+    assert!(
+        text.contains("(dobutsu, repetitions 3)") && text.contains("Sente won"),
+        "{text}"
+    );
+
+    let records = pgn::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(records.len(), 6);
+    let mut level5_points = 0.0;
+    for g in &records {
+        assert_eq!(g.tag("Variant"), Some("dobutsu"));
+        assert_eq!(g.tag("SetUp"), Some("1"));
+        let r = pgn::replay::<Position>(g, &Rules::default()).unwrap();
+        let end = r.end.expect("every game ends by the rules");
+        assert_eq!(g.tag("Result"), Some(end.result_string()));
+        assert_eq!(r.plies, g.moves.len());
+        assert!(g.tag("Termination").unwrap().starts_with("rules: "));
+        let level5 = usize::from(g.tag("White") != summary.names.first().map(String::as_str));
+        level5_points += match end.winner.map(perfectplay::game::Player::index) {
+            None => 0.5,
+            Some(w) if w == level5 => 1.0,
+            Some(_) => 0.0,
+        };
+    }
+    assert_eq!(level5_points, t.games.points());
+    let single = std::fs::read_to_string(dir.join("game-0004.pgn")).unwrap();
+    let round4 = records
+        .iter()
+        .find(|g| g.tag("Round") == Some("4"))
+        .unwrap();
+    assert_eq!(pgn::parse(&single).unwrap()[0], *round4);
+
+    // The binary's --replay finds the file is Dobutsu by its Variant tag.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args(["match", "--replay", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.starts_with("Replayed 6 games: 6 ended by the rules, 0 by a fault, 0 unfinished"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Sente won "), "{stdout}");
+}
+
+/// A Dobutsu engine that answers an illegal move loses the game by forfeit, the record says so
+/// and still replays; its opponent (told `Variant dobutsu`, sent its moves separated by blanks,
+/// and not sent Oware's `NoCaptureLimit`) has no fault.
+#[test]
+fn dobutsu_illegal_move_forfeits() {
+    let path = scratch("illegal.pgn");
+    let summary = played(
+        run_quiet(match_args(&[
+            "--variant",
+            "dobutsu",
+            "--engine",
+            &fake_engine_command("illegal:2"),
+            "--engine",
+            &fake_engine_command("first"),
+            "--games",
+            "2",
+            "--ogn",
+            path.to_str().unwrap(),
+            "--quiet",
+        ]))
+        .unwrap(),
+    );
+    let t = &summary.tally;
+    assert_eq!(t.games.games(), 2);
+    assert_eq!(t.games.losses, 2, "{summary}");
+    assert_eq!(t.fault_count(0, Fault::IllegalMove), 2, "{:?}", t.faults);
+    assert!(t.faults[1].is_empty(), "{:?}", t.faults);
+    let records = pgn::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(records.len(), 2);
+    for g in &records {
+        let termination = g.tag("Termination").unwrap();
+        assert!(
+            termination.starts_with("forfeit: illegal move by "),
+            "{termination}"
+        );
+        assert!(termination.contains(": bestmove "), "{termination}");
+        let loser = if termination.contains("by Sente") {
+            "0-1"
+        } else {
+            assert!(termination.contains("by Gote"), "{termination}");
+            "1-0"
+        };
+        assert_eq!(g.tag("Result"), Some(loser));
+        let r = pgn::replay::<Position>(g, &Rules::default()).unwrap();
+        assert!(r.forfeit && r.end.is_none());
+    }
+}
+
+#[test]
+fn no_capture_limit_is_refused_for_dobutsu() {
+    let err = run_quiet(match_args(&[
+        "--variant",
+        "dobutsu",
+        "--engine",
+        "a",
+        "--engine",
+        "b",
+        "--no-capture-limit",
+        "100",
+    ]))
+    .unwrap_err();
+    assert!(format!("{err:#}").contains("--no-capture-limit"), "{err:#}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Records.
+
+/// A game from `fen` with `moves` (the first `book` of them the opening), ended by the rules.
+fn record(fen: &str, moves: &[&str], book: usize) -> GameRecord<Position> {
+    let rules = Rules::default();
+    let start = Position::parse_position(fen, &rules).unwrap();
+    let moves = start.parse_moves(moves).unwrap();
+    let mut state = GameState::new(start, rules);
+    state.play_all(&moves).unwrap();
+    GameRecord {
+        number: 7,
+        pair: 3,
+        south_engine: 0,
+        names: ["sente \"one\"".into(), "gote".into()],
+        opening: Opening {
+            start,
+            moves: moves[..book].to_vec(),
+        },
+        moves: moves[book..].to_vec(),
+        termination: Termination::Rules(state.end().expect("the moves end the game")),
+    }
+}
+
+/// A record written by the runner parses back to the same moves and tags and replays to the
+/// same end; Gote's first move is numbered `1...`; a record whose result or moves were changed
+/// does not replay.
+#[test]
+fn dobutsu_record_round_trip() {
+    let rules = Rules::default();
+    // The start position with Gote to move.
+    let fen = "gle/1c1/1C1/ELG[] b - - 0 1";
+    let start = Position::parse_position(fen, &rules).unwrap();
+    // Play the first legal move of each position until the game ends.
+    let mut state = GameState::new(start, rules);
+    while !state.is_over() && state.ply() < 200 {
+        let mv = state.legal_moves()[0];
+        state.play(mv).unwrap();
+    }
+    let words: Vec<String> = state.moves().iter().map(|m| m.to_string()).collect();
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    let r = record(fen, &words, 2);
+    let text = Position::write_record(&r, "test event", "2026.12.01", &rules);
+    assert!(
+        text.starts_with(
+            "[Event \"test event\"]\n[Site \"?\"]\n[Date \"2026.12.01\"]\n[Round \"7\"]\n\
+             [White \"sente \\\"one\\\"\"]\n[Black \"gote\"]\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "[Variant \"dobutsu\"]\n[SetUp \"1\"]\n[FEN \"gle/1c1/1C1/ELG[] b - - 0 1\"]\n"
+        ),
+        "{text}"
+    );
+    let movetext: String = text.split("\n\n").nth(1).unwrap().to_string();
+    assert!(
+        movetext.starts_with(&format!("1... {} 2. {} {{opening}}", words[0], words[1])),
+        "{movetext}"
+    );
+    let games = pgn::parse(&text).unwrap();
+    assert_eq!(games.len(), 1);
+    let g = &games[0];
+    assert_eq!(g.moves, words);
+    assert_eq!(g.tag("White"), Some("sente \"one\""));
+    assert_eq!(g.tag("OpeningPlies"), Some("2"));
+    assert_eq!(g.comments[1].as_deref(), Some("opening"));
+    let replayed = pgn::replay::<Position>(g, &rules).unwrap();
+    let Termination::Rules(end) = &r.termination else {
+        unreachable!()
+    };
+    assert_eq!(replayed.end.as_ref(), Some(end));
+    assert_eq!(
+        replayed.winner,
+        Some(end.winner.map(perfectplay::game::Player::index))
+    );
+    // Written again, the parsed record is the same text.
+    let again = pgn::parse(&g.to_string()).unwrap();
+    assert_eq!(again[0], *g);
+
+    // Changed results and moves are caught.
+    let wrong = match end.result_string() {
+        "1-0" => "0-1",
+        _ => "1-0",
+    };
+    let tampered = text.replace(
+        &format!("[Result \"{}\"]", end.result_string()),
+        &format!("[Result \"{wrong}\"]"),
+    );
+    let err = pgn::replay::<Position>(&pgn::parse(&tampered).unwrap()[0], &rules).unwrap_err();
+    assert!(matches!(err, pgn::ReplayError::Result { .. }), "{err}");
+    let mut bad = g.clone();
+    bad.moves[2] = "a1a1".into();
+    let err = pgn::replay::<Position>(&bad, &rules).unwrap_err();
+    assert!(
+        matches!(err, pgn::ReplayError::Move { number: 3, .. }),
+        "{err}"
+    );
+    let mut other = g.clone();
+    other.set_tag("Variant", "chess");
+    assert!(pgn::record_rules::<Position>(&other, &rules).is_err());
+}
