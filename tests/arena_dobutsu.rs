@@ -414,3 +414,20 @@ fn dobutsu_record_round_trip() {
     other.set_tag("Variant", "chess");
     assert!(pgn::record_rules::<Position>(&other, &rules).is_err());
 }
+
+/// The `MaterialOnly` option, the baseline of evaluation matches: `true` sets the material-only
+/// weights, `false` restores the defaults.
+#[test]
+fn material_only_option_switches_the_evaluation() {
+    use perfectplay::dobutsu::Weights;
+    use perfectplay::game::{find_option, Game, Settings};
+    let options = <Position as Game>::options();
+    let decl = find_option(&options, "MaterialOnly").expect("declared");
+    let mut settings = Settings::<Position>::default();
+    decl.apply(&mut settings, "true").unwrap();
+    assert_eq!(settings.weights, Weights::material_only());
+    assert_ne!(Weights::material_only(), Weights::default());
+    decl.apply(&mut settings, "false").unwrap();
+    assert_eq!(settings.weights, Weights::default());
+    assert!(decl.apply(&mut settings, "maybe").is_err());
+}

@@ -260,15 +260,24 @@ impl Engine {
         })?;
         self.id_name = id_name.filter(|n| !n.is_empty());
         self.options = options;
+        let mut variant_sent = None;
         for (name, value) in rule_options {
             if self.has_option(name) {
                 self.send(&format!("setoption name {name} value {value}"), "setoption")?;
+                if name == "Variant" {
+                    variant_sent = Some(value.as_str());
+                }
             }
         }
         for (name, value) in &spec.options {
             if !self.has_option(name) {
+                // The list is the one before `Variant`: a game's own options (our engine's
+                // Dobutsu options) are only known after it.
+                let listed = variant_sent.map_or(String::new(), |v| {
+                    format!(" (as listed before it was told Variant {v})")
+                });
                 log::warn!(
-                    "{}: option '{name}' is not among the engine's options; sent anyway",
+                    "{}: option '{name}' is not among the engine's options{listed}; sent anyway",
                     self.label
                 );
             }

@@ -60,13 +60,28 @@ impl Game for Position {
     }
     fn options() -> Vec<OptionDecl<Settings<Position>>> {
         let d = Rules::default();
-        vec![OptionDecl::spin(
-            "Repetitions",
-            i64::from(d.cycle.repetitions),
-            2,
-            1000,
-            |s, v| s.rules.cycle.repetitions = v.spin() as u32,
-        )]
+        vec![
+            OptionDecl::spin(
+                "Repetitions",
+                i64::from(d.cycle.repetitions),
+                2,
+                1000,
+                |s, v| s.rules.cycle.repetitions = v.spin() as u32,
+            ),
+            // The baseline of evaluation matches: the piece values alone
+            // (`Weights::material_only`); false restores the positional terms' defaults.
+            OptionDecl::check("MaterialOnly", false, |s, v| {
+                let base = if v.check() {
+                    Weights::material_only()
+                } else {
+                    Weights::default()
+                };
+                s.weights.lion_advance = base.lion_advance;
+                s.weights.lion_attacked = base.lion_attacked;
+                s.weights.try_threat = base.try_threat;
+                s.weights.lion_net = base.lion_net;
+            }),
+        ]
     }
     #[inline]
     fn legal_moves(&self, out: &mut Vec<Self::Move>) {
