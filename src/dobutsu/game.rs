@@ -172,11 +172,13 @@ impl Notation for Position {
         let mut pos = *self;
         let mut moves = Vec::with_capacity(words.len());
         for (i, &text) in words.iter().enumerate() {
-            let mv = pos.parse_move(text).map_err(|error| NotationError::Move {
-                index: i + 1,
-                text: crate::game::quoted(text),
-                error,
-            })?;
+            let mv = pos
+                .parse_move(text)
+                .map_err(|error| NotationError::Move {
+                    index: i + 1,
+                    text: crate::game::quoted(text),
+                    error,
+                })?;
             pos = Position::play(&pos, mv).0;
             moves.push(mv);
         }
