@@ -6,6 +6,7 @@
 
 pub mod arena;
 pub mod bench;
+pub mod dobutsu;
 pub mod game;
 pub mod oware;
 pub mod protocol;

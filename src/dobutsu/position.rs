@@ -1,0 +1,548 @@
+//! The packed position, move generation, play and the end-of-game rules.
+
+use super::{Kind, Move, Piece, Player, Square, DROP_BASE, PROMOTION_FLAG};
+use crate::game::Outcome;
+
+/// The 12 squares of one plane.
+const SQUARES: u16 = 0xFFF;
+/// The four board planes (three of piece kind, one of colour).
+const BOARD_MASK: u64 = (1 << 48) - 1;
+/// Bit `s` of each of the four planes, shifted by `s`.
+const SQUARE_SPREAD: u64 = 0x001_001_001_001;
+/// Plane of the colour bit (set for a Gote piece).
+const GOTE_PLANE: u32 = 36;
+/// First bit of the hands: 6 bits per player (2 per droppable kind, Giraffe, Elephant, Chick).
+const HAND_SHIFT: u32 = 48;
+/// Bit of a Lion captured by Sente (in Sente's hand); the next bit for Gote.
+const LION_IN_HAND: u32 = 60;
+/// Bit of the side to move (set for Gote).
+const SIDE_BIT: u32 = 62;
+
+/// Files a, b and c in all four planes.
+const FILE_A4: u64 = 0x249_249_249_249;
+const FILE_B4: u64 = 0x492_492_492_492;
+const FILE_C4: u64 = 0x924_924_924_924;
+
+/// Rank 1 and rank 4 of one plane.
+const RANK_1: u16 = 0x007;
+const RANK_4: u16 = 0xE00;
+
+/// Steps `(file, rank)` of each kind for Sente (Gote's are the same turned round).
+const fn steps(kind: u8) -> &'static [(i8, i8)] {
+    match kind {
+        1 => &[
+            (-1, -1),
+            (0, -1),
+            (1, -1),
+            (-1, 0),
+            (1, 0),
+            (-1, 1),
+            (0, 1),
+            (1, 1),
+        ],
+        2 => &[(0, -1), (-1, 0), (1, 0), (0, 1)],
+        3 => &[(-1, -1), (1, -1), (-1, 1), (1, 1)],
+        4 => &[(0, 1)],
+        5 => &[(0, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)],
+        _ => &[],
+    }
+}
+
+/// `ATTACKS[player][kind code][square]`: the squares a piece attacks (and may step to).
+const ATTACKS: [[[u16; 12]; 8]; 2] = {
+    let mut table = [[[0u16; 12]; 8]; 2];
+    let mut player = 0;
+    while player < 2 {
+        let mut kind = 1;
+        while kind <= 5 {
+            let dirs = steps(kind as u8);
+            let mut sq = 0;
+            while sq < 12 {
+                let (file, rank) = ((sq % 3) as i8, (sq / 3) as i8);
+                let mut bits = 0u16;
+                let mut d = 0;
+                while d < dirs.len() {
+                    let (df, dr) = dirs[d];
+                    let dr = if player == 0 { dr } else { -dr };
+                    let (f, r) = (file + df, rank + dr);
+                    if f >= 0 && f < 3 && r >= 0 && r < 4 {
+                        bits |= 1 << (r * 3 + f);
+                    }
+                    d += 1;
+                }
+                table[player][kind][sq] = bits;
+                sq += 1;
+            }
+            kind += 1;
+        }
+        player += 1;
+    }
+    table
+};
+
+/// A 4-bit square code (kind code, plus 8 for Gote) spread over the four planes.
+const SPREAD: [u64; 16] = {
+    let mut t = [0u64; 16];
+    let mut c = 0;
+    while c < 16 {
+        t[c] = (c as u64 & 1)
+            | ((c as u64 >> 1) & 1) << 12
+            | ((c as u64 >> 2) & 1) << 24
+            | ((c as u64 >> 3) & 1) << 36;
+        c += 1;
+    }
+    t
+};
+
+/// The last rank of each player (where its Chick promotes and its Lion makes a Try).
+#[inline]
+fn far_rank(p: Player) -> u16 {
+    match p {
+        Player::Sente => RANK_4,
+        Player::Gote => RANK_1,
+    }
+}
+
+#[inline]
+fn home_rank(p: Player) -> u16 {
+    far_rank(p.opponent())
+}
+
+#[inline]
+fn hand_shift(p: Player, hand_index: usize) -> u32 {
+    HAND_SHIFT + 6 * p as u32 + 2 * hand_index as u32
+}
+
+/// Iterates over the set squares of a bitboard.
+#[inline]
+fn squares(mut bits: u16) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        if bits == 0 {
+            None
+        } else {
+            let s = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            Some(s)
+        }
+    })
+}
+
+/// A Dobutsu Shogi position: board, hands and side to move, packed into one `u64` (see
+/// [`Position::key`] for the layout). A value type: [`Position::play`] returns a new position.
+///
+/// A position holds at most two pieces of each kind (Hen and Chick counted together) and a Lion
+/// of each player, one of which may have been captured (it is then in the captor's hand, and the
+/// game is over). Set-up positions may have fewer pieces.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position(u64);
+
+/// What [`Position::play`] did, for the search and the game history.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Step {
+    /// The kind of the captured piece, as it stood on the board (a Hen is reported as a Hen).
+    pub capture: Option<Kind>,
+    /// Whether a Chick promoted.
+    pub promotion: bool,
+}
+
+impl Step {
+    /// A capture or a promotion: what quiescence search and late-move reductions treat as noisy.
+    #[inline]
+    pub fn is_noisy(&self) -> bool {
+        self.capture.is_some() || self.promotion
+    }
+
+    /// Always false: no move in Dobutsu Shogi is irreversible (pieces come back by drops), so no
+    /// move restarts a cycle count.
+    #[inline]
+    pub fn is_irreversible(&self) -> bool {
+        false
+    }
+}
+
+/// The planes of a position as bitboards.
+#[derive(Clone, Copy)]
+struct Boards {
+    p0: u16,
+    p1: u16,
+    p2: u16,
+    gote: u16,
+}
+
+impl Boards {
+    #[inline]
+    fn of(raw: u64) -> Boards {
+        Boards {
+            p0: (raw & 0xFFF) as u16,
+            p1: ((raw >> 12) & 0xFFF) as u16,
+            p2: ((raw >> 24) & 0xFFF) as u16,
+            gote: ((raw >> GOTE_PLANE) & 0xFFF) as u16,
+        }
+    }
+    #[inline]
+    fn occupied(self) -> u16 {
+        self.p0 | self.p1 | self.p2
+    }
+    #[inline]
+    fn of_player(self, p: Player) -> u16 {
+        match p {
+            Player::Sente => self.occupied() & !self.gote,
+            Player::Gote => self.gote,
+        }
+    }
+    /// Squares holding a piece of kind code `k` (either colour).
+    #[inline]
+    fn kind(self, k: u8) -> u16 {
+        let a = if k & 1 != 0 { self.p0 } else { !self.p0 };
+        let b = if k & 2 != 0 { self.p1 } else { !self.p1 };
+        let c = if k & 4 != 0 { self.p2 } else { !self.p2 };
+        a & b & c & SQUARES
+    }
+    #[inline]
+    fn lions(self) -> u16 {
+        self.p0 & !self.p1 & !self.p2
+    }
+    /// Whether a piece of `by` attacks square `sq`: the reverse attack from `sq` of each kind, as
+    /// the other player's piece, meets `by`'s pieces of that kind.
+    #[inline]
+    fn attacked(self, sq: u8, by: Player) -> bool {
+        let theirs = self.of_player(by);
+        let rev = &ATTACKS[by.opponent() as usize];
+        let s = sq as usize;
+        (1..=5u8).any(|k| rev[k as usize][s] & self.kind(k) & theirs != 0)
+    }
+}
+
+impl Position {
+    /// The start position `gle/1c1/1C1/ELG[] w`: Sente to move.
+    pub fn start() -> Position {
+        let mut p = Position::empty(Player::Sente);
+        for (sq, owner, kind) in [
+            (0, Player::Sente, Kind::Elephant),
+            (1, Player::Sente, Kind::Lion),
+            (2, Player::Sente, Kind::Giraffe),
+            (4, Player::Sente, Kind::Chick),
+            (7, Player::Gote, Kind::Chick),
+            (9, Player::Gote, Kind::Giraffe),
+            (10, Player::Gote, Kind::Lion),
+            (11, Player::Gote, Kind::Elephant),
+        ] {
+            p.put(Square(sq), Piece { owner, kind });
+        }
+        p
+    }
+
+    /// An empty board with empty hands (not a legal game position: no Lions).
+    pub(crate) fn empty(to_move: Player) -> Position {
+        Position((to_move as u64) << SIDE_BIT)
+    }
+
+    /// Puts a piece on an empty square.
+    pub(crate) fn put(&mut self, sq: Square, piece: Piece) {
+        debug_assert!(self.piece_at(sq).is_none());
+        let code = piece.kind as usize | (piece.owner as usize) << 3;
+        self.0 |= SPREAD[code] << sq.0;
+    }
+
+    /// Adds one piece to a player's hand; `kind` must be droppable or the Lion.
+    pub(crate) fn add_to_hand(&mut self, holder: Player, kind: Kind) {
+        match kind.hand_index() {
+            Some(k) => self.0 += 1 << hand_shift(holder, k),
+            None => self.0 |= 1 << (LION_IN_HAND + holder as u32),
+        }
+    }
+
+    /// The exact code of the position, an injective 63-bit value (bit 63 is 0), usable as a hash key
+    /// and as an identifier. Layout: bits 0-47 are four 12-bit planes over squares 0-11 (`a1 b1 c1
+    /// a2 ... c4`): bits 0-2 of the square's kind code (0 empty, [`Kind`] discriminants 1-5) in
+    /// planes 0-2 and the colour (1 = Gote) in plane 3; bits 48-53 Sente's hand and 54-59 Gote's (2
+    /// bits per count, Giraffe, Elephant, Chick); bit 60 a Lion in Sente's hand, 61 in Gote's; bit 62
+    /// the side to move (1 = Gote).
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.0
+    }
+
+    /// The player to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Player {
+        if self.0 >> SIDE_BIT & 1 == 0 {
+            Player::Sente
+        } else {
+            Player::Gote
+        }
+    }
+
+    /// The piece on a square.
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        let code = self.code_at(sq.0);
+        Kind::from_code(code & 7).map(|kind| Piece {
+            owner: if code & 8 != 0 {
+                Player::Gote
+            } else {
+                Player::Sente
+            },
+            kind,
+        })
+    }
+
+    /// The 4-bit code of a square (kind code, plus 8 for Gote).
+    #[inline]
+    fn code_at(&self, sq: u8) -> u8 {
+        let x = self.0 >> sq;
+        (x & 1 | (x >> 11) & 2 | (x >> 22) & 4 | (x >> 33) & 8) as u8
+    }
+
+    /// How many pieces of a droppable kind (Giraffe, Elephant, Chick) a player holds in hand
+    /// (0-2); for the Lion, 1 if the player has captured the enemy Lion; 0 for the Hen.
+    #[inline]
+    pub fn in_hand(&self, holder: Player, kind: Kind) -> u8 {
+        match kind.hand_index() {
+            Some(k) => (self.0 >> hand_shift(holder, k) & 3) as u8,
+            None if kind == Kind::Lion => (self.0 >> (LION_IN_HAND + holder as u32) & 1) as u8,
+            None => 0,
+        }
+    }
+
+    /// The square of a player's Lion; `None` once it has been captured.
+    #[inline]
+    pub fn lion(&self, owner: Player) -> Option<Square> {
+        let b = Boards::of(self.0);
+        let l = b.lions() & b.of_player(owner);
+        (l != 0).then(|| Square(l.trailing_zeros() as u8))
+    }
+
+    /// Whether a piece of `by` attacks `sq`.
+    pub fn is_attacked(&self, sq: Square, by: Player) -> bool {
+        Boards::of(self.0).attacked(sq.0, by)
+    }
+
+    /// Whether a Lion has been captured (the game is then over).
+    #[inline]
+    fn lion_captured(&self) -> bool {
+        self.0 & (3 << LION_IN_HAND) != 0
+    }
+
+    /// Appends the legal moves to `out` (which the caller clears), following Fairy-Stockfish's
+    /// convention (see the [module documentation](super)): none once a Lion has been captured, none
+    /// when the enemy Lion stands uncapturable on the mover's home rank or the mover's Lion stands
+    /// unattacked on the enemy's home rank; otherwise every step and drop, also when the mover
+    /// could capture the enemy Lion.
+    ///
+    /// Order: steps of Lions, Giraffes, Elephants, Chicks, Hens (each from the lowest square, to
+    /// the lowest square), then drops of Giraffes, Elephants, Chicks.
+    pub fn legal_moves(&self, out: &mut Vec<Move>) {
+        if self.lion_captured() {
+            return;
+        }
+        let me = self.side_to_move();
+        let b = Boards::of(self.0);
+        let mine = b.of_player(me);
+        let lions = b.lions();
+        if self.try_decided(b, me, mine, lions) {
+            return;
+        }
+        let attacks = &ATTACKS[me as usize];
+        for k in 1..=5u8 {
+            for from in squares(b.kind(k) & mine) {
+                let targets = attacks[k as usize][from as usize] & !mine;
+                let promoting = if k == Kind::Chick as u8 {
+                    far_rank(me)
+                } else {
+                    0
+                };
+                for to in squares(targets) {
+                    let flag = if promoting >> to & 1 != 0 {
+                        PROMOTION_FLAG
+                    } else {
+                        0
+                    };
+                    out.push(Move::raw(from, to | flag));
+                }
+            }
+        }
+        let empty = !b.occupied() & SQUARES;
+        let hand = self.0 >> hand_shift(me, 0);
+        for k in 0..3 {
+            if hand >> (2 * k) & 3 != 0 {
+                for to in squares(empty) {
+                    out.push(Move::raw(DROP_BASE + k as u8, to));
+                }
+            }
+        }
+    }
+
+    /// Fairy-Stockfish's Try rule: the enemy Lion on the mover's home rank and not attacked by the
+    /// mover, or the mover's Lion on the enemy home rank and not attacked by the enemy.
+    #[inline]
+    fn try_decided(&self, b: Boards, me: Player, mine: u16, lions: u16) -> bool {
+        let theirs = b.occupied() & !mine;
+        let their_lion = lions & theirs & home_rank(me);
+        if their_lion != 0 && !b.attacked(their_lion.trailing_zeros() as u8, me) {
+            return true;
+        }
+        let my_lion = lions & mine & far_rank(me);
+        my_lion != 0 && !b.attacked(my_lion.trailing_zeros() as u8, me.opponent())
+    }
+
+    /// Plays a move that [`Position::legal_moves`] listed (anything else gives a meaningless
+    /// position). Returns the new position and what the move did.
+    #[inline]
+    pub fn play(&self, mv: Move) -> (Position, Step) {
+        let me = self.side_to_move();
+        let colour = (me as usize) << 3;
+        let to = mv.to().0;
+        let mut x = self.0;
+        let mut step = Step::default();
+        if let Some(kind) = mv.dropped() {
+            let k = (mv.from - DROP_BASE) as usize;
+            x -= 1 << hand_shift(me, k);
+            x |= SPREAD[kind as usize | colour] << to;
+        } else {
+            let from = mv.from;
+            let moving = self.code_at(from) as usize;
+            let captured = self.code_at(to) & 7;
+            x &= !((SQUARE_SPREAD << from) | (SQUARE_SPREAD << to));
+            let placed = if mv.promotes() {
+                step.promotion = true;
+                Kind::Hen as usize | colour
+            } else {
+                moving
+            };
+            x |= SPREAD[placed] << to;
+            if let Some(kind) = Kind::from_code(captured) {
+                step.capture = Some(kind);
+                match kind.demoted().hand_index() {
+                    Some(k) => x += 1 << hand_shift(me, k),
+                    None => x |= 1 << (LION_IN_HAND + me as u32),
+                }
+            }
+        }
+        x ^= 1 << SIDE_BIT;
+        (Position(x), step)
+    }
+
+    /// Whether the game is over in this position, and its result from the side to move's view,
+    /// by Tanaka's rules (see the [module documentation](super)): a captured Lion loses; else the
+    /// mover wins if it attacks the enemy Lion; else it loses if the enemy Lion stands on its home
+    /// rank; else it wins if its own Lion stands unattacked on the enemy home rank. Never a draw
+    /// (repetitions are the game history's business).
+    pub fn outcome(&self) -> Option<Outcome> {
+        let me = self.side_to_move();
+        if self.lion_captured() {
+            return Some(if self.in_hand(me, Kind::Lion) != 0 {
+                Outcome::Win
+            } else {
+                Outcome::Loss
+            });
+        }
+        let b = Boards::of(self.0);
+        let mine = b.of_player(me);
+        let lions = b.lions();
+        let their_lion = (lions & !mine).trailing_zeros() as u8;
+        if b.attacked(their_lion, me) {
+            return Some(Outcome::Win);
+        }
+        if (1 << their_lion) & home_rank(me) != 0 {
+            return Some(Outcome::Loss);
+        }
+        let my_lion = lions & mine & far_rank(me);
+        if my_lion != 0 && !b.attacked(my_lion.trailing_zeros() as u8, me.opponent()) {
+            return Some(Outcome::Win);
+        }
+        None
+    }
+
+    /// The position mirrored left-right (files a and c swapped). Dobutsu's pieces move
+    /// symmetrically, so it has the same value; moves map by [`Move::mirrored`].
+    #[inline]
+    pub fn mirrored(&self) -> Position {
+        let board = self.0 & BOARD_MASK;
+        let swapped = (board & FILE_B4) | ((board & FILE_A4) << 2) | ((board & FILE_C4) >> 2);
+        Position(self.0 & !BOARD_MASK | swapped)
+    }
+
+    /// The position with the board turned by 180 degrees and the players' roles swapped (each piece
+    /// changes colour, the hands are exchanged, the other player moves): the same game seen from
+    /// the other side, so the value for the side to move is unchanged. Moves map by
+    /// [`Move::flipped`].
+    #[inline]
+    pub fn flipped(&self) -> Position {
+        // Reversing the 48 board bits reverses each plane (square s goes to 11 - s) and the order
+        // of the planes.
+        let rev = (self.0 & BOARD_MASK).reverse_bits() >> 16;
+        let colour_rev = rev & 0xFFF;
+        let kinds = (rev >> 36) & 0xFFF | ((rev >> 24) & 0xFFF) << 12 | ((rev >> 12) & 0xFFF) << 24;
+        let occupied = (kinds | kinds >> 12 | kinds >> 24) & 0xFFF;
+        let colour = occupied & !colour_rev;
+        let hands = self.0 >> HAND_SHIFT;
+        let sente_hand = hands & 0x3F;
+        let gote_hand = (hands >> 6) & 0x3F;
+        let lions = (hands >> 12) & 3;
+        let lions = (lions >> 1) | (lions & 1) << 1;
+        let side = (hands >> 14) & 1 ^ 1;
+        let hands = gote_hand | sente_hand << 6 | lions << 12 | side << 14;
+        Position(kinds | colour << GOTE_PLANE | hands << HAND_SHIFT)
+    }
+
+    /// The position with Sente to move: itself, or [`Position::flipped`] when Gote moves.
+    #[inline]
+    pub fn normalized(&self) -> Position {
+        match self.side_to_move() {
+            Player::Sente => *self,
+            Player::Gote => self.flipped(),
+        }
+    }
+
+    /// Whichever of the position and its mirror image has the smaller key: one representative of
+    /// the pair for a solver's index.
+    #[inline]
+    pub fn canonical(&self) -> Position {
+        let m = self.mirrored();
+        if m.0 < self.0 {
+            m
+        } else {
+            *self
+        }
+    }
+
+    /// Number of leaf nodes of the legal-move tree `depth` plies deep (Fairy-Stockfish's
+    /// convention for finished games, see [`Position::legal_moves`]); 1 at depth 0.
+    pub fn perft(&self, depth: u32) -> u64 {
+        let mut buffers = vec![Vec::with_capacity(64); depth as usize];
+        self.perft_with(depth, &mut buffers)
+    }
+
+    /// Perft with one move buffer per remaining ply (`buffers.len() >= depth`).
+    fn perft_with(&self, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
+        let Some((moves, rest)) = buffers.split_first_mut() else {
+            return 1;
+        };
+        moves.clear();
+        self.legal_moves(moves);
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        moves
+            .iter()
+            .map(|&mv| self.play(mv).0.perft_with(depth - 1, rest))
+            .sum()
+    }
+
+    /// Perft split by the first move, in [`Position::legal_moves`] order.
+    pub fn perft_divide(&self, depth: u32) -> Vec<(Move, u64)> {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        moves
+            .into_iter()
+            .map(|mv| (mv, self.play(mv).0.perft(depth.saturating_sub(1))))
+            .collect()
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", self.to_fen())
+    }
+}
