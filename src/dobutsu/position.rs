@@ -23,6 +23,10 @@ const FILE_A4: u64 = 0x249_249_249_249;
 const FILE_B4: u64 = 0x492_492_492_492;
 const FILE_C4: u64 = 0x924_924_924_924;
 
+/// More than the most moves a position can have (7 pieces on the board make at most 36 steps;
+/// drops go to at most 10 empty squares, 3 kinds).
+const MAX_MOVES: usize = 72;
+
 /// Rank 1 and rank 4 of one plane.
 const RANK_1: u16 = 0x007;
 const RANK_4: u16 = 0xE00;
@@ -93,6 +97,35 @@ const SPREAD: [u64; 16] = {
     }
     t
 };
+
+/// `CAPTURE_GAIN[player][kind code]`: what capturing a piece adds to the packed position (a count
+/// in the hand, the Hen's as a Chick; the captured-Lion bit; 0 for an empty square).
+const CAPTURE_GAIN: [[u64; 8]; 2] = {
+    let mut t = [[0u64; 8]; 2];
+    let mut p = 0;
+    while p < 2 {
+        let hand = HAND_SHIFT + 6 * p as u32;
+        t[p][1] = 1 << (LION_IN_HAND + p as u32);
+        t[p][2] = 1 << hand;
+        t[p][3] = 1 << (hand + 2);
+        t[p][4] = 1 << (hand + 4);
+        t[p][5] = 1 << (hand + 4);
+        p += 1;
+    }
+    t
+};
+
+/// The kind of each code 0-7.
+const KIND_OF_CODE: [Option<Kind>; 8] = [
+    None,
+    Some(Kind::Lion),
+    Some(Kind::Giraffe),
+    Some(Kind::Elephant),
+    Some(Kind::Chick),
+    Some(Kind::Hen),
+    None,
+    None,
+];
 
 /// The last rank of each player (where its Chick promotes and its Lion makes a Try).
 #[inline]
@@ -343,34 +376,46 @@ impl Position {
         if self.try_decided(b, me, mine, lions) {
             return;
         }
+        // Moves go to a buffer on the stack first: one copy into `out` instead of a capacity
+        // check per move.
+        let mut buf = [Move::raw(0, 0); MAX_MOVES];
+        let mut n = 0;
         let attacks = &ATTACKS[me as usize];
-        for k in 1..=5u8 {
-            for from in squares(b.kind(k) & mine) {
-                let targets = attacks[k as usize][from as usize] & !mine;
-                let promoting = if k == Kind::Chick as u8 {
-                    far_rank(me)
-                } else {
-                    0
-                };
-                for to in squares(targets) {
-                    let flag = if promoting >> to & 1 != 0 {
-                        PROMOTION_FLAG
-                    } else {
-                        0
-                    };
-                    out.push(Move::raw(from, to | flag));
+        let free = !mine & SQUARES;
+        let (p0, p1, p2) = (b.p0, b.p1, b.p2);
+        let by_kind = [
+            lions,
+            !p0 & p1 & !p2,
+            p0 & p1 & !p2,
+            !p0 & !p1 & p2,
+            p0 & !p1 & p2,
+        ];
+        for (i, &of_kind) in by_kind.iter().enumerate() {
+            let table = &attacks[i + 1];
+            let promotion = if i + 1 == Kind::Chick as usize {
+                far_rank(me)
+            } else {
+                0
+            };
+            for from in squares(of_kind & mine) {
+                for to in squares(table[from as usize] & free) {
+                    let flag = ((promotion >> to) & 1) as u8 * PROMOTION_FLAG;
+                    buf[n] = Move::raw(from, to | flag);
+                    n += 1;
                 }
             }
         }
         let empty = !b.occupied() & SQUARES;
         let hand = self.0 >> hand_shift(me, 0);
-        for k in 0..3 {
+        for k in 0..3u8 {
             if hand >> (2 * k) & 3 != 0 {
                 for to in squares(empty) {
-                    out.push(Move::raw(DROP_BASE + k as u8, to));
+                    buf[n] = Move::raw(DROP_BASE + k, to);
+                    n += 1;
                 }
             }
         }
+        out.extend_from_slice(&buf[..n]);
     }
 
     /// Fairy-Stockfish's Try rule: the enemy Lion on the mover's home rank and not attacked by the
@@ -390,37 +435,30 @@ impl Position {
     /// position). Returns the new position and what the move did.
     #[inline]
     pub fn play(&self, mv: Move) -> (Position, Step) {
-        let me = self.side_to_move();
-        let colour = (me as usize) << 3;
-        let to = mv.to().0;
+        let me = self.side_to_move() as usize;
+        let to = mv.to & 15;
         let mut x = self.0;
-        let mut step = Step::default();
-        if let Some(kind) = mv.dropped() {
-            let k = (mv.from - DROP_BASE) as usize;
-            x -= 1 << hand_shift(me, k);
-            x |= SPREAD[kind as usize | colour] << to;
+        let step = if mv.from >= DROP_BASE {
+            let k = mv.from - DROP_BASE;
+            x -= 1 << hand_shift(self.side_to_move(), k as usize);
+            // Hand index k holds kind code k + 2 (Giraffe, Elephant, Chick).
+            x |= SPREAD[(k as usize + 2) | me << 3] << to;
+            Step::default()
         } else {
             let from = mv.from;
-            let moving = self.code_at(from) as usize;
-            let captured = self.code_at(to) & 7;
+            let promotes = mv.to >> 4 & 1;
+            // A Chick's code (4) with the low bit set is the Hen's (5).
+            let placed = self.code_at(from) as usize | promotes as usize;
+            let captured = (self.code_at(to) & 7) as usize;
             x &= !((SQUARE_SPREAD << from) | (SQUARE_SPREAD << to));
-            let placed = if mv.promotes() {
-                step.promotion = true;
-                Kind::Hen as usize | colour
-            } else {
-                moving
-            };
             x |= SPREAD[placed] << to;
-            if let Some(kind) = Kind::from_code(captured) {
-                step.capture = Some(kind);
-                match kind.demoted().hand_index() {
-                    Some(k) => x += 1 << hand_shift(me, k),
-                    None => x |= 1 << (LION_IN_HAND + me as u32),
-                }
+            x += CAPTURE_GAIN[me][captured];
+            Step {
+                capture: KIND_OF_CODE[captured],
+                promotion: promotes != 0,
             }
-        }
-        x ^= 1 << SIDE_BIT;
-        (Position(x), step)
+        };
+        (Position(x ^ 1 << SIDE_BIT), step)
     }
 
     /// Whether the game is over in this position, and its result from the side to move's view,
