@@ -210,6 +210,8 @@ mod reference {
             -1
         } else if mine.1 == 3 - my_home && !attacked(p, mine.0, mine.1, them) {
             1
+        } else if children(p).is_empty() {
+            -1
         } else {
             0
         }
@@ -500,6 +502,21 @@ fn chick_drops() {
     assert_eq!(after.side_to_move(), Player::Gote);
     assert_eq!(after.outcome(), None);
     assert!(!legal_strings(&after).is_empty());
+}
+
+/// A mover without a legal move loses (Fairy-Stockfish: `score mate 0`); the mirror image and the
+/// same position turned round agree.
+#[test]
+fn no_move_loses() {
+    let pos = Position::from_fen("GE1/LGE/CCl/3[] w - - 0 1").unwrap();
+    for p in [pos, pos.mirrored(), pos.flipped()] {
+        assert!(legal_strings(&p).is_empty(), "{p}");
+        assert_eq!(p.outcome(), Some(Outcome::Loss), "{p}");
+    }
+    // With the Elephant of c3 in the hand, the game goes on.
+    let with_drop = Position::from_fen("GE1/LG1/CCl/3[E] w - - 0 1").unwrap();
+    assert_eq!(with_drop.outcome(), None);
+    assert!(!legal_strings(&with_drop).is_empty());
 }
 
 #[test]

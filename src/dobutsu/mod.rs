@@ -30,11 +30,16 @@
 //!    attacks it (a Try that survived the reply). Tanaka's list has no such rule because a game
 //!    judged his way never gets there (the reply would have captured the Lion, or lost); it is
 //!    needed for set-up positions and for the move trees of the other convention, where the reply
-//!    may leave a capturable Lion alone.
+//!    may leave a capturable Lion alone;
+//! 5. otherwise the mover loses if it has no legal move (as in shogi, and Fairy-Stockfish's
+//!    `stalemateValue` for this variant). It can happen: in `GE1/LGE/CCl/3[] w` every Sente piece
+//!    is hemmed in by its own and the hand is empty (a scan of every board with the Gote Lion alone
+//!    against any Sente pieces, Sente to move with an empty hand, found 4: this one, the Lion on
+//!    c4 instead, and their mirror images).
 //!
 //! [`Position::legal_moves`] (and so [`Position::perft`]) follows Fairy-Stockfish's `dobutsu`
 //! variant (extinction of the Lion, `flagPiece` Lion with `flagPieceSafe`), so that perft counts
-//! compare with it: a position has **no moves** in cases 1, 3 and 4 above, but a position where the
+//! compare with it: a position has **no moves** in cases 1, 3, 4 (and 5) above, but a position where the
 //! mover could capture the enemy Lion (case 2) still lists **all** its moves; the capture is just one
 //! of them, and the game ends (case 1) in the position after it. So a leaf of a perft tree is
 //! counted at depth N only if no position above it ended the game by 1, 3 or 4.

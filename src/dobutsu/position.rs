@@ -235,6 +235,15 @@ impl Boards {
     fn lions(self) -> u16 {
         self.p0 & !self.p1 & !self.p2
     }
+    /// Whether one of `me`'s pieces (`mine`) can step somewhere.
+    #[inline]
+    fn has_step(self, me: Player, mine: u16) -> bool {
+        let attacks = &ATTACKS[me as usize];
+        (1..=5u8).any(|k| {
+            squares(self.kind(k) & mine).any(|s| attacks[k as usize][s as usize] & !mine != 0)
+        })
+    }
+
     /// Whether a piece of `by` attacks square `sq`: the reverse attack from `sq` of each kind, as
     /// the other player's piece, meets `by`'s pieces of that kind.
     #[inline]
@@ -464,8 +473,10 @@ impl Position {
     /// Whether the game is over in this position, and its result from the side to move's view,
     /// by Tanaka's rules (see the [module documentation](super)): a captured Lion loses; else the
     /// mover wins if it attacks the enemy Lion; else it loses if the enemy Lion stands on its home
-    /// rank; else it wins if its own Lion stands unattacked on the enemy home rank. Never a draw
-    /// (repetitions are the game history's business).
+    /// rank; else it wins if its own Lion stands unattacked on the enemy home rank; else it loses
+    /// if it has no legal move. Never a draw (repetitions are the game history's business).
+    /// [`Position::legal_moves`] is empty exactly when this is `Some`, except when the mover can
+    /// capture the enemy Lion.
     pub fn outcome(&self) -> Option<Outcome> {
         let me = self.side_to_move();
         if self.lion_captured() {
@@ -488,6 +499,10 @@ impl Position {
         let my_lion = lions & mine & far_rank(me);
         if my_lion != 0 && !b.attacked(my_lion.trailing_zeros() as u8, me.opponent()) {
             return Some(Outcome::Win);
+        }
+        let hand_empty = (self.0 >> hand_shift(me, 0)) & 0x3F == 0;
+        if hand_empty && !b.has_step(me, mine) {
+            return Some(Outcome::Loss);
         }
         None
     }
