@@ -662,6 +662,30 @@ fn diagram_of_start() {
 }
 
 #[test]
+fn from_key_rejects_non_keys() {
+    let start = Position::start().key();
+    assert_eq!(Position::from_key(start), Some(Position::start()));
+    let sq = |i: u32| 1u64 << i;
+    let rejected = [
+        ("bit 63", start | sq(63)),
+        ("colour on an empty square", start | sq(36 + 3)),
+        ("kind code 7 on a1", start | sq(24)),
+        ("a third Chick in hand", start + sq(52) * 3),
+        ("a third Giraffe (on a2)", start | sq(12 + 3)),
+        ("no Gote Lion", start & !(sq(10) | sq(46))),
+        ("both Lions captured", start | sq(60) | sq(61)),
+    ];
+    // The same edits that keep a position valid are accepted.
+    assert_eq!(
+        Position::from_key(start & !sq(11) & !sq(23) & !sq(47)).map(|p| p.to_fen()),
+        Some("gl1/1c1/1C1/ELG[] w - - 0 1".to_string())
+    );
+    for (what, key) in rejected {
+        assert_eq!(Position::from_key(key), None, "{what}");
+    }
+}
+
+#[test]
 fn mirror_and_flip_of_start() {
     let start = Position::start();
     assert_eq!(start.mirrored().to_fen(), "elg/1c1/1C1/GLE[] w - - 0 1");
@@ -725,6 +749,7 @@ proptest! {
             prop_assert_eq!(pos.mirrored().outcome(), pos.outcome());
             prop_assert_eq!(pos.flipped().outcome(), pos.outcome());
             prop_assert_eq!(pos.key() >> 63, 0);
+            prop_assert_eq!(Position::from_key(pos.key()), Some(*pos));
             prop_assert_eq!(
                 sorted_moves(&pos.mirrored(), |m| m),
                 sorted_moves(pos, Move::mirrored)
@@ -775,6 +800,19 @@ proptest! {
     fn fen_parser_is_total(s in "[lgechLGECH123+/\\[\\]\\- wb0-9]{0,40}") {
         if let Ok(pos) = Position::from_fen(&s) {
             prop_assert_eq!(Position::from_fen(&pos.to_fen()), Ok(pos));
+        }
+    }
+
+    /// Any 64-bit value either is not a key or is the key of a position that writes a FEN that
+    /// reads back as the same position.
+    #[test]
+    fn from_key_is_total(key in any::<u64>(), mask in any::<u64>()) {
+        // Sparse values are keys more often than uniform ones.
+        for k in [key, key & mask, key & mask & 0x3FFF_FFFF_FFFF_FFFF] {
+            if let Some(pos) = Position::from_key(k) {
+                prop_assert_eq!(pos.key(), k);
+                prop_assert_eq!(Position::from_fen(&pos.to_fen()), Ok(pos));
+            }
         }
     }
 

@@ -305,6 +305,37 @@ impl Position {
         self.0
     }
 
+    /// The position whose [`Position::key`] is `key`, if `key` is one: bit 63 clear, a kind code
+    /// 1-5 on every square whose colour bit is set, hand counts within the piece counts, at most
+    /// two pieces of each kind (Hen and Chick together) and one Lion per player (on the board, or
+    /// captured in the enemy's hand, not both captured). Every position read from a FEN or reached
+    /// by play passes.
+    pub fn from_key(key: u64) -> Option<Position> {
+        let pos = Position(key);
+        if key >> 63 != 0 {
+            return None;
+        }
+        let mut counts = [0u8; 6];
+        for sq in 0..12 {
+            let code = pos.code_at(sq);
+            match code & 7 {
+                0 if code != 0 => return None,
+                0 => {}
+                1 => counts[(code >> 3) as usize] += 1,
+                k @ 2..=5 => counts[k.min(4) as usize] += 1,
+                _ => return None,
+            }
+        }
+        for p in Player::BOTH {
+            for kind in Kind::DROPPABLE {
+                counts[kind as usize] += pos.in_hand(p, kind);
+            }
+            counts[p.opponent().index()] += pos.in_hand(p, Kind::Lion);
+        }
+        let lions_ok = counts[0] == 1 && counts[1] == 1 && key >> LION_IN_HAND & 3 != 3;
+        (lions_ok && counts[2..5].iter().all(|&n| n <= 2)).then_some(pos)
+    }
+
     /// The player to move.
     #[inline]
     pub fn side_to_move(&self) -> Player {
