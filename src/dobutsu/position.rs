@@ -294,12 +294,12 @@ impl Position {
         }
     }
 
-    /// The exact code of the position, an injective 63-bit value (bit 63 is 0), usable as a hash key
-    /// and as an identifier. Layout: bits 0-47 are four 12-bit planes over squares 0-11 (`a1 b1 c1
-    /// a2 ... c4`): bits 0-2 of the square's kind code (0 empty, [`Kind`] discriminants 1-5) in
-    /// planes 0-2 and the colour (1 = Gote) in plane 3; bits 48-53 Sente's hand and 54-59 Gote's (2
-    /// bits per count, Giraffe, Elephant, Chick); bit 60 a Lion in Sente's hand, 61 in Gote's; bit 62
-    /// the side to move (1 = Gote).
+    /// The exact code of the position, an injective 63-bit value (bit 63 is 0), usable as a hash
+    /// key and as an identifier. Layout: bits 0-47 are four 12-bit planes over squares 0-11
+    /// (`a1 b1 c1 a2 ... c4`): bits 0-2 of the square's kind code (0 empty, [`Kind`] discriminants
+    /// 1-5) in planes 0-2 and the colour (1 = Gote) in plane 3; bits 48-53 Sente's hand and 54-59
+    /// Gote's (2 bits per count: Giraffe, Elephant, Chick); bit 60 a Lion in Sente's hand, 61 in
+    /// Gote's; bit 62 the side to move (1 = Gote). Not a mixing hash: a hash table should mix it.
     #[inline]
     pub fn key(&self) -> u64 {
         self.0
