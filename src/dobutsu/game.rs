@@ -207,3 +207,77 @@ impl Notation for Position {
         format!("({reason})")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Positions along games of pseudo-random moves from the start (a fixed linear congruential
+    /// sequence picks the moves).
+    fn walk() -> Vec<Position> {
+        let mut seen = Vec::new();
+        let mut state = 12345u64;
+        for _ in 0..200 {
+            let mut pos = Position::start();
+            for _ in 0..60 {
+                seen.push(pos);
+                let mut moves = Vec::new();
+                Game::legal_moves(&pos, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                pos = Game::play(&pos, moves[(state >> 33) as usize % moves.len()]).0;
+            }
+        }
+        seen
+    }
+
+    #[test]
+    fn the_end_is_when_no_move_is_legal_and_proven_adds_the_lion_capture() {
+        let mut captures = 0;
+        for pos in walk() {
+            let mut moves = Vec::new();
+            Game::legal_moves(&pos, &mut moves);
+            assert_eq!(Game::outcome(&pos).is_some(), moves.is_empty(), "{pos:?}");
+            match Game::proven(&pos) {
+                Some((Outcome::Win, 1)) => {
+                    // The mover can take the Lion: one of its moves ends the game, won.
+                    captures += 1;
+                    assert!(Game::outcome(&pos).is_none());
+                    assert!(moves.iter().any(|&m| {
+                        let child = Game::play(&pos, m).0;
+                        Game::outcome(&child) == Some(Outcome::Loss)
+                    }));
+                }
+                Some((o, 0)) => assert_eq!(Game::outcome(&pos), Some(o), "{pos:?}"),
+                Some(other) => panic!("unexpected {other:?} in {pos:?}"),
+                None => assert!(Game::outcome(&pos).is_none()),
+            }
+        }
+        assert!(captures > 100, "only {captures} Lion captures met");
+    }
+
+    #[test]
+    fn noisy_moves_are_captures_and_promotions_and_the_test_finds_them() {
+        for pos in walk() {
+            let mut moves = Vec::new();
+            Game::legal_moves(&pos, &mut moves);
+            for mv in moves {
+                let (_, step) = Game::play(&pos, mv);
+                assert!(!step.irreversible);
+                if step.noisy {
+                    assert!(pos.may_be_noisy(mv), "{pos:?} {mv}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_evaluation_is_the_same_for_the_mirror_image() {
+        let w = Weights::default();
+        for pos in walk() {
+            assert_eq!(evaluate(&pos, &w), evaluate(&pos.mirrored(), &w), "{pos:?}");
+        }
+    }
+}
