@@ -35,9 +35,9 @@ enum Commands {
         #[arg(long)]
         divide: bool,
     },
-    /// Searches a fixed set of positions from real games (data/aalina-bench-games.txt) to a fixed
-    /// depth, each with a fresh table, and prints the total nodes (the search's signature) and
-    /// nodes per second.
+    /// Searches a fixed set of positions from self-play games (data/selfplay-games.txt) to a
+    /// fixed depth, each with a fresh table, and prints the total nodes (the search's signature)
+    /// and nodes per second.
     Bench {
         /// Depth of every search, in plies.
         #[arg(long, short, default_value_t = perfectplay::bench::DEFAULT_BENCH_DEPTH)]
