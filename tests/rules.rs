@@ -1,5 +1,5 @@
-//! Hand-worked positions for every rule of issue 2 (variant Abapa by default, Awari where said),
-//! through the library alone.
+//! Hand-worked positions for every rule of protocol.md ("Rules"; variant Abapa by default, Awari
+//! where said), through the library alone.
 //!
 //! Houses are indexed A-F = 0-5 (South), a-f = 6-11 (North); diagrams are
 //! `A-B-C-D-E-F-a-b-c-d-e-f-storeS-storeN-side`. Every expected value below is worked out by hand in
