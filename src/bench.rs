@@ -1,9 +1,10 @@
 //! The search benchmark behind `perfectplay bench`: a fixed set of positions from real games,
 //! each searched to a fixed depth with a fresh transposition table.
 //!
-//! The positions come from the eight game lines of Aalina's benchmark suite (joansalasoler/oware,
-//! GPL-3.0; `data/aalina-bench-games.txt`): every [`SAMPLE_EVERY`] plies of each line while the
-//! game goes on, searched with the game's history so the cycle rule applies as in play. The total
+//! The positions come from eight self-play games of perfectplay (`data/selfplay-games.txt`,
+//! written by `examples/selfplay_games.rs`, see `data/README.md`): every [`SAMPLE_EVERY`] plies of
+//! each game while it goes on, searched with the game's history so the cycle rule applies as in
+//! play. The total
 //! node count is the search's signature: it changes exactly when the search's behaviour changes.
 
 use std::time::{Duration, Instant};
@@ -11,8 +12,9 @@ use std::time::{Duration, Instant};
 use crate::oware::{parse_moves, Board, GameState, Rules};
 use crate::search::{Control, Level, Limits, Root, SearchConfig, Searcher, Silent};
 
-/// The game lines the positions come from (one per line: diagram, `moves`, the moves run together).
-pub const BENCH_GAMES: &str = include_str!("../data/aalina-bench-games.txt");
+/// The game lines the positions come from (one per line: diagram, `moves`, the moves run
+/// together): the self-play games of `data/selfplay-games.txt`.
+pub const BENCH_GAMES: &str = include_str!("../data/selfplay-games.txt");
 /// The depth each position is searched to when none is given.
 pub const DEFAULT_BENCH_DEPTH: u32 = 14;
 /// A position is taken every this many plies of each game line (plies 10, 20, ...).

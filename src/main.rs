@@ -10,10 +10,15 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 use perfectplay::oware::{Board, Variant};
 
+/// Where the documents are, for `--help`.
+const DOCS: &str =
+    "Documents (in the source tree): protocol.md for the protocol's commands, options and \
+                    rules; docs/match.md for the match runner; README.md for the rest.";
+
 /// An Oware (Abapa/Awari) engine. With no subcommand it speaks the UCI-style protocol on
 /// stdin/stdout (see protocol.md); logs go to stderr (RUST_LOG=debug for more).
 #[derive(Parser)]
-#[command(version, about, long_about = None)]
+#[command(version, about, long_about = None, after_help = DOCS, max_term_width = 100)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Commands>,
@@ -22,6 +27,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Commands {
     /// Runs the protocol loop on stdin/stdout (the default).
+    #[command(after_help = "Commands, replies, options and rules: protocol.md.")]
     Uci,
     /// Counts the leaves of the move tree N plies deep and prints the count and nodes per second.
     Perft {
@@ -39,9 +45,9 @@ enum Commands {
         #[arg(long)]
         divide: bool,
     },
-    /// Searches a fixed set of positions from real games (data/aalina-bench-games.txt) to a fixed
-    /// depth, each with a fresh table, and prints the total nodes (the search's signature) and
-    /// nodes per second.
+    /// Searches a fixed set of positions from self-play games (data/selfplay-games.txt) to a
+    /// fixed depth, each with a fresh table, and prints the total nodes (the search's signature)
+    /// and nodes per second.
     Bench {
         /// Depth of every search, in plies.
         #[arg(long, short, default_value_t = perfectplay::bench::DEFAULT_BENCH_DEPTH)]
@@ -50,7 +56,8 @@ enum Commands {
         #[arg(long, default_value_t = perfectplay::search::DEFAULT_HASH_MB)]
         hash: usize,
     },
-    /// Plays a match between two engines, with game records and rating statistics (README.md).
+    /// Plays a match between two engines, with game records and rating statistics.
+    #[command(after_help = "Every option, SPRT, fault handling and an example: docs/match.md.")]
     Match(Box<perfectplay::arena::MatchArgs>),
 }
 

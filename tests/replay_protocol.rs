@@ -1,15 +1,16 @@
-//! The eight real game lines of the Aalina benchmark replayed over the protocol, move by move.
+//! The eight self-play games of `data/selfplay-games.txt` (the bench games) replayed over the
+//! protocol, move by move.
 //!
 //! For each line (a start diagram, `moves`, the moves run together) one engine process gets
 //! `position ... moves <first k moves>` and `go nodes 20000` for every k until the rules end the
 //! game: every position is accepted, every search answers a legal `bestmove` (checked with the
-//! library), and `bestmove 0000` once the game is over. Several lines run on past a player's 25th
-//! seed: the first move past the end is refused with one `info string error` saying the game is
-//! over, and the finished position stays.
+//! library), and `bestmove 0000` once the game is over. A move past the end is refused with one
+//! `info string error` saying the game is over, and the finished position stays.
 
 mod common;
 
-use common::{bench_games_path, parse_info, Engine};
+use common::{parse_info, Engine};
+use perfectplay::bench::BENCH_GAMES;
 use perfectplay::oware::{parse_moves, Board, GameState, Move, Rules};
 
 const START: &str = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S";
@@ -22,26 +23,20 @@ struct GameLine {
 }
 
 fn read_lines() -> Vec<GameLine> {
-    let path = bench_games_path();
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
-    text.lines()
+    let path = "data/selfplay-games.txt";
+    BENCH_GAMES
+        .lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(i, l)| {
             let words: Vec<&str> = l.split_whitespace().collect();
             let [diagram, "moves", moves] = words.as_slice() else {
-                panic!(
-                    "{}:{}: not 'DIAGRAM moves MOVES': {l}",
-                    path.display(),
-                    i + 1
-                );
+                panic!("{path}:{}: not 'DIAGRAM moves MOVES': {l}", i + 1);
             };
             GameLine {
                 number: i + 1,
                 diagram: diagram.to_string(),
-                moves: parse_moves([*moves])
-                    .unwrap_or_else(|e| panic!("{}:{}: {e}", path.display(), i + 1)),
+                moves: parse_moves([*moves]).unwrap_or_else(|e| panic!("{path}:{}: {e}", i + 1)),
             }
         })
         .collect()
@@ -61,9 +56,9 @@ fn position_command(line: &GameLine, k: usize) -> String {
     format!("{base} moves {moves}")
 }
 
-/// Replays one line; returns the game as far as the rules accepted it and whether the line ran on
-/// past its end.
-fn replay(line: &GameLine) -> (GameState, bool) {
+/// Replays one line, then sends one move past its end; returns the game as far as the rules
+/// accepted it.
+fn replay(line: &GameLine) -> GameState {
     let start: Board = line.diagram.parse().expect("diagram");
     let mut game = GameState::new(start, Rules::default());
     let mut engine = Engine::start();
@@ -103,62 +98,57 @@ fn replay(line: &GameLine) -> (GameState, bool) {
             .unwrap_or_else(|e| panic!("{context}: the game line's move refused: {e}"));
         k += 1;
     }
-    let runs_on = k < line.moves.len();
-    if runs_on {
-        let finished = engine.board();
-        engine.send(&position_command(line, k + 1));
-        let reply = engine.sync();
-        assert_eq!(
-            reply.len(),
-            1,
-            "line {}: one reply to a move past the end: {reply:?}",
-            line.number
-        );
-        assert!(
-            reply[0].starts_with("info string error: ")
-                && reply[0].contains(&format!("move {} refused: the game is over", line.moves[k])),
-            "line {}: move {} past the end answered '{}'",
-            line.number,
-            k + 1,
-            reply[0]
-        );
-        assert_eq!(
-            engine.board(),
-            finished,
-            "line {}: position kept",
-            line.number
-        );
-        assert!(finished.iter().any(|l| l.starts_with("state over")));
-    }
+    assert!(
+        game.is_over(),
+        "line {}: the game goes on after its last move",
+        line.number
+    );
+    // One move more: one the board alone would allow where there is one, else house A or a.
+    let extra = game
+        .board()
+        .legal_moves()
+        .iter()
+        .next()
+        .copied()
+        .unwrap_or_else(|| Move::from_house(6 * game.board().side_to_move().index()));
+    let finished = engine.board();
+    engine.send(&format!("{}{extra}", position_command(line, k)));
+    let reply = engine.sync();
+    assert_eq!(
+        reply.len(),
+        1,
+        "line {}: one reply to a move past the end: {reply:?}",
+        line.number
+    );
+    assert!(
+        reply[0].starts_with("info string error: ")
+            && reply[0].contains(&format!("move {extra} refused: the game is over")),
+        "line {}: move {extra} past the end answered '{}'",
+        line.number,
+        reply[0]
+    );
+    assert_eq!(
+        engine.board(),
+        finished,
+        "line {}: position kept",
+        line.number
+    );
+    assert!(finished.iter().any(|l| l.starts_with("state over")));
     engine.finish();
-    (game, runs_on)
+    game
 }
 
 #[test]
 fn the_bench_game_lines_replay_over_the_protocol() {
     let lines = read_lines();
     assert_eq!(lines.len(), 8, "eight game lines");
-    let mut ran_on = 0;
     for line in &lines {
-        let (game, runs_on) = replay(line);
-        let end = match game.end() {
-            Some(end) => format!(
-                "{} ({}, stores {:?})",
-                end.result_string(),
-                end.oware_reason(),
-                end.stores()
-            ),
-            None => "game goes on".to_string(),
-        };
-        eprintln!(
-            "line {}: {} of {} moves accepted{}; {end}",
-            line.number,
+        let game = replay(line);
+        assert_eq!(
             game.ply(),
             line.moves.len(),
-            if runs_on { ", the next refused" } else { "" }
+            "line {}: every move accepted",
+            line.number
         );
-        ran_on += runs_on as usize;
     }
-    // The data's README: several lines go on past a player's 25th seed.
-    assert!(ran_on >= 2, "only {ran_on} lines run past the end");
 }

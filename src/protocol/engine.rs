@@ -99,7 +99,7 @@ impl<G: Notation> GameEngine<G> {
         };
         let moves = start.parse_moves(moves).map_err(|e| e.to_string())?;
         let mut game = GameState::new(start, rules.clone());
-        game.play_all(&moves)
+        game.play_all_past_cycle_end(&moves)
             .map_err(|(i, e)| format!("move {} of the list: {e}", i + 1))?;
         Ok(game)
     }
@@ -173,7 +173,7 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
     fn legal(&self) -> Result<String, String> {
         let game = self.game.as_ref().ok_or(NO_POSITION)?;
         let moves: Vec<String> = game
-            .playable_moves()
+            .moves_past_cycle_end()
             .iter()
             .map(|m| m.to_string())
             .collect();
@@ -210,7 +210,7 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
                 "bestmove 0000".into(),
             ]);
         };
-        if game.playable_moves().is_empty() {
+        if game.moves_past_cycle_end().is_empty() {
             return Go::Answered(vec!["bestmove 0000".into()]);
         }
         let mut said = Vec::new();
