@@ -214,6 +214,7 @@ fn illegal_input_is_refused_with_one_error_and_changes_nothing() {
         ("go depth 99999999999999999999", "depth"),
         ("go sideways", "unexpected 'sideways' in 'go'"),
         ("go movetime", "'movetime' needs a value"),
+        ("go depth 3 depth 10", "'depth' given twice"),
         ("debug maybe", "unexpected 'maybe'"),
     ];
     let mut engine = Engine::start();
@@ -495,6 +496,41 @@ fn run_in_process_on_a_byte_slice() {
         String::from_utf8(output).unwrap(),
         "readyok\nlegal A B C D E F\n"
     );
+}
+
+/// A bare CR ends a line (`isready\risready\r` is two commands), and a byte-order mark before
+/// the first command is not part of it.
+#[test]
+fn bare_cr_line_ends_and_a_leading_byte_order_mark() {
+    let run = |input: &[u8]| {
+        let mut output = Vec::new();
+        perfectplay::protocol::run(Cursor::new(input.to_vec()), &mut output).expect("run");
+        String::from_utf8(output).expect("utf-8 output")
+    };
+    assert_eq!(run(b"isready\risready\r"), "readyok\nreadyok\n");
+    assert_eq!(
+        run(b"isready\rlegal\r\nisready"),
+        "readyok\nlegal A B C D E F\nreadyok\n"
+    );
+    let out = run(b"\xef\xbb\xbfuci\r\n");
+    assert!(out.starts_with("id name perfectplay"), "{out}");
+    assert!(out.ends_with("uciok\n") && !out.contains("error"), "{out}");
+}
+
+/// An unknown option's name is quoted cut, however long.
+#[test]
+fn a_huge_unknown_option_name_gives_a_short_error() {
+    let mut input = b"setoption name ".to_vec();
+    input.extend(std::iter::repeat_n(b'x', 1 << 20));
+    input.extend_from_slice(b" value 1\nisready\n");
+    let mut output = Vec::new();
+    perfectplay::protocol::run(Cursor::new(input), &mut output).expect("run");
+    let text = String::from_utf8(output).expect("utf-8 output");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", &text[..text.len().min(500)]);
+    assert!(lines[0].starts_with("info string error: unknown option 'xxx"));
+    assert!(lines[0].len() < 200, "{} bytes", lines[0].len());
+    assert_eq!(lines[1], "readyok");
 }
 
 /// Bytes that are not UTF-8 are one bad line, not the end of the session.

@@ -669,11 +669,28 @@ fn diagrams_round_trip() {
         (b.store(Side::South), b.store(Side::North), b.side_to_move()),
         (10, 2, Side::North)
     );
-    // The side may be lower case; it prints upper case.
-    assert_eq!(
-        board("4-4-4-4-4-4-4-4-4-4-4-4-0-0-s").to_string(),
-        "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"
-    );
+}
+
+/// Diagrams are read as strictly as they are printed: the side upper case, counts in plain digits.
+#[test]
+fn lax_diagrams_are_refused() {
+    let err = |d: &str| d.parse::<Board>().unwrap_err();
+    for side in ["s", "n", "South", "Nord"] {
+        assert_eq!(
+            err(&format!("4-4-4-4-4-4-4-4-4-4-4-4-0-0-{side}")),
+            NotationError::DiagramSide(side.into()),
+            "side '{side}'"
+        );
+    }
+    for count in ["+4", "04", "00", "4 ", "4.0", "٤"] {
+        assert_eq!(
+            err(&format!("{count}-4-4-4-4-4-4-4-4-4-4-4-0-0-S")),
+            NotationError::DiagramCount(count.into()),
+            "count '{count}'"
+        );
+    }
+    // A whole diagram with blanks around it is still read (the protocol splits on them anyway).
+    assert!(" 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S ".parse::<Board>().is_ok());
 }
 
 #[test]

@@ -93,7 +93,7 @@ impl EngineOptions {
                         .parse::<Variant>()
                         .map_err(|_| OptionError::BadValue {
                             name: "Variant",
-                            value: value.to_string(),
+                            value: quoted(value),
                             expected: "abapa or awari".into(),
                         })?
             }
@@ -110,7 +110,7 @@ impl EngineOptions {
                 _ => {
                     return Err(OptionError::BadValue {
                         name: "Ponder",
-                        value: value.into(),
+                        value: quoted(value),
                         expected: "true or false".into(),
                     })
                 }
@@ -119,7 +119,7 @@ impl EngineOptions {
             "weightseeds" => self.weights.row_seeds = weight("WeightSeeds", value)?,
             "weightsmall" => self.weights.small_house = weight("WeightSmall", value)?,
             "weightlarge" => self.weights.big_house = weight("WeightLarge", value)?,
-            _ => return Err(OptionError::Unknown(name.to_string())),
+            _ => return Err(OptionError::Unknown(quoted(name))),
         }
         Ok(())
     }
@@ -135,12 +135,25 @@ impl EngineOptions {
     }
 }
 
+/// The longest name or value an [`OptionError`] quotes, in characters.
+pub const MAX_QUOTED_CHARS: usize = 60;
+
+/// `text` as an error quotes it: cut after [`MAX_QUOTED_CHARS`] characters (marked `...`), so that
+/// a huge name or value gives a short message wherever it is shown.
+fn quoted(text: &str) -> String {
+    let mut out: String = text.chars().take(MAX_QUOTED_CHARS).collect();
+    if text.chars().nth(MAX_QUOTED_CHARS).is_some() {
+        out.push_str("...");
+    }
+    out
+}
+
 fn spin(name: &'static str, value: &str, min: i64, max: i64) -> Result<i64, OptionError> {
     match value.parse::<i64>() {
         Ok(v) if (min..=max).contains(&v) => Ok(v),
         _ => Err(OptionError::BadValue {
             name,
-            value: value.to_string(),
+            value: quoted(value),
             expected: format!("a whole number from {min} to {max}"),
         }),
     }
@@ -148,4 +161,31 @@ fn spin(name: &'static str, value: &str, min: i64, max: i64) -> Result<i64, Opti
 
 fn weight(name: &'static str, value: &str) -> Result<i32, OptionError> {
     spin(name, value, -WEIGHT_RANGE, WEIGHT_RANGE).map(|v| v as i32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_quote_long_names_and_values_cut() {
+        let mut options = EngineOptions::default();
+        let huge = "x".repeat(1 << 20);
+        let unknown = options.set(&huge, "1").unwrap_err().to_string();
+        assert_eq!(
+            unknown,
+            format!("unknown option '{}...'", "x".repeat(MAX_QUOTED_CHARS))
+        );
+        for name in ["Level", "Variant", "Ponder", "WeightCapture"] {
+            let message = options.set(name, &huge).unwrap_err().to_string();
+            assert!(message.len() < 200, "{name}: {} bytes", message.len());
+            assert!(message.contains(&format!("'{}...'", "x".repeat(MAX_QUOTED_CHARS))));
+        }
+        // Short ones are quoted whole.
+        assert_eq!(
+            options.set("Nope", "1").unwrap_err().to_string(),
+            "unknown option 'Nope'"
+        );
+        assert_eq!(options, EngineOptions::default(), "nothing changed");
+    }
 }

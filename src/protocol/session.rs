@@ -66,25 +66,59 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) -> io::Re
     Session::new(output, tx).event_loop(rx)
 }
 
-/// Passes each input line (without its `\n` or `\r\n`) to `line` until the end of input, a read
-/// error, or `line` returns false. Bytes that are not UTF-8 are replaced (U+FFFD), so such a line
-/// is refused as a bad command instead of ending the session as `BufRead::lines` would.
+/// Passes each input line to `line` until the end of input, a read error, or `line` returns
+/// false. A line ends at `\n`, `\r\n` or a bare `\r` (some GUIs end lines with `\r` alone), and
+/// the line end is not passed; a last line without an end is passed too. A UTF-8 byte-order mark
+/// at the very start of the input is dropped. Bytes that are not UTF-8 are replaced (U+FFFD), so
+/// such a line is refused as a bad command instead of ending the session as `BufRead::lines`
+/// would.
 fn read_lines(mut input: impl BufRead, mut line: impl FnMut(String) -> bool) {
     let mut buf = Vec::new();
-    loop {
+    let mut first = true;
+    // Whether the last byte was a `\r`, so that the `\n` of a `\r\n` ends no second line.
+    let mut after_cr = false;
+    let mut emit = |buf: &mut Vec<u8>| {
+        let mut text = String::from_utf8_lossy(buf).into_owned();
         buf.clear();
-        match input.read_until(b'\n', &mut buf) {
-            Ok(0) => return,
-            Ok(_) => {
-                let text = String::from_utf8_lossy(&buf);
-                let text = text.strip_suffix('\n').unwrap_or(&text);
-                let text = text.strip_suffix('\r').unwrap_or(text);
-                if !line(text.to_string()) {
-                    return;
+        if std::mem::take(&mut first) && text.starts_with('\u{feff}') {
+            text.drain(..'\u{feff}'.len_utf8());
+        }
+        line(text)
+    };
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => return,
+        };
+        if chunk.is_empty() {
+            if !buf.is_empty() {
+                emit(&mut buf);
+            }
+            return;
+        }
+        let mut used = 0;
+        let mut go_on = true;
+        for &byte in chunk {
+            used += 1;
+            match byte {
+                b'\n' if after_cr => after_cr = false,
+                b'\n' | b'\r' => {
+                    after_cr = byte == b'\r';
+                    if !emit(&mut buf) {
+                        go_on = false;
+                        break;
+                    }
+                }
+                _ => {
+                    after_cr = false;
+                    buf.push(byte);
                 }
             }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(_) => return,
+        }
+        input.consume(used);
+        if !go_on {
+            return;
         }
     }
 }
@@ -403,6 +437,44 @@ fn replay(start: Board, moves: &[Move], rules: Rules) -> Result<GameState, Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn lines_of(input: &[u8]) -> Vec<String> {
+        let mut got = Vec::new();
+        read_lines(input, |l| {
+            got.push(l);
+            true
+        });
+        got
+    }
+
+    #[test]
+    fn lines_end_at_lf_crlf_or_a_bare_cr() {
+        assert_eq!(lines_of(b"isready\risready\r"), ["isready", "isready"]);
+        assert_eq!(lines_of(b"a\r\nb\nc\rd"), ["a", "b", "c", "d"]);
+        // An empty line between two line ends is still a line (ignored by the session).
+        assert_eq!(
+            lines_of(b"a\n\nb\r\rc\r\n\r\n"),
+            ["a", "", "b", "", "c", ""]
+        );
+        // A line split across reads is one line, and so is a `\r\n` split across reads.
+        let reader = std::io::BufReader::with_capacity(2, &b"uci\r\nisready\r\n"[..]);
+        let mut got = Vec::new();
+        read_lines(reader, |l| {
+            got.push(l);
+            true
+        });
+        assert_eq!(got, ["uci", "isready"]);
+    }
+
+    #[test]
+    fn a_byte_order_mark_at_the_start_is_dropped() {
+        assert_eq!(lines_of(b"\xef\xbb\xbfuci\nisready\n"), ["uci", "isready"]);
+        // Only at the very start: elsewhere it is part of the line (and refused by the parser).
+        assert_eq!(
+            lines_of(b"uci\n\xef\xbb\xbfisready\n"),
+            ["uci", "\u{feff}isready"]
+        );
+    }
 
     #[test]
     fn error_messages_are_cut_and_control_characters_replaced() {
