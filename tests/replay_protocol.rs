@@ -5,7 +5,7 @@
 //! game: every position is accepted, every search answers a legal `bestmove` (checked with the
 //! library), and `bestmove 0000` once the game is over. Several lines run on past a player's 25th
 //! seed: the first move past the end is refused with one `info string error` saying the game is
-//! over, and the finished position stays.
+//! over, and then there is no position (`d` says so) until the next valid `position`.
 
 mod common;
 
@@ -122,10 +122,12 @@ fn replay(line: &GameLine) -> (GameState, bool) {
             k + 1,
             reply[0]
         );
+        // A refused `position` leaves no position to search.
+        engine.send("d");
         assert_eq!(
-            engine.board(),
-            finished,
-            "line {}: position kept",
+            engine.sync(),
+            ["info string error: no valid position (the last 'position' command was refused)"],
+            "line {}: no position after a refused one",
             line.number
         );
         assert!(finished.iter().any(|l| l.starts_with("state over")));

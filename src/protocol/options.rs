@@ -20,9 +20,6 @@ pub enum OptionError {
         /// What it accepts.
         expected: String,
     },
-    /// The current game is not legal under the new rules.
-    #[error("option {0} not changed: the current game is not legal under the new rules ({1})")]
-    Conflict(String, String),
 }
 
 /// The settings the GUI can change.

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::thread;
 
 use crate::oware::{Board, GameState, Move, Rules};
-use crate::protocol::options::{EngineOptions, OptionError};
+use crate::protocol::options::EngineOptions;
 use crate::protocol::{format_board, format_info, Command};
 use crate::search::{
     Control, Iteration, Root, SearchConfig, SearchHandler, SearchResult, Searcher,
@@ -127,7 +127,9 @@ struct Session<W: Write> {
     out: W,
     tx: Sender<Event>,
     options: EngineOptions,
-    game: GameState,
+    /// The game to search; `None` after a refused `position`, until a valid one (or
+    /// `ucinewgame`) arrives, so that `go` never answers for a position the GUI did not mean.
+    game: Option<GameState>,
     searcher: Option<Box<Searcher<Board>>>,
     running: Option<Running>,
     pending: VecDeque<String>,
@@ -138,7 +140,7 @@ struct Session<W: Write> {
 impl<W: Write> Session<W> {
     fn new(out: W, tx: Sender<Event>) -> Self {
         let options = EngineOptions::default();
-        let game = GameState::new(Board::start(options.rules.variant), options.rules);
+        let game = Some(start_game(options.rules));
         let mut searcher = Box::new(Searcher::new());
         options.configure(&mut searcher);
         Session {
@@ -235,6 +237,10 @@ impl<W: Write> Session<W> {
         }
         let command = match line.parse::<Command>() {
             Ok(c) => c,
+            Err(e) if line.split_whitespace().next() == Some("position") => {
+                self.game = None;
+                return self.error(format!("{e}; {NO_POSITION_SET}"));
+            }
             Err(e) => return self.error(e),
         };
         match command {
@@ -255,6 +261,7 @@ impl<W: Write> Session<W> {
                 if let Some(s) = self.searcher.as_mut() {
                     s.clear();
                 }
+                self.game = Some(start_game(self.options.rules));
                 Ok(())
             }
             Command::SetOption { name, value } => self.set_option(&name, &value),
@@ -262,16 +269,21 @@ impl<W: Write> Session<W> {
             Command::Go { limits, ponder } => self.go(limits, ponder),
             Command::Stop | Command::PonderHit => Ok(()),
             Command::Legal => {
-                let moves: Vec<String> = self
-                    .game
-                    .legal_moves()
+                let Some(game) = &self.game else {
+                    return self.error(NO_POSITION);
+                };
+                let moves: Vec<String> = game
+                    .moves_past_cycle_end()
                     .iter()
                     .map(|m| m.to_string())
                     .collect();
                 self.say(format!("legal {}", moves.join(" ")).trim_end())
             }
             Command::Display => {
-                for line in format_board(&self.game).lines() {
+                let Some(game) = &self.game else {
+                    return self.error(NO_POSITION);
+                };
+                for line in format_board(game).lines() {
                     self.say(line)?;
                 }
                 Ok(())
@@ -288,43 +300,83 @@ impl<W: Write> Session<W> {
         if let Err(e) = options.set(name, value) {
             return self.error(e);
         }
-        if options.rules != self.options.rules {
-            match replay(self.game.start(), self.game.moves(), options.rules) {
-                Ok(game) => self.game = game,
-                Err(e) => return self.error(OptionError::Conflict(name.to_string(), e)),
-            }
-        }
+        let rules_changed = options.rules != self.options.rules;
         if let Some(s) = self.searcher.as_mut() {
             options.configure(s);
         }
         self.options = options;
+        if rules_changed {
+            return self.replay_under_new_rules();
+        }
         Ok(())
+    }
+
+    /// After a rule option changed: the current game replayed under the new rules, or, if it is
+    /// not legal under them, the start position (said in an `info string`).
+    fn replay_under_new_rules(&mut self) -> io::Result<()> {
+        let Some(game) = &self.game else {
+            return Ok(());
+        };
+        let rules = self.options.rules;
+        match replay(game.start(), game.moves(), rules) {
+            Ok(game) => {
+                self.game = Some(game);
+                Ok(())
+            }
+            Err(e) => {
+                self.game = Some(start_game(rules));
+                self.say(&format!(
+                    "info string the current game is not legal under the new rules ({}); \
+                     the position is reset to the start",
+                    printable(&e)
+                ))
+            }
+        }
     }
 
     fn set_position(&mut self, start: Option<Board>, moves: &[Move]) -> io::Result<()> {
         let start = start.unwrap_or_else(|| Board::start(self.options.rules.variant));
         match replay(start, moves, self.options.rules) {
             Ok(game) => {
-                self.game = game;
+                self.game = Some(game);
                 Ok(())
             }
-            Err(e) => self.error(format!("{e}; position unchanged")),
+            Err(e) => {
+                self.game = None;
+                self.error(format!("{e}; {NO_POSITION_SET}"))
+            }
         }
     }
 
     fn go(&mut self, limits: crate::search::Limits, ponder: bool) -> io::Result<()> {
-        if self.game.is_over() {
+        let Some(game) = &self.game else {
+            self.error(NO_POSITION)?;
             return self.say("bestmove 0000");
+        };
+        if game.moves_past_cycle_end().is_empty() {
+            return self.say("bestmove 0000");
+        }
+        let root = Root {
+            position: game.board(),
+            history: game.keys_since_capture().to_vec(),
+            game_ply: game.ply() as u32,
+        };
+        if let Some(end) = game.end() {
+            // Only the cycle rule ends a game that still has moves. Like a chess engine past the
+            // fifty-move rule, answer with a move anyway: a GUI that counts repetitions its own
+            // way, or has no ply limit, waits for one.
+            let line = format!(
+                "info string the cycle rule has ended the game ({}, {}); searching the legal \
+                 moves all the same",
+                end.reason,
+                end.result_string()
+            );
+            self.say(&line)?;
         }
         let Some(mut searcher) = self.searcher.take() else {
             return self.error("no searcher available");
         };
         let control = Arc::new(Control::new(ponder));
-        let root = Root {
-            position: self.game.board(),
-            history: self.game.keys_since_capture().to_vec(),
-            game_ply: self.game.ply() as u32,
-        };
         let config = SearchConfig {
             weights: self.options.weights,
             cycle: self.options.rules.cycle,
@@ -426,10 +478,21 @@ fn printable(message: &str) -> String {
 /// The longest error message echoed, in characters.
 const MAX_ERROR_CHARS: usize = 300;
 
-/// A game from `start` with `moves` played under `rules`.
+/// The error when there is no position: the last `position` command was refused.
+const NO_POSITION: &str = "no valid position (the last 'position' command was refused)";
+/// What a refused `position` adds to its error.
+const NO_POSITION_SET: &str = "no valid position until the next 'position' or 'ucinewgame'";
+
+/// A game from the start position under `rules`.
+fn start_game(rules: Rules) -> GameState {
+    GameState::new(Board::start(rules.variant), rules)
+}
+
+/// A game from `start` with `moves` played under `rules`; moves past the cycle rule's end are
+/// accepted ([`GameState::play_past_cycle_end`]).
 fn replay(start: Board, moves: &[Move], rules: Rules) -> Result<GameState, String> {
     let mut game = GameState::new(start, rules);
-    game.play_all(moves)
+    game.play_all_past_cycle_end(moves)
         .map_err(|(i, e)| format!("move {} of the list: {e}", i + 1))?;
     Ok(game)
 }
