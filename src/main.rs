@@ -12,6 +12,11 @@ use perfectplay::oware::{Board, Variant};
 #[derive(Parser)]
 #[command(version, about, long_about = None)]
 struct Cli {
+    /// Sets an option of the protocol loop before the first command, as `setoption` would, and
+    /// declares it with that default (repeatable), e.g. --option ScoreMateAsCp=true --option
+    /// Repetitions=2. Only with no subcommand or `uci`.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    options: Vec<String>,
     #[command(subcommand)]
     command: Option<Commands>,
 }
@@ -19,7 +24,11 @@ struct Cli {
 #[derive(Subcommand)]
 enum Commands {
     /// Runs the protocol loop on stdin/stdout (the default).
-    Uci,
+    Uci {
+        /// As the top-level --option: sets an option before the first command (repeatable).
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+    },
     /// Counts the leaves of the move tree N plies deep and prints the count and nodes per second.
     Perft {
         /// Depth in plies.
@@ -55,10 +64,26 @@ fn main() -> anyhow::Result<()> {
         .target(env_logger::Target::Stderr)
         .init();
     let cli = Cli::parse();
-    match cli.command.unwrap_or(Commands::Uci) {
-        Commands::Uci => {
+    let command = cli.command.unwrap_or(Commands::Uci {
+        options: Vec::new(),
+    });
+    if !cli.options.is_empty() && !matches!(command, Commands::Uci { .. }) {
+        anyhow::bail!(
+            "--option sets options of the protocol loop: give it with no subcommand or with `uci`"
+        );
+    }
+    match command {
+        Commands::Uci { options } => {
+            let mut presets = perfectplay::protocol::EngineOptions::default();
+            for preset in cli.options.iter().chain(&options) {
+                presets.set_preset(preset).with_context(|| {
+                    let shown: String = preset.chars().take(60).collect();
+                    format!("--option '{shown}' refused")
+                })?;
+            }
             let stdin = BufReader::new(io::stdin());
-            perfectplay::protocol::run(stdin, io::stdout().lock()).context("writing to stdout")?;
+            perfectplay::protocol::run_with_options(stdin, io::stdout().lock(), presets)
+                .context("writing to stdout")?;
         }
         Commands::Perft {
             depth,

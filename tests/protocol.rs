@@ -105,6 +105,8 @@ fn uci_handshake_lists_id_options_and_uciok() {
         "option name NoCaptureLimit type spin default 500 min 0 max 100000",
         "option name Hash type spin default 16 min 1 max 32768",
         "option name Ponder type check default false",
+        "option name OwnBook type check default false",
+        "option name ScoreMateAsCp type check default false",
         "option name WeightCapture type spin default 100 min -100000 max 100000",
         "option name WeightSeeds type spin default 2 min -100000 max 100000",
         "option name WeightSmall type spin default -5 min -100000 max 100000",
@@ -782,6 +784,112 @@ fn a_forced_win_is_scored_as_mate() {
     let (infos, best) = check_search(&game_after("0-1-0-0-0-1-1-1-0-0-0-0-23-21-S", ""), &out);
     assert_eq!(best, "F");
     assert_eq!(infos.last().unwrap().score, "mate 1");
+}
+
+/// The Aualé GUI sends `OwnBook` before the first `go` and cannot handle a reply: it is declared
+/// and accepted without one (there is no book).
+#[test]
+fn own_book_is_accepted_silently() {
+    let out = transcript(
+        "setoption name OwnBook value true\nsetoption name OwnBook value false\n\
+         setoption name ownbook value TRUE\nisready\nsetoption name OwnBook value maybe\n",
+    );
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert_eq!(out[0], "readyok");
+    assert!(
+        out[1].starts_with("info string error: option OwnBook: 'maybe' is not true or false"),
+        "{out:?}"
+    );
+}
+
+/// Under `ScoreMateAsCp` a proven result is sent as a large `cp` score, for GUIs (Aualé) that
+/// read only `cp`: a win in N moves is 10000 - N.
+#[test]
+fn score_mate_as_cp_sends_proven_results_as_cp() {
+    let position = "position fen 0-1-0-0-0-1-1-1-0-0-0-0-23-21-S\ngo depth 4\n";
+    let out = transcript(&format!(
+        "setoption name ScoreMateAsCp value true\n{position}"
+    ));
+    let (infos, best) = check_search(&game_after("0-1-0-0-0-1-1-1-0-0-0-0-23-21-S", ""), &out);
+    assert_eq!(best, "F");
+    assert!(infos.iter().all(|i| i.score == "cp 9999"), "{infos:?}");
+    // Heuristic scores are unchanged by it.
+    let plain = "position startpos\ngo depth 5\n";
+    let with = transcript(&format!("setoption name ScoreMateAsCp value true\n{plain}"));
+    let strip = |o: &[String]| o.iter().map(|l| without_timing(l)).collect::<Vec<_>>();
+    assert_eq!(strip(&with), strip(&transcript(plain)));
+}
+
+/// Options given on the command line (`--option NAME=VALUE`, repeatable, also after `uci`) are
+/// in force from the first command and declared as the defaults; a bad one is refused with an
+/// error and a failing exit status before any protocol output.
+#[test]
+fn command_line_option_presets() {
+    for args in [
+        &[
+            "--option",
+            "ScoreMateAsCp=true",
+            "--option",
+            "Repetitions=2",
+        ][..],
+        &[
+            "uci",
+            "--option",
+            "ScoreMateAsCp=true",
+            "--option",
+            "Repetitions=2",
+        ][..],
+        &[
+            "--option",
+            "ScoreMateAsCp=true",
+            "uci",
+            "--option",
+            "repetitions=2",
+        ][..],
+    ] {
+        let mut engine = Engine::start_with_args(args);
+        engine.send("uci");
+        let handshake = engine.read_until("uciok", |l| l == "uciok");
+        assert!(
+            handshake
+                .contains(&"option name Repetitions type spin default 2 min 2 max 1000".into())
+                && handshake.contains(&"option name ScoreMateAsCp type check default true".into()),
+            "{args:?}: {handshake:?}"
+        );
+        engine.send(&format!("position fen {CHASE} moves {CHASE_LOOP}"));
+        let board = engine.board();
+        assert!(
+            board
+                .iter()
+                .any(|l| l.contains("cycle rule: the position repeated")),
+            "{args:?}: Repetitions 2 in force: {board:?}"
+        );
+        engine.send("position fen 0-1-0-0-0-1-1-1-0-0-0-0-23-21-S");
+        engine.send("go depth 2");
+        let out = engine.until_bestmove();
+        assert!(out[0].contains(" score cp 9999 "), "{args:?}: {out:?}");
+        engine.finish();
+    }
+    for (args, needle) in [
+        (&["--option", "Nope=1"][..], "unknown option 'Nope'"),
+        (&["--option", "Level"][..], "'Level' is not NAME=VALUE"),
+        (&["uci", "--option", "Hash=0"][..], "option Hash: '0'"),
+        (
+            &["--option", "Level=2", "bench"][..],
+            "--option sets options of the protocol loop",
+        ),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .env_remove("RUST_BACKTRACE")
+            .output()
+            .expect("running the binary");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} exited with success");
+        assert!(out.stdout.is_empty(), "{args:?} wrote to stdout");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
 }
 
 #[test]

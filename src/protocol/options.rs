@@ -20,6 +20,9 @@ pub enum OptionError {
         /// What it accepts.
         expected: String,
     },
+    /// A command-line preset not of the form `NAME=VALUE`.
+    #[error("'{0}' is not NAME=VALUE")]
+    PresetSyntax(String),
 }
 
 /// The settings the GUI can change.
@@ -35,6 +38,9 @@ pub struct EngineOptions {
     pub weights: Weights,
     /// `Hash`, transposition table size in MiB.
     pub hash_mb: usize,
+    /// `ScoreMateAsCp`: report proven results as large `score cp` values (see
+    /// [`crate::protocol::score_text`]) instead of `score mate N`, for GUIs that read only `cp`.
+    pub score_mate_as_cp: bool,
 }
 
 impl Default for EngineOptions {
@@ -45,6 +51,7 @@ impl Default for EngineOptions {
             rules: Rules::default(),
             weights: Weights::default(),
             hash_mb: DEFAULT_HASH_MB,
+            score_mate_as_cp: false,
         }
     }
 }
@@ -52,19 +59,22 @@ impl Default for EngineOptions {
 const WEIGHT_RANGE: i64 = 100_000;
 
 impl EngineOptions {
-    /// The `option name ... type ...` lines answering `uci`. Names are single words (the Aualé
-    /// GUI's parser splits on spaces).
-    pub fn declarations() -> Vec<String> {
-        let d = EngineOptions::default();
+    /// The `option name ... type ...` lines answering `uci`, each option's `default` being its
+    /// current value (the defaults, or the presets given on the command line). Names are single
+    /// words (the Aualé GUI's parser splits on spaces).
+    pub fn declarations(&self) -> Vec<String> {
+        let d = self;
         let w = d.weights;
         vec![
-            format!("option name Level type spin default {} min {} max {}", Level::FULL, Level::MIN, Level::FULL),
+            format!("option name Level type spin default {} min {} max {}", d.level.number(), Level::MIN, Level::FULL),
             format!("option name Seed type string default {}", d.seed),
             "option name Variant type combo default abapa var abapa var awari".to_string(),
             format!("option name Repetitions type spin default {} min 2 max 1000", d.rules.cycle.repetitions),
             format!("option name NoCaptureLimit type spin default {} min 0 max 100000", d.rules.cycle.no_progress_limit),
-            format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"),
+            format!("option name Hash type spin default {} min 1 max {MAX_HASH_MB}", d.hash_mb),
             "option name Ponder type check default false".to_string(),
+            "option name OwnBook type check default false".to_string(),
+            format!("option name ScoreMateAsCp type check default {}", d.score_mate_as_cp),
             format!("option name WeightCapture type spin default {} min -{WEIGHT_RANGE} max {WEIGHT_RANGE}", w.capture),
             format!("option name WeightSeeds type spin default {} min -{WEIGHT_RANGE} max {WEIGHT_RANGE}", w.row_seeds),
             format!("option name WeightSmall type spin default {} min -{WEIGHT_RANGE} max {WEIGHT_RANGE}", w.small_house),
@@ -102,16 +112,14 @@ impl EngineOptions {
                     spin("NoCaptureLimit", value, 0, 100_000)? as u32
             }
             "hash" => self.hash_mb = spin("Hash", value, 1, MAX_HASH_MB as i64)? as usize,
-            "ponder" => match value.to_ascii_lowercase().as_str() {
-                "true" | "false" => {}
-                _ => {
-                    return Err(OptionError::BadValue {
-                        name: "Ponder",
-                        value: quoted(value),
-                        expected: "true or false".into(),
-                    })
-                }
-            },
+            "ponder" => {
+                check("Ponder", value)?;
+            }
+            // There is no opening book: accepted (the Aualé GUI sends it), no effect.
+            "ownbook" => {
+                check("OwnBook", value)?;
+            }
+            "scoremateascp" => self.score_mate_as_cp = check("ScoreMateAsCp", value)?,
             "weightcapture" => self.weights.capture = weight("WeightCapture", value)?,
             "weightseeds" => self.weights.row_seeds = weight("WeightSeeds", value)?,
             "weightsmall" => self.weights.small_house = weight("WeightSmall", value)?,
@@ -119,6 +127,21 @@ impl EngineOptions {
             _ => return Err(OptionError::Unknown(quoted(name))),
         }
         Ok(())
+    }
+
+    /// Sets one option from a command-line preset `NAME=VALUE` (as `setoption name NAME value
+    /// VALUE` would).
+    ///
+    /// # Errors
+    /// [`OptionError::PresetSyntax`] without `=`, else as [`EngineOptions::set`].
+    pub fn set_preset(&mut self, preset: &str) -> Result<(), OptionError> {
+        let Some((name, value)) = preset.split_once('=') else {
+            return Err(OptionError::PresetSyntax(quoted(preset)));
+        };
+        if name.trim().is_empty() {
+            return Err(OptionError::PresetSyntax(quoted(preset)));
+        }
+        self.set(name, value)
     }
 
     /// Applies the options the searcher keeps between searches (the table size).
@@ -156,6 +179,19 @@ fn spin(name: &'static str, value: &str, min: i64, max: i64) -> Result<i64, Opti
     }
 }
 
+/// A `check` option's value: `true` or `false`, any case.
+fn check(name: &'static str, value: &str) -> Result<bool, OptionError> {
+    match value.to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(OptionError::BadValue {
+            name,
+            value: quoted(value),
+            expected: "true or false".into(),
+        }),
+    }
+}
+
 fn weight(name: &'static str, value: &str) -> Result<i32, OptionError> {
     spin(name, value, -WEIGHT_RANGE, WEIGHT_RANGE).map(|v| v as i32)
 }
@@ -184,5 +220,28 @@ mod tests {
             "unknown option 'Nope'"
         );
         assert_eq!(options, EngineOptions::default(), "nothing changed");
+    }
+
+    #[test]
+    fn presets_are_name_equals_value() {
+        let mut options = EngineOptions::default();
+        options.set_preset("ScoreMateAsCp=true").unwrap();
+        options.set_preset("repetitions=2").unwrap();
+        options.set_preset("Seed=a=b").unwrap();
+        assert!(options.score_mate_as_cp);
+        assert_eq!(options.rules.cycle.repetitions, 2);
+        assert_eq!(options.seed, "a=b");
+        assert!(options
+            .declarations()
+            .contains(&"option name Repetitions type spin default 2 min 2 max 1000".to_string()));
+        for bad in ["Level", "=3", "Level=9", "Nope=1", "OwnBook=maybe"] {
+            assert!(options.clone().set_preset(bad).is_err(), "{bad}");
+        }
+        assert_eq!(
+            options.set_preset("Level").unwrap_err().to_string(),
+            "'Level' is not NAME=VALUE"
+        );
+        options.set_preset("OwnBook=true").unwrap();
+        options.set_preset("OwnBook=FALSE").unwrap();
     }
 }

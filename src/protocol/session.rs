@@ -38,12 +38,13 @@ impl Running {
     }
 }
 
-/// Sends each completed iteration to the session thread as an `info` line.
-struct InfoSender(Sender<Event>);
+/// Sends each completed iteration to the session thread as an `info` line (proven results as
+/// `cp` when the flag, `ScoreMateAsCp`, is set).
+struct InfoSender(Sender<Event>, bool);
 
 impl SearchHandler<Move> for InfoSender {
     fn iteration(&mut self, info: &Iteration<Move>) {
-        let _ = self.0.send(Event::Info(format_info(info)));
+        let _ = self.0.send(Event::Info(format_info(info, self.1)));
     }
 }
 
@@ -57,13 +58,27 @@ impl SearchHandler<Move> for InfoSender {
 /// # Errors
 /// Only an error writing to `output`.
 pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) -> io::Result<()> {
+    run_with_options(input, output, EngineOptions::default())
+}
+
+/// [`run`] with the options set to `options` before the first command (the command line's
+/// presets): as if each had been sent by `setoption` first, and declared by `uci` with its value
+/// as the default.
+///
+/// # Errors
+/// Only an error writing to `output`.
+pub fn run_with_options<R: BufRead + Send + 'static, W: Write>(
+    input: R,
+    output: W,
+    options: EngineOptions,
+) -> io::Result<()> {
     let (tx, rx) = mpsc::channel();
     let reader_tx = tx.clone();
     thread::spawn(move || {
         read_lines(input, |line| reader_tx.send(Event::Line(line)).is_ok());
         let _ = reader_tx.send(Event::EndOfInput);
     });
-    Session::new(output, tx).event_loop(rx)
+    Session::new(output, tx, options).event_loop(rx)
 }
 
 /// Passes each input line to `line` until the end of input, a read error, or `line` returns
@@ -138,11 +153,9 @@ struct Session<W: Write> {
 }
 
 impl<W: Write> Session<W> {
-    fn new(out: W, tx: Sender<Event>) -> Self {
-        let options = EngineOptions::default();
+    fn new(out: W, tx: Sender<Event>, options: EngineOptions) -> Self {
         let game = Some(start_game(options.rules));
-        let mut searcher = Box::new(Searcher::new());
-        options.configure(&mut searcher);
+        let searcher = Box::new(Searcher::with_hash_mb(options.hash_mb));
         Session {
             out,
             tx,
@@ -250,7 +263,7 @@ impl<W: Write> Session<W> {
                     env!("CARGO_PKG_VERSION")
                 ))?;
                 self.say("id author the perfectplay developers")?;
-                for line in EngineOptions::declarations() {
+                for line in self.options.declarations() {
                     self.say(&line)?;
                 }
                 self.say("uciok")
@@ -394,8 +407,9 @@ impl<W: Write> Session<W> {
         }
         self.running = Some(running);
         let tx = self.tx.clone();
+        let mate_as_cp = self.options.score_mate_as_cp;
         thread::spawn(move || {
-            let mut handler = InfoSender(tx.clone());
+            let mut handler = InfoSender(tx.clone(), mate_as_cp);
             let result = searcher.search(&root, &limits, &config, &control, &mut handler);
             let _ = tx.send(Event::Done(result, searcher));
         });
