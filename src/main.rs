@@ -51,9 +51,10 @@ enum Commands {
         /// Depth of every search, in plies.
         #[arg(long, short, default_value_t = perfectplay::bench::DEFAULT_BENCH_DEPTH)]
         depth: u32,
-        /// Transposition table size in MiB.
-        #[arg(long, default_value_t = perfectplay::search::DEFAULT_HASH_MB)]
-        hash: usize,
+        /// Transposition table size in MiB, 1 to 32768.
+        #[arg(long, default_value_t = perfectplay::search::DEFAULT_HASH_MB as u64,
+              value_parser = clap::value_parser!(u64).range(1..=perfectplay::search::MAX_HASH_MB as u64))]
+        hash: u64,
     },
     /// Plays a match between two engines, with game records and rating statistics (README.md).
     Match(Box<perfectplay::arena::MatchArgs>),
@@ -122,7 +123,13 @@ fn main() -> anyhow::Result<()> {
             )?;
         }
         Commands::Bench { depth, hash } => {
-            let report = perfectplay::bench::run_bench(Some(depth), hash);
+            let report = perfectplay::bench::run_bench(Some(depth), hash as usize);
+            if report.hash.shrunk {
+                log::warn!(
+                    "{}",
+                    perfectplay::protocol::format_hash_report(&report.hash)
+                );
+            }
             println!(
                 "bench positions {} depth {} nodes {} time {} ms nps {}",
                 report.positions,

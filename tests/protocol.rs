@@ -929,13 +929,17 @@ fn stop_also_ends_a_limited_search_and_movetime_ends_by_itself() {
     engine.finish();
 }
 
-/// A large table is accepted and usable: the engine answers `isready` and searches with it (the
-/// table's memory is mapped as it is used, not written up front).
+/// A large table is accepted and usable: the engine says it made it, answers `isready` and
+/// searches with it.
 #[test]
 fn large_hash_is_accepted_and_searches() {
     let out =
-        transcript("setoption name Hash value 4096\nisready\nposition startpos\ngo depth 6\n");
-    assert_eq!(out[0], "readyok");
+        transcript("setoption name Hash value 1024\nisready\nposition startpos\ngo depth 6\n");
+    assert!(
+        out[0].starts_with("info string Hash 1024 MiB: table of 1024 MiB"),
+        "{out:?}"
+    );
+    assert_eq!(out[1], "readyok");
     assert!(
         out.iter().all(|l| !l.starts_with("info string error")),
         "{out:?}"

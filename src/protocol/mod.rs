@@ -12,7 +12,7 @@ pub use session::{run, run_with_options};
 use std::fmt::Write as _;
 
 use crate::oware::{GameState, Move, Side};
-use crate::search::{Iteration, Score};
+use crate::search::{HashReport, Iteration, Score};
 
 /// Under `ScoreMateAsCp`, a proven win in N moves is sent as `score cp` of this minus N, a proven
 /// loss in N moves as its negative: far above any heuristic score with the default weights (a
@@ -64,6 +64,32 @@ pub fn format_info(info: &Iteration<Move>, mate_as_cp: bool) -> String {
         let _ = write!(line, " pv {pv}");
     }
     line
+}
+
+/// What making a transposition table did, in one line (the protocol sends it as an `info
+/// string` after `setoption name Hash`): the table's size, whether the system had too little
+/// memory for the size asked, and the time making it resident and clearing it took.
+pub fn format_hash_report(report: &HashReport) -> String {
+    let size = if report.shrunk {
+        format!(
+            "not enough memory: the table was shrunk to {} MiB",
+            report.table_mb().max(1)
+        )
+    } else {
+        format!("table of {} MiB", report.bytes as f64 / f64::from(1 << 20))
+    };
+    format!(
+        "Hash {} MiB: {size}, made resident and cleared in {} ms by {} thread{}{}",
+        report.requested_mb,
+        report.elapsed.as_millis(),
+        report.threads,
+        if report.threads == 1 { "" } else { "s" },
+        if report.huge_pages {
+            ", huge pages asked for"
+        } else {
+            ""
+        }
+    )
 }
 
 /// The `d` reply: the board with North's row on top (`f` to `a`, as North sees it from across
@@ -127,6 +153,36 @@ pub fn format_board(game: &GameState) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hash_reports_say_size_shrinking_and_time() {
+        let mut report = HashReport {
+            requested_mb: 1024,
+            bytes: 1 << 30,
+            shrunk: false,
+            huge_pages: true,
+            threads: 2,
+            elapsed: std::time::Duration::from_millis(312),
+        };
+        assert_eq!(
+            format_hash_report(&report),
+            "Hash 1024 MiB: table of 1024 MiB, made resident and cleared in 312 ms by 2 threads, \
+             huge pages asked for"
+        );
+        report.bytes = 512 << 20;
+        report.shrunk = true;
+        report.threads = 1;
+        report.huge_pages = false;
+        assert_eq!(
+            format_hash_report(&report),
+            "Hash 1024 MiB: not enough memory: the table was shrunk to 512 MiB, made resident and \
+             cleared in 312 ms by 1 thread"
+        );
+        report.requested_mb = 100;
+        report.bytes = 64 << 20;
+        report.shrunk = false;
+        assert!(format_hash_report(&report).starts_with("Hash 100 MiB: table of 64 MiB,"));
+    }
 
     #[test]
     fn proven_results_as_cp() {

@@ -1,8 +1,8 @@
 //! The engine's options (`setoption`), their declarations (`uci`) and validation.
 
 use crate::game::CycleRule;
-use crate::oware::{Board, Rules, Variant, Weights};
-use crate::search::{Level, Searcher, DEFAULT_HASH_MB, MAX_HASH_MB};
+use crate::oware::{Rules, Variant, Weights};
+use crate::search::{Level, DEFAULT_HASH_MB, MAX_HASH_MB};
 
 /// Why a `setoption` was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -142,11 +142,6 @@ impl EngineOptions {
             return Err(OptionError::PresetSyntax(quoted(preset)));
         }
         self.set(name, value)
-    }
-
-    /// Applies the options the searcher keeps between searches (the table size).
-    pub fn configure(&self, searcher: &mut Searcher<Board>) {
-        searcher.resize_hash(self.hash_mb);
     }
 
     /// The cycle rule in force.

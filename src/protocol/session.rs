@@ -9,7 +9,7 @@ use std::thread;
 
 use crate::oware::{Board, GameState, Move, Rules};
 use crate::protocol::options::EngineOptions;
-use crate::protocol::{format_board, format_info, Command};
+use crate::protocol::{format_board, format_hash_report, format_info, Command};
 use crate::search::{
     Control, Iteration, Root, SearchConfig, SearchHandler, SearchResult, Searcher,
 };
@@ -156,6 +156,14 @@ impl<W: Write> Session<W> {
     fn new(out: W, tx: Sender<Event>, options: EngineOptions) -> Self {
         let game = Some(start_game(options.rules));
         let searcher = Box::new(Searcher::with_hash_mb(options.hash_mb));
+        // Before the first command nothing but protocol lines may go out: the table made for a
+        // preset goes to the log, and a shrunk one is a warning there.
+        let report = searcher.hash_report();
+        if report.shrunk {
+            log::warn!("{}", format_hash_report(report));
+        } else {
+            log::info!("{}", format_hash_report(report));
+        }
         Session {
             out,
             tx,
@@ -314,10 +322,19 @@ impl<W: Write> Session<W> {
             return self.error(e);
         }
         let rules_changed = options.rules != self.options.rules;
-        if let Some(s) = self.searcher.as_mut() {
-            options.configure(s);
-        }
+        let hash = name.trim().eq_ignore_ascii_case("hash");
         self.options = options;
+        if hash {
+            // A new table, made resident now (a search never waits for page faults), and what
+            // that took said, also when the size is unchanged (as Stockfish, it clears it).
+            if let Some(s) = self.searcher.as_mut() {
+                let line = format!(
+                    "info string {}",
+                    format_hash_report(s.set_hash(self.options.hash_mb))
+                );
+                self.say(&line)?;
+            }
+        }
         if rules_changed {
             return self.replay_under_new_rules();
         }
