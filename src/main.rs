@@ -20,6 +20,11 @@ const DOCS: &str =
 #[derive(Parser)]
 #[command(version, about, long_about = None, after_help = DOCS, max_term_width = 100)]
 struct Cli {
+    /// Sets an option of the protocol loop before the first command, as `setoption` would, and
+    /// declares it with that default (repeatable), e.g. --option ScoreMateAsCp=true --option
+    /// Repetitions=2. Only with no subcommand or `uci`.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    options: Vec<String>,
     #[command(subcommand)]
     command: Option<Commands>,
 }
@@ -28,7 +33,11 @@ struct Cli {
 enum Commands {
     /// Runs the protocol loop on stdin/stdout (the default).
     #[command(after_help = "Commands, replies, options and rules: protocol.md.")]
-    Uci,
+    Uci {
+        /// As the top-level --option: sets an option before the first command (repeatable).
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+    },
     /// Counts the leaves of the move tree N plies deep and prints the count and nodes per second.
     Perft {
         /// Depth in plies, at most 64 (deeper trees could not be counted anyway, and the
@@ -52,9 +61,10 @@ enum Commands {
         /// Depth of every search, in plies.
         #[arg(long, short, default_value_t = perfectplay::bench::DEFAULT_BENCH_DEPTH)]
         depth: u32,
-        /// Transposition table size in MiB.
-        #[arg(long, default_value_t = perfectplay::search::DEFAULT_HASH_MB)]
-        hash: usize,
+        /// Transposition table size in MiB, 1 to 32768.
+        #[arg(long, default_value_t = perfectplay::search::DEFAULT_HASH_MB as u64,
+              value_parser = clap::value_parser!(u64).range(1..=perfectplay::search::MAX_HASH_MB as u64))]
+        hash: u64,
     },
     /// Plays a match between two engines, with game records and rating statistics.
     #[command(after_help = "Every option, SPRT, fault handling and an example: docs/match.md.")]
@@ -90,10 +100,26 @@ fn run() -> anyhow::Result<()> {
         .target(env_logger::Target::Stderr)
         .init();
     let cli = Cli::parse();
-    match cli.command.unwrap_or(Commands::Uci) {
-        Commands::Uci => {
+    let command = cli.command.unwrap_or(Commands::Uci {
+        options: Vec::new(),
+    });
+    if !cli.options.is_empty() && !matches!(command, Commands::Uci { .. }) {
+        anyhow::bail!(
+            "--option sets options of the protocol loop: give it with no subcommand or with `uci`"
+        );
+    }
+    match command {
+        Commands::Uci { options } => {
+            let mut presets = perfectplay::protocol::EngineOptions::default();
+            for preset in cli.options.iter().chain(&options) {
+                presets.set_preset(preset).with_context(|| {
+                    let shown: String = preset.chars().take(60).collect();
+                    format!("--option '{shown}' refused")
+                })?;
+            }
             let stdin = BufReader::new(io::stdin());
-            perfectplay::protocol::run(stdin, io::stdout().lock()).context("writing to stdout")?;
+            perfectplay::protocol::run_with_options(stdin, io::stdout().lock(), presets)
+                .context("writing to stdout")?;
         }
         Commands::Perft {
             depth,
@@ -132,7 +158,13 @@ fn run() -> anyhow::Result<()> {
             )?;
         }
         Commands::Bench { depth, hash } => {
-            let report = perfectplay::bench::run_bench(Some(depth), hash);
+            let report = perfectplay::bench::run_bench(Some(depth), hash as usize);
+            if report.hash.shrunk {
+                log::warn!(
+                    "{}",
+                    perfectplay::protocol::format_hash_report(&report.hash)
+                );
+            }
             writeln!(
                 io::stdout().lock(),
                 "bench positions {} depth {} nodes {} time {} ms nps {}",

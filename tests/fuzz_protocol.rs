@@ -24,22 +24,33 @@ const CASE_TIMEOUT: Duration = Duration::from_secs(60);
 /// What the session should do with each line: refuse it (1) or not (0).
 struct Model {
     options: EngineOptions,
-    game: GameState,
+    /// `None` after a refused `position`, as in the session.
+    game: Option<GameState>,
 }
 
 impl Model {
     fn new() -> Model {
         let options = EngineOptions::default();
-        let game = GameState::new(Board::start(options.rules.variant), options.rules);
+        let game = Some(start_game(&options));
         Model { options, game }
     }
 
-    /// The number of error lines `line` should get, updating the model as the session would.
-    fn errors_for(&mut self, line: &str) -> usize {
+    /// The number of error lines `text` should get, updating the model as the session would. A
+    /// bare `\r` ends a line as `\n` does, so `text` may hold several lines.
+    fn errors_for(&mut self, text: &str) -> usize {
+        text.split('\r')
+            .map(|line| self.errors_for_line(line))
+            .sum()
+    }
+
+    fn errors_for_line(&mut self, line: &str) -> usize {
         if line.trim().is_empty() {
             return 0;
         }
         let Ok(command) = line.parse::<Command>() else {
+            if line.split_whitespace().next() == Some("position") {
+                self.game = None;
+            }
             return 1;
         };
         match command {
@@ -48,12 +59,14 @@ impl Model {
                 if options.set(&name, &value).is_err() {
                     return 1;
                 }
-                if options.rules != self.options.rules {
-                    let mut game = GameState::new(self.game.start(), options.rules);
-                    if game.play_all(self.game.moves()).is_err() {
-                        return 1;
-                    }
-                    self.game = game;
+                // A rule change replays the game under the new rules, or resets it to the start
+                // (with an `info string` that is not an error).
+                if let (true, Some(old)) = (options.rules != self.options.rules, &self.game) {
+                    let mut game = GameState::new(old.start(), options.rules);
+                    self.game = match game.play_all_past_cycle_end(old.moves()) {
+                        Ok(()) => Some(game),
+                        Err(_) => Some(start_game(&options)),
+                    };
                 }
                 self.options = options;
                 0
@@ -61,15 +74,28 @@ impl Model {
             Command::Position { start, moves } => {
                 let start = start.unwrap_or_else(|| Board::start(self.options.rules.variant));
                 let mut game = GameState::new(start, self.options.rules);
-                if game.play_all(&moves).is_err() {
+                if game.play_all_past_cycle_end(&moves).is_err() {
+                    self.game = None;
                     return 1;
                 }
-                self.game = game;
+                self.game = Some(game);
                 0
+            }
+            Command::NewGame => {
+                self.game = Some(start_game(&self.options));
+                0
+            }
+            // With no position these say so in an error.
+            Command::Go { .. } | Command::Legal | Command::Display => {
+                usize::from(self.game.is_none())
             }
             _ => 0,
         }
     }
+}
+
+fn start_game(options: &EngineOptions) -> GameState {
+    GameState::new(Board::start(options.rules.variant), options.rules)
 }
 
 /// Runs the loop on `lines` (each followed by a marker) and checks every segment against the

@@ -42,6 +42,14 @@ pub enum EndReason {
     NoCaptureLimit,
 }
 
+impl EndReason {
+    /// Whether the cycle rule ended the game ([`EndReason::Repetition`] or
+    /// [`EndReason::NoCaptureLimit`]): the position itself may still have legal moves.
+    pub fn is_cycle_rule(self) -> bool {
+        matches!(self, EndReason::Repetition | EndReason::NoCaptureLimit)
+    }
+}
+
 impl fmt::Display for EndReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -187,7 +195,8 @@ impl GameState {
         self.end.is_some()
     }
 
-    /// The legal moves (none once the game is over, also by the cycle rule).
+    /// The legal moves (none once the game is over, also by the cycle rule; see
+    /// [`GameState::moves_past_cycle_end`] for the moves that can still be played then).
     pub fn legal_moves(&self) -> Vec<Move> {
         if self.end.is_some() {
             return Vec::new();
@@ -201,12 +210,68 @@ impl GameState {
     /// [`PlayError::GameOver`] if the game had ended, [`PlayError::Illegal`] if `mv` is not legal.
     /// The state is unchanged on error.
     pub fn play(&mut self, mv: Move) -> Result<(), PlayError> {
+        self.play_checked(mv, false)
+    }
+
+    /// Plays several moves, stopping at the first refused one.
+    ///
+    /// # Errors
+    /// The first move's [`PlayError`], with its index in `moves`; the moves before it stay played.
+    pub fn play_all(&mut self, moves: &[Move]) -> Result<(), (usize, PlayError)> {
+        for (i, &mv) in moves.iter().enumerate() {
+            self.play(mv).map_err(|e| (i, e))?;
+        }
+        Ok(())
+    }
+
+    /// Plays `mv` as [`GameState::play`] does, except that a game the cycle rule has ended goes
+    /// on while its position has legal moves ([`GameState::moves_past_cycle_end`]): a GUI that
+    /// counts repetitions its own way, or has no ply limit, plays on. The end stays as it was
+    /// ([`GameState::end`] reports the cycle rule's end, whatever follows), and the history of
+    /// positions since the last capture goes on growing.
+    ///
+    /// # Errors
+    /// [`PlayError::GameOver`] if the position itself ends the game, [`PlayError::Illegal`] if
+    /// `mv` is not legal. The state is unchanged on error.
+    pub fn play_past_cycle_end(&mut self, mv: Move) -> Result<(), PlayError> {
+        self.play_checked(mv, true)
+    }
+
+    /// [`GameState::play_past_cycle_end`] for several moves, stopping at the first refused one.
+    ///
+    /// # Errors
+    /// The first move's [`PlayError`], with its index in `moves`; the moves before it stay played.
+    pub fn play_all_past_cycle_end(&mut self, moves: &[Move]) -> Result<(), (usize, PlayError)> {
+        for (i, &mv) in moves.iter().enumerate() {
+            self.play_past_cycle_end(mv).map_err(|e| (i, e))?;
+        }
+        Ok(())
+    }
+
+    /// The moves [`GameState::play_past_cycle_end`] accepts: the legal moves, also after the
+    /// cycle rule has ended the game; none when the position itself ends it.
+    pub fn moves_past_cycle_end(&self) -> Vec<Move> {
+        match self.end {
+            Some(end) if !end.reason.is_cycle_rule() => Vec::new(),
+            _ if self.position_end().is_some() => Vec::new(),
+            _ => self.board.legal_moves().as_slice().to_vec(),
+        }
+    }
+
+    fn play_checked(&mut self, mv: Move, past_cycle_end: bool) -> Result<(), PlayError> {
+        let game_over = |end: GameEnd| PlayError::GameOver {
+            mv,
+            reason: end.reason,
+            result: end.result_string(),
+        };
         if let Some(end) = self.end {
-            return Err(PlayError::GameOver {
-                mv,
-                reason: end.reason,
-                result: end.result_string(),
-            });
+            if !(past_cycle_end && end.reason.is_cycle_rule()) {
+                return Err(game_over(end));
+            }
+            // Played on past the cycle rule's end: the position may have ended the game since.
+            if let Some(end) = self.position_end() {
+                return Err(game_over(end));
+            }
         }
         let legal = self.board.legal_moves();
         if !legal.contains(mv) {
@@ -223,17 +288,9 @@ impl GameState {
             self.since_capture.clear();
         }
         self.since_capture.push(next.key());
-        self.end = self.position_end().or_else(|| self.cycle_end());
-        Ok(())
-    }
-
-    /// Plays several moves, stopping at the first refused one.
-    ///
-    /// # Errors
-    /// The first move's [`PlayError`], with its index in `moves`; the moves before it stay played.
-    pub fn play_all(&mut self, moves: &[Move]) -> Result<(), (usize, PlayError)> {
-        for (i, &mv) in moves.iter().enumerate() {
-            self.play(mv).map_err(|e| (i, e))?;
+        // The first end stands: a game played on past the cycle rule's end stays ended by it.
+        if self.end.is_none() {
+            self.end = self.position_end().or_else(|| self.cycle_end());
         }
         Ok(())
     }

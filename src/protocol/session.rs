@@ -8,8 +8,8 @@ use std::sync::Arc;
 use std::thread;
 
 use crate::oware::{Board, GameState, Move, Rules};
-use crate::protocol::options::{EngineOptions, OptionError};
-use crate::protocol::{format_board, format_info, Command};
+use crate::protocol::options::EngineOptions;
+use crate::protocol::{format_board, format_hash_report, format_info, Command};
 use crate::search::{
     Control, Iteration, Root, SearchConfig, SearchHandler, SearchResult, Searcher,
 };
@@ -38,12 +38,13 @@ impl Running {
     }
 }
 
-/// Sends each completed iteration to the session thread as an `info` line.
-struct InfoSender(Sender<Event>);
+/// Sends each completed iteration to the session thread as an `info` line (proven results as
+/// `cp` when the flag, `ScoreMateAsCp`, is set).
+struct InfoSender(Sender<Event>, bool);
 
 impl SearchHandler<Move> for InfoSender {
     fn iteration(&mut self, info: &Iteration<Move>) {
-        let _ = self.0.send(Event::Info(format_info(info)));
+        let _ = self.0.send(Event::Info(format_info(info, self.1)));
     }
 }
 
@@ -57,34 +58,82 @@ impl SearchHandler<Move> for InfoSender {
 /// # Errors
 /// Only an error writing to `output`.
 pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) -> io::Result<()> {
+    run_with_options(input, output, EngineOptions::default())
+}
+
+/// [`run`] with the options set to `options` before the first command (the command line's
+/// presets): as if each had been sent by `setoption` first, and declared by `uci` with its value
+/// as the default.
+///
+/// # Errors
+/// Only an error writing to `output`.
+pub fn run_with_options<R: BufRead + Send + 'static, W: Write>(
+    input: R,
+    output: W,
+    options: EngineOptions,
+) -> io::Result<()> {
     let (tx, rx) = mpsc::channel();
     let reader_tx = tx.clone();
     thread::spawn(move || {
         read_lines(input, |line| reader_tx.send(Event::Line(line)).is_ok());
         let _ = reader_tx.send(Event::EndOfInput);
     });
-    Session::new(output, tx).event_loop(rx)
+    Session::new(output, tx, options).event_loop(rx)
 }
 
-/// Passes each input line (without its `\n` or `\r\n`) to `line` until the end of input, a read
-/// error, or `line` returns false. Bytes that are not UTF-8 are replaced (U+FFFD), so such a line
-/// is refused as a bad command instead of ending the session as `BufRead::lines` would.
+/// Passes each input line to `line` until the end of input, a read error, or `line` returns
+/// false. A line ends at `\n`, `\r\n` or a bare `\r` (some GUIs end lines with `\r` alone), and
+/// the line end is not passed; a last line without an end is passed too. A UTF-8 byte-order mark
+/// at the very start of the input is dropped. Bytes that are not UTF-8 are replaced (U+FFFD), so
+/// such a line is refused as a bad command instead of ending the session as `BufRead::lines`
+/// would.
 fn read_lines(mut input: impl BufRead, mut line: impl FnMut(String) -> bool) {
     let mut buf = Vec::new();
-    loop {
+    let mut first = true;
+    // Whether the last byte was a `\r`, so that the `\n` of a `\r\n` ends no second line.
+    let mut after_cr = false;
+    let mut emit = |buf: &mut Vec<u8>| {
+        let mut text = String::from_utf8_lossy(buf).into_owned();
         buf.clear();
-        match input.read_until(b'\n', &mut buf) {
-            Ok(0) => return,
-            Ok(_) => {
-                let text = String::from_utf8_lossy(&buf);
-                let text = text.strip_suffix('\n').unwrap_or(&text);
-                let text = text.strip_suffix('\r').unwrap_or(text);
-                if !line(text.to_string()) {
-                    return;
+        if std::mem::take(&mut first) && text.starts_with('\u{feff}') {
+            text.drain(..'\u{feff}'.len_utf8());
+        }
+        line(text)
+    };
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => return,
+        };
+        if chunk.is_empty() {
+            if !buf.is_empty() {
+                emit(&mut buf);
+            }
+            return;
+        }
+        let mut used = 0;
+        let mut go_on = true;
+        for &byte in chunk {
+            used += 1;
+            match byte {
+                b'\n' if after_cr => after_cr = false,
+                b'\n' | b'\r' => {
+                    after_cr = byte == b'\r';
+                    if !emit(&mut buf) {
+                        go_on = false;
+                        break;
+                    }
+                }
+                _ => {
+                    after_cr = false;
+                    buf.push(byte);
                 }
             }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(_) => return,
+        }
+        input.consume(used);
+        if !go_on {
+            return;
         }
     }
 }
@@ -93,7 +142,9 @@ struct Session<W: Write> {
     out: W,
     tx: Sender<Event>,
     options: EngineOptions,
-    game: GameState,
+    /// The game to search; `None` after a refused `position`, until a valid one (or
+    /// `ucinewgame`) arrives, so that `go` never answers for a position the GUI did not mean.
+    game: Option<GameState>,
     searcher: Option<Box<Searcher<Board>>>,
     running: Option<Running>,
     pending: VecDeque<String>,
@@ -102,11 +153,17 @@ struct Session<W: Write> {
 }
 
 impl<W: Write> Session<W> {
-    fn new(out: W, tx: Sender<Event>) -> Self {
-        let options = EngineOptions::default();
-        let game = GameState::new(Board::start(options.rules.variant), options.rules);
-        let mut searcher = Box::new(Searcher::new());
-        options.configure(&mut searcher);
+    fn new(out: W, tx: Sender<Event>, options: EngineOptions) -> Self {
+        let game = Some(start_game(options.rules));
+        let searcher = Box::new(Searcher::with_hash_mb(options.hash_mb));
+        // Before the first command nothing but protocol lines may go out: the table made for a
+        // preset goes to the log, and a shrunk one is a warning there.
+        let report = searcher.hash_report();
+        if report.shrunk {
+            log::warn!("{}", format_hash_report(report));
+        } else {
+            log::info!("{}", format_hash_report(report));
+        }
         Session {
             out,
             tx,
@@ -201,6 +258,10 @@ impl<W: Write> Session<W> {
         }
         let command = match line.parse::<Command>() {
             Ok(c) => c,
+            Err(e) if line.split_whitespace().next() == Some("position") => {
+                self.game = None;
+                return self.error(format!("{e}; {NO_POSITION_SET}"));
+            }
             Err(e) => return self.error(e),
         };
         match command {
@@ -210,7 +271,7 @@ impl<W: Write> Session<W> {
                     env!("CARGO_PKG_VERSION")
                 ))?;
                 self.say("id author the perfectplay developers")?;
-                for line in EngineOptions::declarations() {
+                for line in self.options.declarations() {
                     self.say(&line)?;
                 }
                 self.say("uciok")
@@ -221,6 +282,7 @@ impl<W: Write> Session<W> {
                 if let Some(s) = self.searcher.as_mut() {
                     s.clear();
                 }
+                self.game = Some(start_game(self.options.rules));
                 Ok(())
             }
             Command::SetOption { name, value } => self.set_option(&name, &value),
@@ -228,16 +290,21 @@ impl<W: Write> Session<W> {
             Command::Go { limits, ponder } => self.go(limits, ponder),
             Command::Stop | Command::PonderHit => Ok(()),
             Command::Legal => {
-                let moves: Vec<String> = self
-                    .game
-                    .legal_moves()
+                let Some(game) = &self.game else {
+                    return self.error(NO_POSITION);
+                };
+                let moves: Vec<String> = game
+                    .moves_past_cycle_end()
                     .iter()
                     .map(|m| m.to_string())
                     .collect();
                 self.say(format!("legal {}", moves.join(" ")).trim_end())
             }
             Command::Display => {
-                for line in format_board(&self.game).lines() {
+                let Some(game) = &self.game else {
+                    return self.error(NO_POSITION);
+                };
+                for line in format_board(game).lines() {
                     self.say(line)?;
                 }
                 Ok(())
@@ -254,43 +321,92 @@ impl<W: Write> Session<W> {
         if let Err(e) = options.set(name, value) {
             return self.error(e);
         }
-        if options.rules != self.options.rules {
-            match replay(self.game.start(), self.game.moves(), options.rules) {
-                Ok(game) => self.game = game,
-                Err(e) => return self.error(OptionError::Conflict(name.to_string(), e)),
+        let rules_changed = options.rules != self.options.rules;
+        let hash = name.trim().eq_ignore_ascii_case("hash");
+        self.options = options;
+        if hash {
+            // A new table, made resident now (a search never waits for page faults), and what
+            // that took said, also when the size is unchanged (as Stockfish, it clears it).
+            if let Some(s) = self.searcher.as_mut() {
+                let line = format!(
+                    "info string {}",
+                    format_hash_report(s.set_hash(self.options.hash_mb))
+                );
+                self.say(&line)?;
             }
         }
-        if let Some(s) = self.searcher.as_mut() {
-            options.configure(s);
+        if rules_changed {
+            return self.replay_under_new_rules();
         }
-        self.options = options;
         Ok(())
+    }
+
+    /// After a rule option changed: the current game replayed under the new rules, or, if it is
+    /// not legal under them, the start position (said in an `info string`).
+    fn replay_under_new_rules(&mut self) -> io::Result<()> {
+        let Some(game) = &self.game else {
+            return Ok(());
+        };
+        let rules = self.options.rules;
+        match replay(game.start(), game.moves(), rules) {
+            Ok(game) => {
+                self.game = Some(game);
+                Ok(())
+            }
+            Err(e) => {
+                self.game = Some(start_game(rules));
+                self.say(&format!(
+                    "info string the current game is not legal under the new rules ({}); \
+                     the position is reset to the start",
+                    printable(&e)
+                ))
+            }
+        }
     }
 
     fn set_position(&mut self, start: Option<Board>, moves: &[Move]) -> io::Result<()> {
         let start = start.unwrap_or_else(|| Board::start(self.options.rules.variant));
         match replay(start, moves, self.options.rules) {
             Ok(game) => {
-                self.game = game;
+                self.game = Some(game);
                 Ok(())
             }
-            Err(e) => self.error(format!("{e}; position unchanged")),
+            Err(e) => {
+                self.game = None;
+                self.error(format!("{e}; {NO_POSITION_SET}"))
+            }
         }
     }
 
     fn go(&mut self, limits: crate::search::Limits, ponder: bool) -> io::Result<()> {
-        if self.game.is_over() {
+        let Some(game) = &self.game else {
+            self.error(NO_POSITION)?;
             return self.say("bestmove 0000");
+        };
+        if game.moves_past_cycle_end().is_empty() {
+            return self.say("bestmove 0000");
+        }
+        let root = Root {
+            position: game.board(),
+            history: game.keys_since_capture().to_vec(),
+            game_ply: game.ply() as u32,
+        };
+        if let Some(end) = game.end() {
+            // Only the cycle rule ends a game that still has moves. Like a chess engine past the
+            // fifty-move rule, answer with a move anyway: a GUI that counts repetitions its own
+            // way, or has no ply limit, waits for one.
+            let line = format!(
+                "info string the cycle rule has ended the game ({}, {}); searching the legal \
+                 moves all the same",
+                end.reason,
+                end.result_string()
+            );
+            self.say(&line)?;
         }
         let Some(mut searcher) = self.searcher.take() else {
             return self.error("no searcher available");
         };
         let control = Arc::new(Control::new(ponder));
-        let root = Root {
-            position: self.game.board(),
-            history: self.game.keys_since_capture().to_vec(),
-            game_ply: self.game.ply() as u32,
-        };
         let config = SearchConfig {
             weights: self.options.weights,
             cycle: self.options.rules.cycle,
@@ -308,8 +424,9 @@ impl<W: Write> Session<W> {
         }
         self.running = Some(running);
         let tx = self.tx.clone();
+        let mate_as_cp = self.options.score_mate_as_cp;
         thread::spawn(move || {
-            let mut handler = InfoSender(tx.clone());
+            let mut handler = InfoSender(tx.clone(), mate_as_cp);
             let result = searcher.search(&root, &limits, &config, &control, &mut handler);
             let _ = tx.send(Event::Done(result, searcher));
         });
@@ -392,10 +509,21 @@ fn printable(message: &str) -> String {
 /// The longest error message echoed, in characters.
 const MAX_ERROR_CHARS: usize = 300;
 
-/// A game from `start` with `moves` played under `rules`.
+/// The error when there is no position: the last `position` command was refused.
+const NO_POSITION: &str = "no valid position (the last 'position' command was refused)";
+/// What a refused `position` adds to its error.
+const NO_POSITION_SET: &str = "no valid position until the next 'position' or 'ucinewgame'";
+
+/// A game from the start position under `rules`.
+fn start_game(rules: Rules) -> GameState {
+    GameState::new(Board::start(rules.variant), rules)
+}
+
+/// A game from `start` with `moves` played under `rules`; moves past the cycle rule's end are
+/// accepted ([`GameState::play_past_cycle_end`]).
 fn replay(start: Board, moves: &[Move], rules: Rules) -> Result<GameState, String> {
     let mut game = GameState::new(start, rules);
-    game.play_all(moves)
+    game.play_all_past_cycle_end(moves)
         .map_err(|(i, e)| format!("move {} of the list: {e}", i + 1))?;
     Ok(game)
 }
@@ -403,6 +531,44 @@ fn replay(start: Board, moves: &[Move], rules: Rules) -> Result<GameState, Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn lines_of(input: &[u8]) -> Vec<String> {
+        let mut got = Vec::new();
+        read_lines(input, |l| {
+            got.push(l);
+            true
+        });
+        got
+    }
+
+    #[test]
+    fn lines_end_at_lf_crlf_or_a_bare_cr() {
+        assert_eq!(lines_of(b"isready\risready\r"), ["isready", "isready"]);
+        assert_eq!(lines_of(b"a\r\nb\nc\rd"), ["a", "b", "c", "d"]);
+        // An empty line between two line ends is still a line (ignored by the session).
+        assert_eq!(
+            lines_of(b"a\n\nb\r\rc\r\n\r\n"),
+            ["a", "", "b", "", "c", ""]
+        );
+        // A line split across reads is one line, and so is a `\r\n` split across reads.
+        let reader = std::io::BufReader::with_capacity(2, &b"uci\r\nisready\r\n"[..]);
+        let mut got = Vec::new();
+        read_lines(reader, |l| {
+            got.push(l);
+            true
+        });
+        assert_eq!(got, ["uci", "isready"]);
+    }
+
+    #[test]
+    fn a_byte_order_mark_at_the_start_is_dropped() {
+        assert_eq!(lines_of(b"\xef\xbb\xbfuci\nisready\n"), ["uci", "isready"]);
+        // Only at the very start: elsewhere it is part of the line (and refused by the parser).
+        assert_eq!(
+            lines_of(b"uci\n\xef\xbb\xbfisready\n"),
+            ["uci", "\u{feff}isready"]
+        );
+    }
 
     #[test]
     fn error_messages_are_cut_and_control_characters_replaced() {
