@@ -10,7 +10,7 @@
 use std::time::{Duration, Instant};
 
 use crate::oware::{parse_moves, Board, GameState, Rules};
-use crate::search::{Control, Level, Limits, Root, SearchConfig, Searcher, Silent};
+use crate::search::{Control, HashReport, Level, Limits, Root, SearchConfig, Searcher, Silent};
 
 /// The game lines the positions come from (one per line: diagram, `moves`, the moves run
 /// together): the self-play games of `data/selfplay-games.txt`.
@@ -29,8 +29,10 @@ pub struct BenchReport {
     pub depth: u32,
     /// Nodes searched in total: the search's signature.
     pub nodes: u64,
-    /// Time the searches took together.
+    /// Time the searches took together (not counting making the table).
     pub elapsed: Duration,
+    /// How the table was made (its size, whether it was shrunk for lack of memory).
+    pub hash: HashReport,
 }
 
 impl BenchReport {
@@ -97,6 +99,7 @@ pub fn run_bench(depth: Option<u32>, hash_mb: usize) -> BenchReport {
     let depth = depth.unwrap_or(DEFAULT_BENCH_DEPTH);
     let roots = bench_positions();
     let mut searcher = Searcher::<Board>::with_hash_mb(hash_mb);
+    let hash = searcher.hash_report().clone();
     let started = Instant::now();
     let nodes = roots
         .iter()
@@ -107,6 +110,7 @@ pub fn run_bench(depth: Option<u32>, hash_mb: usize) -> BenchReport {
         depth,
         nodes,
         elapsed: started.elapsed(),
+        hash,
     }
 }
 

@@ -4,8 +4,11 @@
 //! For each line (a start diagram, `moves`, the moves run together) one engine process gets
 //! `position ... moves <first k moves>` and `go nodes 20000` for every k until the rules end the
 //! game: every position is accepted, every search answers a legal `bestmove` (checked with the
-//! library), and `bestmove 0000` once the game is over. A move past the end is refused with one
-//! `info string error` saying the game is over, and the finished position stays.
+//! library), and `bestmove 0000` once the rules end the game. A game the cycle rule ends is
+//! answered with an `info string` saying so and still a legal move, and a move past that end is
+//! accepted (GUIs that count repetitions their own way play on) while `d` keeps the end. A move
+//! past an end by the rules is refused with one `info string error` saying the game is over, and
+//! then there is no position (`d` says so) until the next valid `position`.
 
 mod common;
 
@@ -67,8 +70,17 @@ fn replay(line: &GameLine) -> GameState {
         engine.send(&position_command(line, k));
         engine.send("go nodes 20000");
         let out = engine.until_bestmove();
-        let (best, infos) = out.split_last().expect("output");
+        let (best, mut infos) = out.split_last().expect("output");
         let context = format!("line {} after {k} moves ({})", line.number, game.board());
+        let cycle_end = game.end().filter(|e| e.reason.is_cycle_rule());
+        if cycle_end.is_some() {
+            let (said, rest) = infos.split_first().expect("an info string first");
+            assert!(
+                said.starts_with("info string the cycle rule has ended the game"),
+                "{context}: '{said}'"
+            );
+            infos = rest;
+        }
         for info in infos {
             assert!(
                 !info.starts_with("info string"),
@@ -76,7 +88,7 @@ fn replay(line: &GameLine) -> GameState {
             );
             parse_info(info);
         }
-        if game.is_over() {
+        if game.is_over() && cycle_end.is_none() {
             assert_eq!(best, "bestmove 0000", "{context}: the game is over");
             assert!(infos.is_empty(), "{context}: no search when over");
             break;
@@ -87,9 +99,9 @@ fn replay(line: &GameLine) -> GameState {
             .and_then(|m| m.parse().ok())
             .unwrap_or_else(|| panic!("{context}: bad reply '{best}'"));
         assert!(
-            game.legal_moves().contains(&mv),
+            game.moves_past_cycle_end().contains(&mv),
             "{context}: bestmove {mv} is not legal (legal {:?})",
-            game.legal_moves()
+            game.moves_past_cycle_end()
         );
         if k == line.moves.len() {
             break;
@@ -103,37 +115,54 @@ fn replay(line: &GameLine) -> GameState {
         "line {}: the game goes on after its last move",
         line.number
     );
-    // One move more: one the board alone would allow where there is one, else house A or a.
-    let extra = game
-        .board()
-        .legal_moves()
-        .iter()
-        .next()
-        .copied()
-        .unwrap_or_else(|| Move::from_house(6 * game.board().side_to_move().index()));
     let finished = engine.board();
-    engine.send(&format!("{}{extra}", position_command(line, k)));
-    let reply = engine.sync();
-    assert_eq!(
-        reply.len(),
-        1,
-        "line {}: one reply to a move past the end: {reply:?}",
-        line.number
-    );
-    assert!(
-        reply[0].starts_with("info string error: ")
-            && reply[0].contains(&format!("move {extra} refused: the game is over")),
-        "line {}: move {extra} past the end answered '{}'",
-        line.number,
-        reply[0]
-    );
-    assert_eq!(
-        engine.board(),
-        finished,
-        "line {}: position kept",
-        line.number
-    );
     assert!(finished.iter().any(|l| l.starts_with("state over")));
+    let end = game.end().expect("over");
+    if end.reason.is_cycle_rule() {
+        // One move more, past the cycle rule's end: accepted, and the end stays.
+        let extra = game.moves_past_cycle_end()[0];
+        engine.send(&format!("{}{extra}", position_command(line, k)));
+        assert_eq!(engine.sync(), Vec::<String>::new(), "line {}", line.number);
+        let state = engine.board();
+        let over = |b: &[String]| b.iter().find(|l| l.starts_with("state")).cloned();
+        assert_eq!(
+            over(&state),
+            over(&finished),
+            "line {}: the end stays",
+            line.number
+        );
+    } else {
+        // One move more, past an end by the rules: refused, and then there is no position.
+        let extra = game
+            .board()
+            .legal_moves()
+            .iter()
+            .next()
+            .copied()
+            .unwrap_or_else(|| Move::from_house(6 * game.board().side_to_move().index()));
+        engine.send(&format!("{}{extra}", position_command(line, k)));
+        let reply = engine.sync();
+        assert_eq!(
+            reply.len(),
+            1,
+            "line {}: one reply to a move past the end: {reply:?}",
+            line.number
+        );
+        assert!(
+            reply[0].starts_with("info string error: ")
+                && reply[0].contains(&format!("move {extra} refused: the game is over")),
+            "line {}: move {extra} past the end answered '{}'",
+            line.number,
+            reply[0]
+        );
+        engine.send("d");
+        assert_eq!(
+            engine.sync(),
+            ["info string error: no valid position (the last 'position' command was refused)"],
+            "line {}: no position after a refused one",
+            line.number
+        );
+    }
     engine.finish();
     game
 }

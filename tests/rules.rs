@@ -533,6 +533,39 @@ fn third_occurrence_since_the_last_capture_ends_the_game() {
     assert_eq!(g.end(), Some(end));
 }
 
+/// A GUI may play on past the cycle rule's end: the moves are accepted, the end stays reported,
+/// and the plain `play` (the referee's) still refuses them.
+#[test]
+fn play_past_a_cycle_rule_end_keeps_the_end() {
+    let mut g = game(CHASE, rules(Variant::Abapa, 2, 500));
+    play_line(&mut g, CHASE_LOOP);
+    let end = g.end().expect("first repeat");
+    assert_eq!(end.oware_reason(), EndReason::Repetition);
+    assert!(end.reason.is_cycle_rule());
+    assert_eq!(g.legal_moves(), []);
+    assert_eq!(g.moves_past_cycle_end(), [mv('F')]);
+    assert!(matches!(g.play(mv('F')), Err(PlayError::GameOver { .. })));
+    assert!(matches!(
+        g.play_past_cycle_end(mv('A')),
+        Err(PlayError::Illegal { .. })
+    ));
+    g.play_all_past_cycle_end(&[mv('F'), mv('f'), mv('A')])
+        .expect("moves past the end");
+    assert_eq!(g.ply(), 15);
+    assert_eq!(g.end(), Some(end), "the first end stands");
+    assert_eq!(g.moves_past_cycle_end(), [mv('a')]);
+    // An end by the position itself is final: nothing is played past it.
+    let mut won = game("0-0-0-0-0-1-1-1-0-0-0-0-23-22-S", Rules::default());
+    won.play_past_cycle_end(mv('F')).expect("the winning move");
+    assert_eq!(won.end().map(|e| e.oware_reason()), Some(EndReason::Majority));
+    assert_eq!(won.moves_past_cycle_end(), []);
+    assert!(matches!(
+        won.play_past_cycle_end(mv('b')),
+        Err(PlayError::GameOver { reason, .. })
+            if reason.contains(&EndReason::Majority.to_string())
+    ));
+}
+
 #[test]
 fn repetitions_two_ends_at_the_first_repeat() {
     let mut g = game(CHASE, rules(Variant::Abapa, 2, 500));
@@ -666,11 +699,28 @@ fn diagrams_round_trip() {
         (b.store(Side::South), b.store(Side::North), b.side_to_move()),
         (10, 2, Side::North)
     );
-    // The side may be lower case; it prints upper case.
-    assert_eq!(
-        board("4-4-4-4-4-4-4-4-4-4-4-4-0-0-s").to_string(),
-        "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"
-    );
+}
+
+/// Diagrams are read as strictly as they are printed: the side upper case, counts in plain digits.
+#[test]
+fn lax_diagrams_are_refused() {
+    let err = |d: &str| d.parse::<Board>().unwrap_err();
+    for side in ["s", "n", "South", "Nord"] {
+        assert_eq!(
+            err(&format!("4-4-4-4-4-4-4-4-4-4-4-4-0-0-{side}")),
+            NotationError::DiagramSide(side.into()),
+            "side '{side}'"
+        );
+    }
+    for count in ["+4", "04", "00", "4 ", "4.0", "٤"] {
+        assert_eq!(
+            err(&format!("{count}-4-4-4-4-4-4-4-4-4-4-4-0-0-S")),
+            NotationError::DiagramCount(count.into()),
+            "count '{count}'"
+        );
+    }
+    // A whole diagram with blanks around it is still read (the protocol splits on them anyway).
+    assert!(" 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S ".parse::<Board>().is_ok());
 }
 
 #[test]

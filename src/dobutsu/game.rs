@@ -3,7 +3,9 @@
 
 use crate::dobutsu::eval::{evaluate, Weights};
 use crate::dobutsu::{FenError, MoveError, Player, Position};
-use crate::game::{self, CycleRule, Game, Notation, OptionDecl, Outcome, Settings, Step};
+use crate::game::{
+    self, CycleRule, Game, Notation, OptionDecl, OptionValue, Outcome, Settings, Step,
+};
 
 /// Dobutsu Shogi's rule set: the cycle rule only (a repetition is a draw; there is no ply limit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -59,12 +61,11 @@ impl Game for Position {
         rules.cycle
     }
     fn options() -> Vec<OptionDecl<Settings<Position>>> {
-        let d = Rules::default();
         vec![OptionDecl::spin(
             "Repetitions",
-            i64::from(d.cycle.repetitions),
             2,
             1000,
+            |s| OptionValue::Spin(s.rules.cycle.repetitions.into()),
             |s, v| s.rules.cycle.repetitions = v.spin() as u32,
         )]
     }

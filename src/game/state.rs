@@ -17,6 +17,14 @@ pub enum EndReason {
     NoProgressLimit,
 }
 
+impl EndReason {
+    /// Whether the cycle rule ended the game ([`EndReason::Repetition`] or
+    /// [`EndReason::NoProgressLimit`]): the position itself may still have legal moves.
+    pub fn is_cycle_rule(self) -> bool {
+        matches!(self, EndReason::Repetition | EndReason::NoProgressLimit)
+    }
+}
+
 impl fmt::Display for EndReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {

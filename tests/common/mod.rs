@@ -23,7 +23,13 @@ pub struct Engine {
 impl Engine {
     /// Starts the built binary with no arguments (the protocol loop).
     pub fn start() -> Engine {
+        Engine::start_with_args(&[])
+    }
+
+    /// Starts the built binary with `args` (e.g. `--option NAME=VALUE` presets).
+    pub fn start_with_args(args: &[&str]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
