@@ -111,6 +111,7 @@ struct PileError(String);
 
 impl Notation for Pile {
     type Error = PileError;
+    const CYCLE_COUNT: &'static str = "plies since the last take";
     fn parse_position(text: &str, _: &PileRules) -> Result<Pile, PileError> {
         let (n, t) = text.split_once(' ').ok_or_else(|| PileError(text.into()))?;
         let counters = n.parse().map_err(|_| PileError(n.into()))?;

@@ -143,6 +143,8 @@ pub enum NotationError {
 
 impl Notation for Position {
     type Error = NotationError;
+    /// Nothing is irreversible: the cycle rule counts every ply.
+    const CYCLE_COUNT: &'static str = "plies since the set-up position";
 
     fn parse_position(text: &str, _: &Rules) -> Result<Position, NotationError> {
         Ok(Position::from_fen(text)?)

@@ -127,7 +127,8 @@ pub fn format_board<G: Notation>(game: &GameState<G>) -> String {
         None => {
             let _ = write!(
                 s,
-                "state in play, plies since the last irreversible move {}",
+                "state in play, {} {}",
+                G::CYCLE_COUNT,
                 game.keys_since_irreversible().len() - 1
             );
         }
