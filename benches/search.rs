@@ -15,13 +15,13 @@ fn bench_search(c: &mut Criterion) {
         b.iter(|| {
             roots
                 .iter()
-                .map(|r| search(&mut searcher, r, 10))
+                .map(|r| search(&mut searcher, r, &Default::default(), 10))
                 .sum::<u64>()
         })
     });
     let start = Root::new(Board::start(Variant::Abapa));
     c.bench_function("start position, depth 12", |b| {
-        b.iter(|| search(&mut searcher, &start, 12))
+        b.iter(|| search(&mut searcher, &start, &Default::default(), 12))
     });
 }
 
@@ -34,7 +34,7 @@ fn bench_hash_sizes(c: &mut Criterion) {
             b.iter(|| {
                 roots
                     .iter()
-                    .map(|r| search(&mut searcher, r, 10))
+                    .map(|r| search(&mut searcher, r, &Default::default(), 10))
                     .sum::<u64>()
             })
         });

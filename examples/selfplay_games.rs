@@ -1,6 +1,6 @@
 //! Writes self-play games of perfectplay, one a line, in the format of `data/selfplay-games.txt`:
-//! the start diagram, the word `moves`, then the moves run together (`A`-`F` South, `a`-`f`
-//! North).
+//! the start position, the word `moves`, then the moves as the game writes move lists (Oware: the
+//! house letters run together, `A`-`F` South, `a`-`f` North; Dobutsu: `b2b3 C@a3 ...`).
 //!
 //! Each game starts with a random opening (`--opening-plies` random legal moves, drawn from
 //! `--seed` by the match runner's opening generator), then the engine plays both sides at
@@ -13,16 +13,26 @@
 //! ```text
 //! cargo run --release --example selfplay_games > data/selfplay-games.txt
 //! ```
+//!
+//! and `data/dobutsu-selfplay-games.txt` with `--variant dobutsu` (its random openings are drawn
+//! by a seeded generator of its own, as the match runner's opening generator is Oware's):
+//!
+//! ```text
+//! cargo run --release --example selfplay_games -- --variant dobutsu --nodes 50000 \
+//!     > data/dobutsu-selfplay-games.txt
+//! ```
 
 use std::io::{self, Write};
 
 use anyhow::{bail, Context};
 use clap::Parser;
 use perfectplay::arena::runner::random_openings;
-use perfectplay::oware::{Board, GameState, Rules};
+use perfectplay::game::{GameState, Notation};
+use perfectplay::oware;
 use perfectplay::search::{
     seed_hash, Control, Level, Limits, Root, SearchConfig, Searcher, Silent, DEFAULT_HASH_MB,
 };
+use perfectplay::variant::{Variant, VisitGame};
 
 /// Plays perfectplay against itself and prints each game as one line.
 #[derive(Parser)]
@@ -39,59 +49,112 @@ struct Args {
     /// Seed of the random openings.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Game and rules: abapa, awari or dobutsu.
+    #[arg(long, default_value = "abapa")]
+    variant: Variant,
+}
+
+/// The openings: the match runner's for Oware (so that the committed Oware file is reproduced),
+/// else `plies` moves drawn by a linear congruential generator from `seed`, as text.
+fn openings<G: Notation>(args: &Args, rules: &G::Rules) -> Vec<(String, Vec<String>)> {
+    if G::NAME == "oware" {
+        let rules = oware::Rules::default();
+        return random_openings(args.games, args.opening_plies, args.seed, rules)
+            .into_iter()
+            .map(|o| {
+                (
+                    o.start.to_string(),
+                    o.moves.iter().map(|m| m.to_string()).collect(),
+                )
+            })
+            .collect();
+    }
+    let mut state = args.seed;
+    (0..args.games)
+        .map(|_| {
+            let mut pos = G::start(rules);
+            let mut moves = Vec::new();
+            for _ in 0..args.opening_plies {
+                let mut legal = Vec::new();
+                pos.legal_moves(&mut legal);
+                if pos.outcome().is_some() || legal.is_empty() {
+                    break;
+                }
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let mv = legal[(state >> 33) as usize % legal.len()];
+                moves.push(mv.to_string());
+                pos = pos.play(mv).0;
+            }
+            (G::start(rules).write_position(), moves)
+        })
+        .collect()
+}
+
+struct SelfPlay<'a> {
+    args: &'a Args,
+}
+
+impl VisitGame for SelfPlay<'_> {
+    type Output = anyhow::Result<()>;
+    fn visit<G: Notation>(self, rules: G::Rules) -> anyhow::Result<()> {
+        let args = self.args;
+        let mut searcher = Searcher::<G>::with_hash_mb(DEFAULT_HASH_MB);
+        let limits = Limits {
+            nodes: Some(args.nodes),
+            ..Limits::default()
+        };
+        let mut out = io::stdout().lock();
+        for (n, (start, moves)) in openings::<G>(args, &rules).iter().enumerate() {
+            let start = G::parse_position(start, &rules)?;
+            let words: Vec<&str> = moves.iter().map(String::as_str).collect();
+            let mut game = GameState::new(start.clone(), rules.clone());
+            game.play_all(&start.parse_moves(&words)?)
+                .map_err(|(i, e)| anyhow::anyhow!("opening {}, move {}: {e}", n + 1, i + 1))?;
+            let config = SearchConfig {
+                weights: Default::default(),
+                cycle: G::cycle_rule(&rules),
+                level: Level::default(),
+                seed: seed_hash(&(n + 1).to_string()),
+            };
+            while !game.is_over() {
+                let root = Root {
+                    position: game.position().clone(),
+                    history: game.keys_since_irreversible().to_vec(),
+                    game_ply: game.ply() as u32,
+                };
+                let result =
+                    searcher.search(&root, &limits, &config, &Control::default(), &mut Silent);
+                let Some(mv) = result.best_move else {
+                    bail!("game {}: no move at ply {}", n + 1, game.ply());
+                };
+                game.play(mv)
+                    .with_context(|| format!("game {}: the engine's move {mv}", n + 1))?;
+            }
+            writeln!(
+                out,
+                "{} moves {}",
+                game.start().write_position(),
+                G::write_moves(game.moves())
+            )
+            .context("writing to stdout")?;
+            if let Some(end) = game.end() {
+                eprintln!(
+                    "game {}: {} plies, {} {}",
+                    n + 1,
+                    game.ply(),
+                    end.result_string(),
+                    G::describe_end(&end)
+                );
+            }
+        }
+        out.flush().context("writing to stdout")?;
+        Ok(())
+    }
 }
 
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    let rules = Rules::default();
-    let openings = random_openings(args.games, args.opening_plies, args.seed, rules);
-    let mut searcher = Searcher::<Board>::with_hash_mb(DEFAULT_HASH_MB);
-    let limits = Limits {
-        nodes: Some(args.nodes),
-        ..Limits::default()
-    };
-    let mut out = io::stdout().lock();
-    for (n, opening) in openings.iter().enumerate() {
-        let mut game = GameState::new(opening.start, rules);
-        game.play_all(&opening.moves)
-            .map_err(|(i, e)| anyhow::anyhow!("opening {}, move {}: {e}", n + 1, i + 1))?;
-        let config = SearchConfig {
-            weights: Default::default(),
-            cycle: rules.cycle,
-            level: Level::default(),
-            seed: seed_hash(&(n + 1).to_string()),
-        };
-        while !game.is_over() {
-            let root = Root {
-                position: game.board(),
-                history: game.keys_since_capture().to_vec(),
-                game_ply: game.ply() as u32,
-            };
-            let result = searcher.search(&root, &limits, &config, &Control::default(), &mut Silent);
-            let Some(mv) = result.best_move else {
-                bail!(
-                    "game {}: no move at ply {} ({})",
-                    n + 1,
-                    game.ply(),
-                    game.board()
-                );
-            };
-            game.play(mv)
-                .with_context(|| format!("game {}: the engine's move {mv}", n + 1))?;
-        }
-        let moves: String = game.moves().iter().map(|m| m.letter()).collect();
-        writeln!(out, "{} moves {moves}", game.start()).context("writing to stdout")?;
-        if let Some(end) = game.end() {
-            eprintln!(
-                "game {}: {} plies, {} ({}, stores {:?})",
-                n + 1,
-                game.ply(),
-                end.result_string(),
-                end.reason,
-                end.stores()
-            );
-        }
-    }
-    out.flush().context("writing to stdout")?;
-    Ok(())
+    args.variant.visit(SelfPlay { args: &args })
 }

@@ -57,13 +57,16 @@ enum Commands {
         #[arg(long)]
         divide: bool,
     },
-    /// Searches a fixed set of positions from self-play games (data/selfplay-games.txt) to a
-    /// fixed depth, each with a fresh table, and prints the total nodes (the search's signature)
-    /// and nodes per second.
+    /// Searches a fixed set of positions from self-play games (data/selfplay-games.txt,
+    /// data/dobutsu-selfplay-games.txt) to a fixed depth, each with a fresh table, and prints the
+    /// total nodes (the search's signature) and nodes per second.
     Bench {
-        /// Depth of every search, in plies.
-        #[arg(long, short, default_value_t = perfectplay::bench::DEFAULT_BENCH_DEPTH)]
-        depth: u32,
+        /// Depth of every search, in plies (default: 14 for Oware, 9 for Dobutsu).
+        #[arg(long, short)]
+        depth: Option<u32>,
+        /// Game and rules: abapa or awari (the Oware games), or dobutsu.
+        #[arg(long, default_value = "abapa")]
+        variant: Variant,
         /// Transposition table size in MiB, 1 to 32768.
         #[arg(long, default_value_t = perfectplay::search::DEFAULT_HASH_MB as u64,
               value_parser = clap::value_parser!(u64).range(1..=perfectplay::search::MAX_HASH_MB as u64))]
@@ -169,8 +172,12 @@ fn run() -> anyhow::Result<()> {
             })?;
             writeln!(io::stdout().lock(), "{report}")?;
         }
-        Commands::Bench { depth, hash } => {
-            let report = perfectplay::bench::run_bench(Some(depth), hash as usize);
+        Commands::Bench {
+            depth,
+            variant,
+            hash,
+        } => {
+            let report = perfectplay::bench::run_bench_variant(variant, depth, hash as usize);
             if report.hash.shrunk {
                 log::warn!(
                     "{}",

@@ -3,7 +3,8 @@
 //! behaviour changes it, and then the recorded value below is updated with the commit that
 //! changes it.
 
-use perfectplay::bench::{bench_positions, run_bench};
+use perfectplay::bench::{bench_positions, run_bench, run_bench_variant};
+use perfectplay::variant::Variant;
 use std::process::Command;
 
 /// Nodes of `perfectplay bench --depth 8` (16 MiB table), recorded from the search as committed.
@@ -18,6 +19,18 @@ fn bench_is_deterministic_and_matches_its_signature() {
     assert_eq!(first.depth, 8);
     assert_eq!(first.nodes, second.nodes, "same bench, same node count");
     assert_eq!(first.nodes, SIGNATURE_DEPTH_8);
+}
+
+/// Nodes of `perfectplay bench --variant dobutsu --depth 6`, recorded from the search as committed.
+const DOBUTSU_SIGNATURE_DEPTH_6: u64 = 421_706;
+
+#[test]
+fn dobutsu_bench_is_deterministic_and_matches_its_signature() {
+    let first = run_bench_variant(Variant::Dobutsu, Some(6), 16);
+    let second = run_bench_variant(Variant::Dobutsu, Some(6), 16);
+    assert_eq!(first.positions, 65);
+    assert_eq!(first.nodes, second.nodes, "same bench, same node count");
+    assert_eq!(first.nodes, DOBUTSU_SIGNATURE_DEPTH_6);
 }
 
 #[test]

@@ -423,7 +423,10 @@ fn failed_feed_reached_in_play() {
     assert_eq!(g.legal_moves(), vec![mv('A'), mv('B'), mv('C')]);
     g.play(mv('A')).unwrap();
     let end = g.end().expect("North has no seed");
-    assert_eq!((end.oware_reason(), end.stores()), (EndReason::NoMoves, [26, 22]));
+    assert_eq!(
+        (end.oware_reason(), end.stores()),
+        (EndReason::NoMoves, [26, 22])
+    );
 }
 
 #[test]
@@ -470,7 +473,12 @@ fn twenty_four_each_is_a_draw() {
     let g = game("0-0-0-0-0-0-0-0-0-0-0-0-24-24-S", Rules::default());
     let end = g.end().unwrap();
     assert_eq!(
-        (end.oware_reason(), end.stores(), end.winner, end.result_string()),
+        (
+            end.oware_reason(),
+            end.stores(),
+            end.winner,
+            end.result_string()
+        ),
         (EndReason::EvenSplit, [24, 24], None, "1/2-1/2")
     );
     assert_eq!(
@@ -557,7 +565,10 @@ fn play_past_a_cycle_rule_end_keeps_the_end() {
     // An end by the position itself is final: nothing is played past it.
     let mut won = game("0-0-0-0-0-1-1-1-0-0-0-0-23-22-S", Rules::default());
     won.play_past_cycle_end(mv('F')).expect("the winning move");
-    assert_eq!(won.end().map(|e| e.oware_reason()), Some(EndReason::Majority));
+    assert_eq!(
+        won.end().map(|e| e.oware_reason()),
+        Some(EndReason::Majority)
+    );
     assert_eq!(won.moves_past_cycle_end(), []);
     assert!(matches!(
         won.play_past_cycle_end(mv('b')),
@@ -571,7 +582,10 @@ fn repetitions_two_ends_at_the_first_repeat() {
     let mut g = game(CHASE, rules(Variant::Abapa, 2, 500));
     play_line(&mut g, CHASE_LOOP);
     assert_eq!(g.ply(), 12);
-    assert_eq!(g.end().map(|e| e.oware_reason()), Some(EndReason::Repetition));
+    assert_eq!(
+        g.end().map(|e| e.oware_reason()),
+        Some(EndReason::Repetition)
+    );
 }
 
 #[test]

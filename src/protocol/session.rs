@@ -74,9 +74,7 @@ pub fn run_with_presets<R: BufRead + Send + 'static, W: Write>(
         let shown = crate::game::quoted(preset);
         let Some((name, value)) = preset.split_once('=').filter(|(n, _)| !n.trim().is_empty())
         else {
-            return Err(SessionError::Preset(format!(
-                "'{shown}' is not NAME=VALUE"
-            )));
+            return Err(SessionError::Preset(format!("'{shown}' is not NAME=VALUE")));
         };
         let lines = session
             .apply_option(name, value)
@@ -354,8 +352,10 @@ impl<W: Write> Session<W> {
         match self.game.set_option(name, value) {
             Some(result) => {
                 let lines = result?;
-                self.game_options.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
-                self.game_options.push((name.to_string(), value.to_string()));
+                self.game_options
+                    .retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+                self.game_options
+                    .push((name.to_string(), value.to_string()));
                 Ok(lines)
             }
             None => Err(OptionError::Unknown(crate::game::quoted(name))),
