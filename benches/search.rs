@@ -1,5 +1,7 @@
 //! Criterion benchmarks of the search: a fixed-depth search of a few bench positions (fresh table
-//! each, as in `perfectplay bench`), and the start position. `cargo bench` runs them.
+//! each, as in `perfectplay bench`), and the start position; and the same bench positions with a
+//! table of 16 MiB and one of 1024 MiB side by side (a large `Hash` must not slow the search: the
+//! table is resident and on huge pages from the start). `cargo bench` runs them.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use perfectplay::bench::{bench_positions, search_to_depth as search};
@@ -13,19 +15,36 @@ fn bench_search(c: &mut Criterion) {
         b.iter(|| {
             roots
                 .iter()
-                .map(|r| search(&mut searcher, r, 10))
+                .map(|r| search(&mut searcher, r, &Default::default(), 10))
                 .sum::<u64>()
         })
     });
     let start = Root::new(Board::start(Variant::Abapa));
     c.bench_function("start position, depth 12", |b| {
-        b.iter(|| search(&mut searcher, &start, 12))
+        b.iter(|| search(&mut searcher, &start, &Default::default(), 12))
     });
+}
+
+fn bench_hash_sizes(c: &mut Criterion) {
+    let roots: Vec<Root<Board>> = bench_positions().into_iter().step_by(4).collect();
+    let mut group = c.benchmark_group("bench positions, depth 10, by Hash");
+    for mb in [16, 1024] {
+        let mut searcher = Searcher::<Board>::with_hash_mb(mb);
+        group.bench_function(format!("Hash {mb}"), |b| {
+            b.iter(|| {
+                roots
+                    .iter()
+                    .map(|r| search(&mut searcher, r, &Default::default(), 10))
+                    .sum::<u64>()
+            })
+        });
+    }
+    group.finish();
 }
 
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10);
-    targets = bench_search
+    targets = bench_search, bench_hash_sizes
 }
 criterion_main!(benches);

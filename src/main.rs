@@ -8,13 +8,25 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
-use perfectplay::oware::{Board, Variant};
+use perfectplay::game::{perft, perft_divide, Notation, MAX_PERFT_DEPTH};
+use perfectplay::protocol::SessionError;
+use perfectplay::variant::{Variant, VisitGame};
+
+/// Where the documents are, for `--help`.
+const DOCS: &str =
+    "Documents (in the source tree): protocol.md for the protocol's commands, options and \
+                    rules; docs/match.md for the match runner; README.md for the rest.";
 
 /// An Oware (Abapa/Awari) engine. With no subcommand it speaks the UCI-style protocol on
 /// stdin/stdout (see protocol.md); logs go to stderr (RUST_LOG=debug for more).
 #[derive(Parser)]
-#[command(version, about, long_about = None)]
+#[command(version, about, long_about = None, after_help = DOCS, max_term_width = 100)]
 struct Cli {
+    /// Sets an option of the protocol loop before the first command, as `setoption` would, and
+    /// declares it with that default (repeatable), e.g. --option ScoreMateAsCp=true --option
+    /// Repetitions=2. Only with no subcommand or `uci`.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    options: Vec<String>,
     #[command(subcommand)]
     command: Option<Commands>,
 }
@@ -22,40 +34,48 @@ struct Cli {
 #[derive(Subcommand)]
 enum Commands {
     /// Runs the protocol loop on stdin/stdout (the default).
-    Uci,
+    #[command(after_help = "Commands, replies, options and rules: protocol.md.")]
+    Uci {
+        /// As the top-level --option: sets an option before the first command (repeatable).
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+    },
     /// Counts the leaves of the move tree N plies deep and prints the count and nodes per second.
     Perft {
         /// Depth in plies, at most 64 (deeper trees could not be counted anyway, and the
         /// recursion would exhaust the stack).
         #[arg(long, short, value_parser = clap::value_parser!(u32).range(..=i64::from(MAX_PERFT_DEPTH)))]
         depth: u32,
-        /// Start diagram, e.g. 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S (default: the start position).
+        /// Start position in the game's notation (default: the start position), e.g. the Oware
+        /// diagram 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S or the Dobutsu FEN "gle/1c1/1C1/ELG[-] w 0 1".
         #[arg(long)]
         fen: Option<String>,
-        /// Rule variant: abapa or awari.
+        /// Game and rules: abapa, awari or dobutsu.
         #[arg(long, default_value = "abapa")]
         variant: Variant,
         /// Also print the count below each move of the root.
         #[arg(long)]
         divide: bool,
     },
-    /// Searches a fixed set of positions from real games (data/aalina-bench-games.txt) to a fixed
-    /// depth, each with a fresh table, and prints the total nodes (the search's signature) and
-    /// nodes per second.
+    /// Searches a fixed set of positions from self-play games (data/selfplay-games.txt,
+    /// data/dobutsu-selfplay-games.txt) to a fixed depth, each with a fresh table, and prints the
+    /// total nodes (the search's signature) and nodes per second.
     Bench {
-        /// Depth of every search, in plies.
-        #[arg(long, short, default_value_t = perfectplay::bench::DEFAULT_BENCH_DEPTH)]
-        depth: u32,
-        /// Transposition table size in MiB.
-        #[arg(long, default_value_t = perfectplay::search::DEFAULT_HASH_MB)]
-        hash: usize,
+        /// Depth of every search, in plies (default: 14 for Oware, 9 for Dobutsu).
+        #[arg(long, short)]
+        depth: Option<u32>,
+        /// Game and rules: abapa or awari (the Oware games), or dobutsu.
+        #[arg(long, default_value = "abapa")]
+        variant: Variant,
+        /// Transposition table size in MiB, 1 to 32768.
+        #[arg(long, default_value_t = perfectplay::search::DEFAULT_HASH_MB as u64,
+              value_parser = clap::value_parser!(u64).range(1..=perfectplay::search::MAX_HASH_MB as u64))]
+        hash: u64,
     },
-    /// Plays a match between two engines, with game records and rating statistics (README.md).
+    /// Plays a match between two engines, with game records and rating statistics.
+    #[command(after_help = "Every option, SPRT, fault handling and an example: docs/match.md.")]
     Match(Box<perfectplay::arena::MatchArgs>),
 }
-
-/// The deepest `perft` (documented in its `--depth`).
-const MAX_PERFT_DEPTH: u32 = 64;
 
 /// Runs the command; a closed standard output (`perfectplay bench | head -0`) ends it quietly
 /// with success, as for any filter whose reader has gone.
@@ -78,15 +98,66 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
     })
 }
 
+/// The `perft` subcommand on the chosen game: the report's lines (the divide, then the count
+/// with time and nodes per second).
+struct Perft<'a> {
+    fen: Option<&'a str>,
+    depth: u32,
+    divide: bool,
+}
+
+impl VisitGame for Perft<'_> {
+    type Output = anyhow::Result<String>;
+    fn visit<G: Notation>(self, rules: G::Rules) -> anyhow::Result<String> {
+        let pos = match self.fen {
+            Some(text) => G::parse_position(text, &rules)
+                .with_context(|| format!("reading the position '{text}'"))?,
+            None => G::start(&rules),
+        };
+        let depth = self.depth;
+        let mut out = String::new();
+        let started = Instant::now();
+        let nodes = if self.divide && depth > 0 {
+            let split = perft_divide(&pos, depth);
+            for (mv, count) in &split {
+                out.push_str(&format!("{mv}: {count}\n"));
+            }
+            split.iter().map(|(_, c)| c).sum()
+        } else {
+            perft(&pos, depth)
+        };
+        let secs = started.elapsed().as_secs_f64();
+        out.push_str(&format!(
+            "perft {depth} nodes {nodes} time {} ms nps {:.0}",
+            (secs * 1000.0) as u64,
+            nodes as f64 / secs.max(1e-9)
+        ));
+        Ok(out)
+    }
+}
+
 fn run() -> anyhow::Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
     let cli = Cli::parse();
-    match cli.command.unwrap_or(Commands::Uci) {
-        Commands::Uci => {
+    let command = cli.command.unwrap_or(Commands::Uci {
+        options: Vec::new(),
+    });
+    if !cli.options.is_empty() && !matches!(command, Commands::Uci { .. }) {
+        anyhow::bail!(
+            "--option sets options of the protocol loop: give it with no subcommand or with `uci`"
+        );
+    }
+    match command {
+        Commands::Uci { options } => {
+            let presets: Vec<String> = cli.options.iter().chain(&options).cloned().collect();
             let stdin = BufReader::new(io::stdin());
-            perfectplay::protocol::run(stdin, io::stdout().lock()).context("writing to stdout")?;
+            match perfectplay::protocol::run_with_presets(stdin, io::stdout().lock(), &presets) {
+                Ok(()) => {}
+                Err(SessionError::Io(e)) => return Err(e).context("writing to stdout"),
+                Err(e) => return Err(e.into()),
+            }
         }
         Commands::Perft {
             depth,
@@ -94,38 +165,25 @@ fn run() -> anyhow::Result<()> {
             variant,
             divide,
         } => {
-            let board = match fen {
-                Some(d) => d
-                    .parse::<Board>()
-                    .with_context(|| format!("reading diagram '{d}'"))?,
-                None => Board::start(variant),
-            }
-            .with_variant(variant);
-            let mut out = io::stdout().lock();
-            let started = Instant::now();
-            let nodes = if divide {
-                let split = perfectplay::game::perft_divide(&board, depth);
-                for (mv, count) in &split {
-                    writeln!(out, "{mv}: {count}")?;
-                }
-                if split.is_empty() {
-                    perfectplay::game::perft(&board, depth)
-                } else {
-                    split.iter().map(|(_, c)| c).sum()
-                }
-            } else {
-                perfectplay::game::perft(&board, depth)
-            };
-            let secs = started.elapsed().as_secs_f64();
-            writeln!(
-                out,
-                "perft {depth} nodes {nodes} time {} ms nps {:.0}",
-                (secs * 1000.0) as u64,
-                nodes as f64 / secs.max(1e-9)
-            )?;
+            let report = variant.visit(Perft {
+                fen: fen.as_deref(),
+                depth,
+                divide,
+            })?;
+            writeln!(io::stdout().lock(), "{report}")?;
         }
-        Commands::Bench { depth, hash } => {
-            let report = perfectplay::bench::run_bench(Some(depth), hash);
+        Commands::Bench {
+            depth,
+            variant,
+            hash,
+        } => {
+            let report = perfectplay::bench::run_bench_variant(variant, depth, hash as usize);
+            if report.hash.shrunk {
+                log::warn!(
+                    "{}",
+                    perfectplay::protocol::format_hash_report(&report.hash)
+                );
+            }
             writeln!(
                 io::stdout().lock(),
                 "bench positions {} depth {} nodes {} time {} ms nps {}",

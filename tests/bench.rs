@@ -1,22 +1,36 @@
-//! The bench: a fixed set of positions from real games searched to a fixed depth. Its node total is
-//! the search's signature, so it must be the same on every run; a change of search behaviour
-//! changes it, and then the recorded value below is updated with the commit that changes it.
+//! The bench: a fixed set of positions from self-play games searched to a fixed depth. Its node
+//! total is the search's signature, so it must be the same on every run; a change of search
+//! behaviour changes it, and then the recorded value below is updated with the commit that
+//! changes it.
 
-use perfectplay::bench::{bench_positions, run_bench};
+use perfectplay::bench::{bench_positions, run_bench, run_bench_variant};
+use perfectplay::variant::Variant;
 use std::process::Command;
 
 /// Nodes of `perfectplay bench --depth 8` (16 MiB table), recorded from the search as committed.
-const SIGNATURE_DEPTH_8: u64 = 126_688;
+const SIGNATURE_DEPTH_8: u64 = 139_601;
 
 #[test]
 fn bench_is_deterministic_and_matches_its_signature() {
     let first = run_bench(Some(8), 16);
     let second = run_bench(Some(8), 16);
     assert_eq!(first.positions, bench_positions().len());
-    assert_eq!(first.positions, 61);
+    assert_eq!(first.positions, 105);
     assert_eq!(first.depth, 8);
     assert_eq!(first.nodes, second.nodes, "same bench, same node count");
     assert_eq!(first.nodes, SIGNATURE_DEPTH_8);
+}
+
+/// Nodes of `perfectplay bench --variant dobutsu --depth 6`, recorded from the search as committed.
+const DOBUTSU_SIGNATURE_DEPTH_6: u64 = 560_847;
+
+#[test]
+fn dobutsu_bench_is_deterministic_and_matches_its_signature() {
+    let first = run_bench_variant(Variant::Dobutsu, Some(6), 16);
+    let second = run_bench_variant(Variant::Dobutsu, Some(6), 16);
+    assert_eq!(first.positions, 80);
+    assert_eq!(first.nodes, second.nodes, "same bench, same node count");
+    assert_eq!(first.nodes, DOBUTSU_SIGNATURE_DEPTH_6);
 }
 
 #[test]
@@ -33,7 +47,7 @@ fn bench_subcommand_prints_nodes_and_nps() {
         [
             "bench",
             "positions",
-            "61",
+            "105",
             "depth",
             "8",
             "nodes",

@@ -7,7 +7,7 @@
 //! `cargo test --test dobutsu_rules -- --ignored --nocapture` to print the reference counts.
 
 use perfectplay::dobutsu::{FenError, Kind, Move, MoveError, Player, Position, Square};
-use perfectplay::game::Outcome;
+use perfectplay::game::{perft, Outcome};
 use proptest::prelude::*;
 use std::collections::HashMap;
 
@@ -210,6 +210,8 @@ mod reference {
             -1
         } else if mine.1 == 3 - my_home && !attacked(p, mine.0, mine.1, them) {
             1
+        } else if children(p).is_empty() {
+            -1
         } else {
             0
         }
@@ -334,7 +336,7 @@ fn perft_file_library() {
     for case in cases() {
         let pos = Position::from_fen(&case.fen).unwrap();
         for &(depth, count) in &case.counts {
-            assert_eq!(pos.perft(depth), count, "{} depth {depth}", case.id);
+            assert_eq!(perft(&pos, depth), count, "{} depth {depth}", case.id);
         }
     }
 }
@@ -365,7 +367,7 @@ fn perft_file_reference() {
 fn perft_start_matches_issue() {
     let start = Position::start();
     assert_eq!(
-        [1, 2, 3].map(|d| start.perft(d)),
+        [1, 2, 3].map(|d| perft(&start, d)),
         [4, 17, 123],
         "perft 1-3 from the start"
     );
@@ -500,6 +502,21 @@ fn chick_drops() {
     assert_eq!(after.side_to_move(), Player::Gote);
     assert_eq!(after.outcome(), None);
     assert!(!legal_strings(&after).is_empty());
+}
+
+/// A mover without a legal move loses (Fairy-Stockfish: `score mate 0`); the mirror image and the
+/// same position turned round agree.
+#[test]
+fn no_move_loses() {
+    let pos = Position::from_fen("GE1/LGE/CCl/3[] w - - 0 1").unwrap();
+    for p in [pos, pos.mirrored(), pos.flipped()] {
+        assert!(legal_strings(&p).is_empty(), "{p}");
+        assert_eq!(p.outcome(), Some(Outcome::Loss), "{p}");
+    }
+    // With the Elephant of c3 in the hand, the game goes on.
+    let with_drop = Position::from_fen("GE1/LG1/CCl/3[E] w - - 0 1").unwrap();
+    assert_eq!(with_drop.outcome(), None);
+    assert!(!legal_strings(&with_drop).is_empty());
 }
 
 #[test]
@@ -645,6 +662,30 @@ fn diagram_of_start() {
 }
 
 #[test]
+fn from_key_rejects_non_keys() {
+    let start = Position::start().key();
+    assert_eq!(Position::from_key(start), Some(Position::start()));
+    let sq = |i: u32| 1u64 << i;
+    let rejected = [
+        ("bit 63", start | sq(63)),
+        ("colour on an empty square", start | sq(36 + 3)),
+        ("kind code 7 on a1", start | sq(24)),
+        ("a third Chick in hand", start + sq(52) * 3),
+        ("a third Giraffe (on a2)", start | sq(12 + 3)),
+        ("no Gote Lion", start & !(sq(10) | sq(46))),
+        ("both Lions captured", start | sq(60) | sq(61)),
+    ];
+    // The same edits that keep a position valid are accepted.
+    assert_eq!(
+        Position::from_key(start & !sq(11) & !sq(23) & !sq(47)).map(|p| p.to_fen()),
+        Some("gl1/1c1/1C1/ELG[] w - - 0 1".to_string())
+    );
+    for (what, key) in rejected {
+        assert_eq!(Position::from_key(key), None, "{what}");
+    }
+}
+
+#[test]
 fn mirror_and_flip_of_start() {
     let start = Position::start();
     assert_eq!(start.mirrored().to_fen(), "elg/1c1/1C1/GLE[] w - - 0 1");
@@ -708,6 +749,7 @@ proptest! {
             prop_assert_eq!(pos.mirrored().outcome(), pos.outcome());
             prop_assert_eq!(pos.flipped().outcome(), pos.outcome());
             prop_assert_eq!(pos.key() >> 63, 0);
+            prop_assert_eq!(Position::from_key(pos.key()), Some(*pos));
             prop_assert_eq!(
                 sorted_moves(&pos.mirrored(), |m| m),
                 sorted_moves(pos, Move::mirrored)
@@ -758,6 +800,19 @@ proptest! {
     fn fen_parser_is_total(s in "[lgechLGECH123+/\\[\\]\\- wb0-9]{0,40}") {
         if let Ok(pos) = Position::from_fen(&s) {
             prop_assert_eq!(Position::from_fen(&pos.to_fen()), Ok(pos));
+        }
+    }
+
+    /// Any 64-bit value either is not a key or is the key of a position that writes a FEN that
+    /// reads back as the same position.
+    #[test]
+    fn from_key_is_total(key in any::<u64>(), mask in any::<u64>()) {
+        // Sparse values are keys more often than uniform ones.
+        for k in [key, key & mask, key & mask & 0x3FFF_FFFF_FFFF_FFFF] {
+            if let Some(pos) = Position::from_key(k) {
+                prop_assert_eq!(pos.key(), k);
+                prop_assert_eq!(Position::from_fen(&pos.to_fen()), Ok(pos));
+            }
         }
     }
 

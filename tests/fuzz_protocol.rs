@@ -43,7 +43,12 @@ impl Model {
     /// The rules in force: the game's, under the engine's variant.
     fn rules(&self) -> perfectplay::oware::Rules {
         let mut rules = self.settings.rules;
-        rules.variant = self.engine.variant.name().parse().expect("an Oware variant");
+        rules.variant = self
+            .engine
+            .variant
+            .name()
+            .parse()
+            .expect("an Oware variant");
         rules
     }
 
@@ -56,7 +61,7 @@ impl Model {
         let words: Vec<&str> = moves.iter().map(String::as_str).collect();
         let moves = start.parse_moves(&words).ok()?;
         let mut game = GameState::new(start, rules);
-        game.play_all(&moves).ok()?;
+        game.play_all_past_cycle_end(&moves).ok()?;
         Some(game)
     }
 
@@ -72,8 +77,15 @@ impl Model {
         );
     }
 
-    /// The number of error lines `line` should get, updating the model as the session would.
-    fn errors_for(&mut self, line: &str) -> usize {
+    /// The number of error lines `text` should get, updating the model as the session would. A
+    /// bare `\r` ends a line as `\n` does, so `text` may hold several lines.
+    fn errors_for(&mut self, text: &str) -> usize {
+        text.split('\r')
+            .map(|line| self.errors_for_line(line))
+            .sum()
+    }
+
+    fn errors_for_line(&mut self, line: &str) -> usize {
         if line.trim().is_empty() {
             return 0;
         }

@@ -2,7 +2,7 @@
 //! contributes 0), checked three ways:
 //!
 //! - the generic `perft` on `Board` against every count in `tests/data/oware.perft` (the start position's counts
-//!   are the ones issue 2 gives);
+//!   were known before the move generator was written);
 //! - an independent, deliberately slow reference implementation of the rules (module
 //!   [`reference`]: one seed at a time, capture by walking back, legality by trying each move)
 //!   against the same counts, for every count small enough to be quick;
@@ -21,8 +21,8 @@ use perfectplay::game::{perft, perft_divide, Game, Step};
 use perfectplay::oware::{Board, GameState, Move, Rules, Variant};
 use proptest::prelude::*;
 
-/// A slow, obviously correct second implementation of the rules, written from the rules text of
-/// issue 2 without looking at the library's arithmetic.
+/// A slow, obviously correct second implementation of the rules, written from the rules text
+/// (protocol.md, "Rules") without looking at the library's arithmetic.
 mod reference {
     /// Houses 0-11 (0-5 South's `A`-`F`, 6-11 North's `a`-`f`), stores `[South, North]`, side to
     /// move (0 South, 1 North), and whether the Awari variant applies.
@@ -298,8 +298,8 @@ fn perft_file_is_well_formed() {
 }
 
 #[test]
-fn start_position_counts_are_the_issues() {
-    let issue = [6, 36, 190, 1014, 5219, 27332, 139157, 711414, 3592872];
+fn start_position_counts_are_the_known_ones() {
+    let known = [6, 36, 190, 1014, 5219, 27332, 139157, 711414, 3592872];
     let cases = cases();
     let start = cases
         .iter()
@@ -307,7 +307,7 @@ fn start_position_counts_are_the_issues() {
         .expect("a record with id start");
     assert_eq!(start.fen, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S");
     assert_eq!(start.variant, Variant::Abapa);
-    let expected: Vec<(u32, u64)> = (1..).zip(issue).collect();
+    let expected: Vec<(u32, u64)> = (1..).zip(known).collect();
     assert_eq!(start.counts, expected);
 }
 

@@ -21,6 +21,14 @@ const ONE_MOVE_TO_WIN: &str = "0-0-0-0-0-1-1-1-0-0-0-0-23-22-S";
 const ONE_LEGAL_MOVE: &str = "0-0-0-0-0-1-0-0-0-0-0-0-24-23-S";
 /// South has already captured 25: the game is over.
 const FINISHED: &str = "0-0-0-0-0-0-0-1-0-0-0-0-25-22-N";
+/// One seed each, so every move is forced: the loop below returns to this position after 12 plies.
+const CHASE: &str = "0-0-0-0-0-1-0-0-0-0-0-1-23-23-S";
+const CHASE_LOOP: &str = "FfAaBbCcDdEe";
+/// What `d`, `legal` and `go` say when there is no position.
+const NO_POSITION: &str =
+    "info string error: no valid position (the last 'position' command was refused)";
+/// How the error of a refused `position` ends.
+const NO_POSITION_SET: &str = "no valid position until the next 'position' or 'ucinewgame'";
 
 /// The game after `position fen DIAGRAM moves MOVES`, by the library's rules.
 fn game_after(diagram: &str, moves: &str) -> GameState {
@@ -92,11 +100,13 @@ fn uci_handshake_lists_id_options_and_uciok() {
         "id author the perfectplay developers",
         "option name Level type spin default 6 min 1 max 6",
         "option name Seed type string default perfectplay",
-        "option name Variant type combo default abapa var abapa var awari",
-        "option name Repetitions type spin default 3 min 2 max 1000",
-        "option name NoCaptureLimit type spin default 500 min 0 max 100000",
+        "option name Variant type combo default abapa var abapa var awari var dobutsu",
         "option name Hash type spin default 16 min 1 max 32768",
         "option name Ponder type check default false",
+        "option name OwnBook type check default false",
+        "option name ScoreMateAsCp type check default false",
+        "option name Repetitions type spin default 3 min 2 max 1000",
+        "option name NoCaptureLimit type spin default 500 min 0 max 100000",
         "option name WeightCapture type spin default 100 min -100000 max 100000",
         "option name WeightSeeds type spin default 2 min -100000 max 100000",
         "option name WeightSmall type spin default -5 min -100000 max 100000",
@@ -179,8 +189,9 @@ fn go_depth_stops_at_that_depth() {
     assert_eq!(best, "C");
 }
 
-/// Each bad line gets exactly one `info string error: ...` line that mentions `needle`, and the
-/// position (as `d` shows it) stays what it was.
+/// Each bad line gets exactly one `info string error: ...` line that mentions `needle`. A refused
+/// `position` leaves no position (see `a_refused_position_leaves_no_position_to_search`); any
+/// other bad line leaves the position (as `d` shows it) as it was.
 #[test]
 fn illegal_input_is_refused_with_one_error_and_changes_nothing() {
     let cases: &[(&str, &str)] = &[
@@ -188,6 +199,18 @@ fn illegal_input_is_refused_with_one_error_and_changes_nothing() {
         ("position fen 4-4-4-4-4-4-4-4-4-4-4-5-0-0-S", "total 49"),
         ("position fen 4-4-4-4-4-4-4-4-4-4-4-4-0-0-X", "side to move"),
         ("position fen 4-4-4-4-4-4-4-4-4-4-4-49-0-0-S", "'49'"),
+        (
+            "position fen 4-4-4-4-4-4-4-4-4-4-4-4-0-0-s",
+            "'s' is not a side to move",
+        ),
+        (
+            "position fen +4-4-4-4-4-4-4-4-4-4-4-4-0-0-S",
+            "'+4' is not a seed count",
+        ),
+        (
+            "position fen 04-4-4-4-4-4-4-4-4-4-4-4-0-0-S",
+            "'04' is not a seed count",
+        ),
         ("position fen", "needs a value"),
         ("position startpos moves FF", "illegal move F"),
         ("position startpos moves G", "'G' is not a move"),
@@ -214,6 +237,7 @@ fn illegal_input_is_refused_with_one_error_and_changes_nothing() {
         ("go depth 99999999999999999999", "depth"),
         ("go sideways", "unexpected 'sideways' in 'go'"),
         ("go movetime", "'movetime' needs a value"),
+        ("go depth 3 depth 10", "'depth' given twice"),
         ("debug maybe", "unexpected 'maybe'"),
     ];
     let mut engine = Engine::start();
@@ -224,6 +248,7 @@ fn illegal_input_is_refused_with_one_error_and_changes_nothing() {
         "d output: {before:?}"
     );
     for &(bad, needle) in cases {
+        engine.send("position startpos moves FfBe");
         engine.send(bad);
         engine.send("d");
         let reply = engine.sync();
@@ -232,7 +257,12 @@ fn illegal_input_is_refused_with_one_error_and_changes_nothing() {
             first.starts_with("info string error: ") && first.contains(needle),
             "'{bad}' answered with '{first}' (expected an error naming '{needle}')"
         );
-        assert_eq!(rest, before.as_slice(), "'{bad}' changed the position");
+        if bad.starts_with("position") {
+            assert!(first.ends_with(NO_POSITION_SET), "'{bad}': {first}");
+            assert_eq!(rest, [NO_POSITION], "'{bad}' left a position");
+        } else {
+            assert_eq!(rest, before.as_slice(), "'{bad}' changed the position");
+        }
     }
     // A refused option leaves the options as they were: a search still runs at full strength.
     engine.send("go depth 2");
@@ -262,7 +292,179 @@ fn a_move_after_the_end_of_the_game_is_refused() {
             && reply[0].contains("move b refused: the game is over"),
         "{reply:?}"
     );
-    assert_eq!(engine.board(), board, "the finished game stays");
+    assert_eq!(
+        engine.board(),
+        [NO_POSITION],
+        "no position after a refused one"
+    );
+    engine.finish();
+}
+
+/// After a refused `position` there is nothing to search: `go` says so and answers `bestmove
+/// 0000` (a GUI without a strict referee would otherwise play the old position's move), `d` and
+/// `legal` say so too, until a valid `position` (or `ucinewgame`) arrives.
+#[test]
+fn a_refused_position_leaves_no_position_to_search() {
+    let mut engine = Engine::start();
+    for refused in ["position startpos moves FF", "position fen 4-4-4"] {
+        engine.send("position startpos moves FfBe");
+        engine.send(refused);
+        let reply = engine.sync();
+        assert_eq!(reply.len(), 1, "{reply:?}");
+        for go in [
+            "go nodes 1000",
+            "go depth 3",
+            "go",
+            "go infinite",
+            "go ponder",
+        ] {
+            engine.send(go);
+            assert_eq!(
+                engine.sync(),
+                [NO_POSITION, "bestmove 0000"],
+                "{refused} / {go}"
+            );
+        }
+        engine.send("legal");
+        assert_eq!(engine.sync(), [NO_POSITION]);
+        engine.send("d");
+        assert_eq!(engine.sync(), [NO_POSITION]);
+        // Options still take effect meanwhile, and the next valid position is searched.
+        engine.send("setoption name Variant value awari");
+        engine.send("setoption name Variant value abapa");
+        assert_eq!(engine.sync(), Vec::<String>::new());
+        engine.send("position startpos moves Ff");
+        engine.send("legal");
+        assert_eq!(engine.sync(), ["legal A B C D E"]);
+    }
+    engine.send("position startpos moves FF");
+    engine.send("ucinewgame");
+    engine.send("legal");
+    assert_eq!(engine.sync()[1..], ["legal A B C D E F"]);
+    engine.send("go depth 2");
+    check_search(&game_after(START, ""), &engine.until_bestmove());
+    engine.finish();
+}
+
+/// `ucinewgame` starts from the start position, and a rule option sent between games takes
+/// effect: the repro of a GUI that set Awari after an Abapa game whose last position is not an
+/// Awari game, then searched a position where Awari allows only D (Abapa would play F).
+#[test]
+fn rule_options_between_games_take_effect() {
+    let out = transcript(
+        "position fen 3-0-0-0-0-2-1-1-0-0-0-0-20-21-S moves F\n\
+         ucinewgame\n\
+         d\n\
+         setoption name Variant value awari\n\
+         position fen 0-0-0-1-0-1-2-0-0-0-0-0-21-23-S\n\
+         legal\n\
+         go nodes 1000\n",
+    );
+    assert!(out.contains(&format!("position {START}")), "{out:?}");
+    assert!(!out.iter().any(|l| l.starts_with("info string")), "{out:?}");
+    assert_eq!(out[out.len() - 2..], ["legal D", "bestmove D"], "{out:?}");
+}
+
+/// A rule option sent while the current game is not legal under the new rules still takes
+/// effect: the engine says so and resets to the start position.
+#[test]
+fn a_rule_option_the_current_game_breaks_resets_to_the_start() {
+    let mut engine = Engine::start();
+    // Under Abapa South may play F; under Awari only D (F would leave North without seeds).
+    engine.send("position fen 0-0-0-1-0-1-2-0-0-0-0-0-21-23-S moves F");
+    engine.send("setoption name Variant value awari");
+    let reply = engine.sync();
+    assert_eq!(reply.len(), 1, "{reply:?}");
+    assert!(
+        reply[0].starts_with("info string the current game is not legal under the new rules")
+            && reply[0].contains("illegal move F")
+            && reply[0].ends_with("the position is reset to the start"),
+        "{reply:?}"
+    );
+    let board = engine.board();
+    assert!(board.contains(&format!("position {START}")), "{board:?}");
+    assert!(board.contains(&"variant awari".to_string()), "{board:?}");
+    // A game that stays legal is replayed under the new rules: here the chase of one seed each
+    // repeats its start after 12 plies, which ends the game at once under Repetitions 2.
+    engine.send(&format!("position fen {CHASE} moves {CHASE_LOOP}"));
+    let board = engine.board();
+    assert!(
+        board
+            .iter()
+            .any(|l| l == "state in play, plies since the last capture 12"),
+        "{board:?}"
+    );
+    engine.send("setoption name Repetitions value 2");
+    assert_eq!(engine.sync(), Vec::<String>::new());
+    let board = engine.board();
+    assert!(
+        board
+            .iter()
+            .any(|l| l.starts_with("state over 1/2-1/2 (cycle rule: the position repeated)")),
+        "{board:?}"
+    );
+    engine.finish();
+}
+
+/// When the cycle rule has ended the game but the side to move has legal moves, `go` still
+/// answers with a move (a GUI with other cycle rules waits for one), after an `info string`
+/// saying so; `position` accepts moves past that end, and `d` still reports it.
+#[test]
+fn a_move_is_found_past_a_cycle_rule_end() {
+    let mut engine = Engine::start();
+    engine.send("setoption name Repetitions value 2");
+    engine.send(&format!("position fen {CHASE} moves {CHASE_LOOP}"));
+    engine.send("legal");
+    assert_eq!(engine.sync(), ["legal F"]);
+    engine.send("go nodes 1000");
+    let out = engine.until_bestmove();
+    assert_eq!(
+        out,
+        [
+            "info string the cycle rule has ended the game (cycle rule: the position repeated, \
+             1/2-1/2); searching the legal moves all the same",
+            "bestmove F"
+        ]
+    );
+    engine.send(&format!("position fen {CHASE} moves {CHASE_LOOP}Ff"));
+    let board = engine.board();
+    assert!(
+        board.contains(&format!("moves {CHASE_LOOP}Ff")),
+        "{board:?}"
+    );
+    assert!(
+        board
+            .iter()
+            .any(|l| l.starts_with("state over 1/2-1/2 (cycle rule: the position repeated)")),
+        "{board:?}"
+    );
+
+    // A real search past the no-capture limit, reproducible on a node budget.
+    let input = "setoption name NoCaptureLimit value 4\nposition startpos moves FfBe\nd\n\
+                 go nodes 3000\nposition startpos moves FfBeA\nlegal\n";
+    let out = transcript(input);
+    let strip = |o: &[String]| o.iter().map(|l| without_timing(l)).collect::<Vec<_>>();
+    assert_eq!(strip(&out), strip(&transcript(input)), "reproducible");
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("state over") && l.contains("no capture within the ply limit")),
+        "{out:?}"
+    );
+    let at = out
+        .iter()
+        .position(|l| l.starts_with("info string the cycle rule"))
+        .expect("info string");
+    let best_at = out
+        .iter()
+        .position(|l| l.starts_with("bestmove"))
+        .expect("bestmove");
+    check_search(&game_after(START, "FfBe"), &out[at + 1..=best_at]);
+    let legal: Vec<String> = game_after(START, "FfBeA")
+        .legal_moves()
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    assert_eq!(out[best_at + 1..], [format!("legal {}", legal.join(" "))]);
     engine.finish();
 }
 
@@ -497,6 +699,41 @@ fn run_in_process_on_a_byte_slice() {
     );
 }
 
+/// A bare CR ends a line (`isready\risready\r` is two commands), and a byte-order mark before
+/// the first command is not part of it.
+#[test]
+fn bare_cr_line_ends_and_a_leading_byte_order_mark() {
+    let run = |input: &[u8]| {
+        let mut output = Vec::new();
+        perfectplay::protocol::run(Cursor::new(input.to_vec()), &mut output).expect("run");
+        String::from_utf8(output).expect("utf-8 output")
+    };
+    assert_eq!(run(b"isready\risready\r"), "readyok\nreadyok\n");
+    assert_eq!(
+        run(b"isready\rlegal\r\nisready"),
+        "readyok\nlegal A B C D E F\nreadyok\n"
+    );
+    let out = run(b"\xef\xbb\xbfuci\r\n");
+    assert!(out.starts_with("id name perfectplay"), "{out}");
+    assert!(out.ends_with("uciok\n") && !out.contains("error"), "{out}");
+}
+
+/// An unknown option's name is quoted cut, however long.
+#[test]
+fn a_huge_unknown_option_name_gives_a_short_error() {
+    let mut input = b"setoption name ".to_vec();
+    input.extend(std::iter::repeat_n(b'x', 1 << 20));
+    input.extend_from_slice(b" value 1\nisready\n");
+    let mut output = Vec::new();
+    perfectplay::protocol::run(Cursor::new(input), &mut output).expect("run");
+    let text = String::from_utf8(output).expect("utf-8 output");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", &text[..text.len().min(500)]);
+    assert!(lines[0].starts_with("info string error: unknown option 'xxx"));
+    assert!(lines[0].len() < 200, "{} bytes", lines[0].len());
+    assert_eq!(lines[1], "readyok");
+}
+
 /// Bytes that are not UTF-8 are one bad line, not the end of the session.
 #[test]
 fn invalid_utf8_is_an_error_line_not_the_end() {
@@ -549,6 +786,112 @@ fn a_forced_win_is_scored_as_mate() {
     assert_eq!(infos.last().unwrap().score, "mate 1");
 }
 
+/// The Aualé GUI sends `OwnBook` before the first `go` and cannot handle a reply: it is declared
+/// and accepted without one (there is no book).
+#[test]
+fn own_book_is_accepted_silently() {
+    let out = transcript(
+        "setoption name OwnBook value true\nsetoption name OwnBook value false\n\
+         setoption name ownbook value TRUE\nisready\nsetoption name OwnBook value maybe\n",
+    );
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert_eq!(out[0], "readyok");
+    assert!(
+        out[1].starts_with("info string error: option OwnBook: 'maybe' is not true or false"),
+        "{out:?}"
+    );
+}
+
+/// Under `ScoreMateAsCp` a proven result is sent as a large `cp` score, for GUIs (Aualé) that
+/// read only `cp`: a win in N moves is 10000 - N.
+#[test]
+fn score_mate_as_cp_sends_proven_results_as_cp() {
+    let position = "position fen 0-1-0-0-0-1-1-1-0-0-0-0-23-21-S\ngo depth 4\n";
+    let out = transcript(&format!(
+        "setoption name ScoreMateAsCp value true\n{position}"
+    ));
+    let (infos, best) = check_search(&game_after("0-1-0-0-0-1-1-1-0-0-0-0-23-21-S", ""), &out);
+    assert_eq!(best, "F");
+    assert!(infos.iter().all(|i| i.score == "cp 9999"), "{infos:?}");
+    // Heuristic scores are unchanged by it.
+    let plain = "position startpos\ngo depth 5\n";
+    let with = transcript(&format!("setoption name ScoreMateAsCp value true\n{plain}"));
+    let strip = |o: &[String]| o.iter().map(|l| without_timing(l)).collect::<Vec<_>>();
+    assert_eq!(strip(&with), strip(&transcript(plain)));
+}
+
+/// Options given on the command line (`--option NAME=VALUE`, repeatable, also after `uci`) are
+/// in force from the first command and declared as the defaults; a bad one is refused with an
+/// error and a failing exit status before any protocol output.
+#[test]
+fn command_line_option_presets() {
+    for args in [
+        &[
+            "--option",
+            "ScoreMateAsCp=true",
+            "--option",
+            "Repetitions=2",
+        ][..],
+        &[
+            "uci",
+            "--option",
+            "ScoreMateAsCp=true",
+            "--option",
+            "Repetitions=2",
+        ][..],
+        &[
+            "--option",
+            "ScoreMateAsCp=true",
+            "uci",
+            "--option",
+            "repetitions=2",
+        ][..],
+    ] {
+        let mut engine = Engine::start_with_args(args);
+        engine.send("uci");
+        let handshake = engine.read_until("uciok", |l| l == "uciok");
+        assert!(
+            handshake
+                .contains(&"option name Repetitions type spin default 2 min 2 max 1000".into())
+                && handshake.contains(&"option name ScoreMateAsCp type check default true".into()),
+            "{args:?}: {handshake:?}"
+        );
+        engine.send(&format!("position fen {CHASE} moves {CHASE_LOOP}"));
+        let board = engine.board();
+        assert!(
+            board
+                .iter()
+                .any(|l| l.contains("cycle rule: the position repeated")),
+            "{args:?}: Repetitions 2 in force: {board:?}"
+        );
+        engine.send("position fen 0-1-0-0-0-1-1-1-0-0-0-0-23-21-S");
+        engine.send("go depth 2");
+        let out = engine.until_bestmove();
+        assert!(out[0].contains(" score cp 9999 "), "{args:?}: {out:?}");
+        engine.finish();
+    }
+    for (args, needle) in [
+        (&["--option", "Nope=1"][..], "unknown option 'Nope'"),
+        (&["--option", "Level"][..], "'Level' is not NAME=VALUE"),
+        (&["uci", "--option", "Hash=0"][..], "option Hash: '0'"),
+        (
+            &["--option", "Level=2", "bench"][..],
+            "--option sets options of the protocol loop",
+        ),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .env_remove("RUST_BACKTRACE")
+            .output()
+            .expect("running the binary");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} exited with success");
+        assert!(out.stdout.is_empty(), "{args:?} wrote to stdout");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
+}
+
 #[test]
 fn a_search_thread_never_outlives_quit() {
     // Many short sessions in a row: each must exit promptly after end of input.
@@ -586,13 +929,17 @@ fn stop_also_ends_a_limited_search_and_movetime_ends_by_itself() {
     engine.finish();
 }
 
-/// A large table is accepted and usable: the engine answers `isready` and searches with it (the
-/// table's memory is mapped as it is used, not written up front).
+/// A large table is accepted and usable: the engine says it made it, answers `isready` and
+/// searches with it.
 #[test]
 fn large_hash_is_accepted_and_searches() {
     let out =
-        transcript("setoption name Hash value 4096\nisready\nposition startpos\ngo depth 6\n");
-    assert_eq!(out[0], "readyok");
+        transcript("setoption name Hash value 1024\nisready\nposition startpos\ngo depth 6\n");
+    assert!(
+        out[0].starts_with("info string Hash 1024 MiB: table of 1024 MiB"),
+        "{out:?}"
+    );
+    assert_eq!(out[1], "readyok");
     assert!(
         out.iter().all(|l| !l.starts_with("info string error")),
         "{out:?}"

@@ -1,5 +1,5 @@
-//! Hand-worked positions for every rule of issue 2 (variant Abapa by default, Awari where said),
-//! through the library alone.
+//! Hand-worked positions for every rule of protocol.md ("Rules"; variant Abapa by default, Awari
+//! where said), through the library alone.
 //!
 //! Houses are indexed A-F = 0-5 (South), a-f = 6-11 (North); diagrams are
 //! `A-B-C-D-E-F-a-b-c-d-e-f-storeS-storeN-side`. Every expected value below is worked out by hand in
@@ -423,7 +423,10 @@ fn failed_feed_reached_in_play() {
     assert_eq!(g.legal_moves(), vec![mv('A'), mv('B'), mv('C')]);
     g.play(mv('A')).unwrap();
     let end = g.end().expect("North has no seed");
-    assert_eq!((end.oware_reason(), end.stores()), (EndReason::NoMoves, [26, 22]));
+    assert_eq!(
+        (end.oware_reason(), end.stores()),
+        (EndReason::NoMoves, [26, 22])
+    );
 }
 
 #[test]
@@ -470,7 +473,12 @@ fn twenty_four_each_is_a_draw() {
     let g = game("0-0-0-0-0-0-0-0-0-0-0-0-24-24-S", Rules::default());
     let end = g.end().unwrap();
     assert_eq!(
-        (end.oware_reason(), end.stores(), end.winner, end.result_string()),
+        (
+            end.oware_reason(),
+            end.stores(),
+            end.winner,
+            end.result_string()
+        ),
         (EndReason::EvenSplit, [24, 24], None, "1/2-1/2")
     );
     assert_eq!(
@@ -521,11 +529,52 @@ fn third_occurrence_since_the_last_capture_ends_the_game() {
         (end.oware_reason(), end.stores(), end.winner),
         (EndReason::Repetition, [24, 24], None)
     );
-    // The game may be played on past a cycle-rule end (GUIs that count repetitions their own
-    // way do), and the first end stays its result.
-    g.play(mv('F')).unwrap();
+    assert!(matches!(
+        g.play(mv('F')),
+        Err(PlayError::GameOver { reason, .. })
+            if reason.contains(&EndReason::Repetition.to_string())
+    ));
+    // Played on past the cycle rule's end (as the protocol does for GUIs that count repetitions
+    // their own way), the first end stays the game's result.
+    g.play_past_cycle_end(mv('F')).unwrap();
     assert_eq!(g.ply(), 25);
     assert_eq!(g.end(), Some(end));
+}
+
+/// A GUI may play on past the cycle rule's end: the moves are accepted, the end stays reported,
+/// and the plain `play` (the referee's) still refuses them.
+#[test]
+fn play_past_a_cycle_rule_end_keeps_the_end() {
+    let mut g = game(CHASE, rules(Variant::Abapa, 2, 500));
+    play_line(&mut g, CHASE_LOOP);
+    let end = g.end().expect("first repeat");
+    assert_eq!(end.oware_reason(), EndReason::Repetition);
+    assert!(end.reason.is_cycle_rule());
+    assert_eq!(g.legal_moves(), []);
+    assert_eq!(g.moves_past_cycle_end(), [mv('F')]);
+    assert!(matches!(g.play(mv('F')), Err(PlayError::GameOver { .. })));
+    assert!(matches!(
+        g.play_past_cycle_end(mv('A')),
+        Err(PlayError::Illegal { .. })
+    ));
+    g.play_all_past_cycle_end(&[mv('F'), mv('f'), mv('A')])
+        .expect("moves past the end");
+    assert_eq!(g.ply(), 15);
+    assert_eq!(g.end(), Some(end), "the first end stands");
+    assert_eq!(g.moves_past_cycle_end(), [mv('a')]);
+    // An end by the position itself is final: nothing is played past it.
+    let mut won = game("0-0-0-0-0-1-1-1-0-0-0-0-23-22-S", Rules::default());
+    won.play_past_cycle_end(mv('F')).expect("the winning move");
+    assert_eq!(
+        won.end().map(|e| e.oware_reason()),
+        Some(EndReason::Majority)
+    );
+    assert_eq!(won.moves_past_cycle_end(), []);
+    assert!(matches!(
+        won.play_past_cycle_end(mv('b')),
+        Err(PlayError::GameOver { reason, .. })
+            if reason.contains(&EndReason::Majority.to_string())
+    ));
 }
 
 #[test]
@@ -533,7 +582,10 @@ fn repetitions_two_ends_at_the_first_repeat() {
     let mut g = game(CHASE, rules(Variant::Abapa, 2, 500));
     play_line(&mut g, CHASE_LOOP);
     assert_eq!(g.ply(), 12);
-    assert_eq!(g.end().map(|e| e.oware_reason()), Some(EndReason::Repetition));
+    assert_eq!(
+        g.end().map(|e| e.oware_reason()),
+        Some(EndReason::Repetition)
+    );
 }
 
 #[test]
@@ -557,7 +609,12 @@ fn no_capture_limit_ends_the_game_at_exactly_that_ply() {
         (end.oware_reason(), end.stores()),
         (EndReason::NoCaptureLimit, [24, 24])
     );
-    g.play(mv('b')).unwrap();
+    assert!(matches!(
+        g.play(mv('b')),
+        Err(PlayError::GameOver { reason, .. })
+            if reason.contains(&EndReason::NoCaptureLimit.to_string())
+    ));
+    g.play_past_cycle_end(mv('b')).unwrap();
     assert_eq!(g.end(), Some(end), "played on, the first end stays");
 }
 
@@ -656,11 +713,28 @@ fn diagrams_round_trip() {
         (b.store(Side::South), b.store(Side::North), b.side_to_move()),
         (10, 2, Side::North)
     );
-    // The side may be lower case; it prints upper case.
-    assert_eq!(
-        board("4-4-4-4-4-4-4-4-4-4-4-4-0-0-s").to_string(),
-        "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"
-    );
+}
+
+/// Diagrams are read as strictly as they are printed: the side upper case, counts in plain digits.
+#[test]
+fn lax_diagrams_are_refused() {
+    let err = |d: &str| d.parse::<Board>().unwrap_err();
+    for side in ["s", "n", "South", "Nord"] {
+        assert_eq!(
+            err(&format!("4-4-4-4-4-4-4-4-4-4-4-4-0-0-{side}")),
+            NotationError::DiagramSide(side.into()),
+            "side '{side}'"
+        );
+    }
+    for count in ["+4", "04", "00", "4 ", "4.0", "٤"] {
+        assert_eq!(
+            err(&format!("{count}-4-4-4-4-4-4-4-4-4-4-4-0-0-S")),
+            NotationError::DiagramCount(count.into()),
+            "count '{count}'"
+        );
+    }
+    // A whole diagram with blanks around it is still read (the protocol splits on them anyway).
+    assert!(" 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S ".parse::<Board>().is_ok());
 }
 
 #[test]

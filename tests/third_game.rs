@@ -111,6 +111,7 @@ struct PileError(String);
 
 impl Notation for Pile {
     type Error = PileError;
+    const CYCLE_COUNT: &'static str = "plies since the last take";
     fn parse_position(text: &str, _: &PileRules) -> Result<Pile, PileError> {
         let (n, t) = text.split_once(' ').ok_or_else(|| PileError(text.into()))?;
         let counters = n.parse().map_err(|_| PileError(n.into()))?;
@@ -226,10 +227,7 @@ fn perft_counts_compositions_of_the_pile() {
     // depth 2 every pair but 3+3 (8); depth 3 the orders of 1+1+1, 1+1+2 (3), 1+1+3 (3) and
     // 1+2+2 (3): 10; depth 4 the orders of 1+1+1+1 and 1+1+1+2 (4): 5; depth 5 only 1+1+1+1+1.
     let five = Pile::parse_position("5 A", &PileRules).unwrap();
-    assert_eq!(
-        [1, 2, 3, 4, 5].map(|d| perft(&five, d)),
-        [3, 8, 10, 5, 1]
-    );
+    assert_eq!([1, 2, 3, 4, 5].map(|d| perft(&five, d)), [3, 8, 10, 5, 1]);
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Dobutsu Shogi's static evaluation: material on the board and in hand, the Lions' safety and
 //! advance, and Try threats, from the side to move, in centipawn-like units.
 
-use crate::dobutsu::{Kind, Player, Position, Square};
+use crate::dobutsu::{Kind, Player, Position};
 
 /// The evaluation's weights, in hundredths of a Chick on the board. The defaults are the values
 /// self-play matches kept (see the module's tests and the commit log).
@@ -71,59 +71,46 @@ impl Weights {
 /// The evaluation of `pos` from the side to move: the mover's terms minus the opponent's.
 pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
     let me = pos.side_to_move();
+    let them = me.opponent();
     let mut score = 0;
-    for sq in Square::all() {
-        if let Some(p) = pos.piece_at(sq) {
-            let v = w.value(p.kind);
-            score += if p.owner == me { v } else { -v };
+    for kind in [Kind::Giraffe, Kind::Elephant, Kind::Chick, Kind::Hen] {
+        let on_board =
+            pos.pieces(me, kind).count_ones() as i32 - pos.pieces(them, kind).count_ones() as i32;
+        score += w.value(kind) * on_board;
+        if kind != Kind::Hen {
+            let in_hand = pos.in_hand(me, kind) as i32 - pos.in_hand(them, kind) as i32;
+            score += (w.value(kind) + w.in_hand) * in_hand;
         }
     }
-    for kind in [Kind::Giraffe, Kind::Elephant, Kind::Chick] {
-        let v = w.value(kind) + w.in_hand;
-        score += v * (pos.in_hand(me, kind) as i32 - pos.in_hand(me.opponent(), kind) as i32);
-    }
-    score + lion_terms(pos, me, w, true) - lion_terms(pos, me.opponent(), w, false)
+    let (my_attacks, their_attacks) = (pos.attacks(me), pos.attacks(them));
+    score + lion_terms(pos, me, their_attacks, w, true)
+        - lion_terms(pos, them, my_attacks, w, false)
 }
 
-/// The Lion terms of `owner` (`to_move` when it is the side to move).
-fn lion_terms(pos: &Position, owner: Player, w: &Weights, to_move: bool) -> i32 {
+/// The Lion terms of `owner`, whose enemy attacks `enemy_attacks` (`to_move` when `owner` is the
+/// side to move).
+fn lion_terms(
+    pos: &Position,
+    owner: Player,
+    enemy_attacks: u16,
+    w: &Weights,
+    to_move: bool,
+) -> i32 {
     let Some(lion) = pos.lion(owner) else {
         return 0;
     };
-    let enemy = owner.opponent();
-    let far = enemy.home_rank();
     let advance = (lion.rank() as i32 - owner.home_rank() as i32).abs();
     let mut score = w.lion_advance * advance;
-    if pos.is_attacked(lion, enemy) {
+    if enemy_attacks >> lion.index() & 1 != 0 {
         score += w.lion_attacked;
     }
-    let mut net = 0;
-    let mut try_open = false;
-    for sq in neighbours(lion) {
-        let attacked = pos.is_attacked(sq, enemy);
-        net += i32::from(attacked);
-        let free = pos.piece_at(sq).is_none_or(|p| p.owner == enemy);
-        if to_move && sq.rank() == far && free && !attacked {
-            try_open = true;
+    let steps = Position::lion_steps(lion);
+    score += w.lion_net * (steps & enemy_attacks).count_ones() as i32;
+    if to_move {
+        let far: u16 = 0b111 << (3 * owner.opponent().home_rank());
+        if steps & far & !enemy_attacks & !pos.occupied_by(owner) != 0 {
+            score += w.try_threat;
         }
     }
-    score += w.lion_net * net;
-    if try_open {
-        score += w.try_threat;
-    }
     score
-}
-
-/// The squares a Lion on `sq` reaches.
-fn neighbours(sq: Square) -> impl Iterator<Item = Square> {
-    let (f, r) = (sq.file() as i8, sq.rank() as i8);
-    (-1..=1i8)
-        .flat_map(move |df| (-1..=1i8).map(move |dr| (df, dr)))
-        .filter(|&d| d != (0, 0))
-        .filter_map(move |(df, dr)| {
-            let (nf, nr) = (f + df, r + dr);
-            (nf >= 0 && nr >= 0)
-                .then(|| Square::new(nf as u8, nr as u8))
-                .flatten()
-        })
 }

@@ -3,7 +3,9 @@
 
 use crate::dobutsu::eval::{evaluate, Weights};
 use crate::dobutsu::{FenError, MoveError, Player, Position};
-use crate::game::{self, CycleRule, Game, Notation, OptionDecl, Outcome, Settings, Step};
+use crate::game::{
+    self, CycleRule, Game, Notation, OptionDecl, OptionValue, Outcome, Settings, Step,
+};
 
 /// Dobutsu Shogi's rule set: the cycle rule only (a repetition is a draw; there is no ply limit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -59,28 +61,31 @@ impl Game for Position {
         rules.cycle
     }
     fn options() -> Vec<OptionDecl<Settings<Position>>> {
-        let d = Rules::default();
         vec![
             OptionDecl::spin(
                 "Repetitions",
-                i64::from(d.cycle.repetitions),
                 2,
                 1000,
+                |s| OptionValue::Spin(s.rules.cycle.repetitions.into()),
                 |s, v| s.rules.cycle.repetitions = v.spin() as u32,
             ),
             // The baseline of evaluation matches: the piece values alone
             // (`Weights::material_only`); false restores the positional terms' defaults.
-            OptionDecl::check("MaterialOnly", false, |s, v| {
-                let base = if v.check() {
-                    Weights::material_only()
-                } else {
-                    Weights::default()
-                };
-                s.weights.lion_advance = base.lion_advance;
-                s.weights.lion_attacked = base.lion_attacked;
-                s.weights.try_threat = base.try_threat;
-                s.weights.lion_net = base.lion_net;
-            }),
+            OptionDecl::check(
+                "MaterialOnly",
+                |s| OptionValue::Check(s.weights == Weights::material_only()),
+                |s, v| {
+                    let base = if v.check() {
+                        Weights::material_only()
+                    } else {
+                        Weights::default()
+                    };
+                    s.weights.lion_advance = base.lion_advance;
+                    s.weights.lion_attacked = base.lion_attacked;
+                    s.weights.try_threat = base.try_threat;
+                    s.weights.lion_net = base.lion_net;
+                },
+            ),
         ]
     }
     #[inline]
@@ -157,6 +162,8 @@ pub enum NotationError {
 
 impl Notation for Position {
     type Error = NotationError;
+    /// Nothing is irreversible: the cycle rule counts every ply.
+    const CYCLE_COUNT: &'static str = "plies since the set-up position";
 
     fn parse_position(text: &str, _: &Rules) -> Result<Position, NotationError> {
         Ok(Position::from_fen(text)?)
@@ -172,13 +179,11 @@ impl Notation for Position {
         let mut pos = *self;
         let mut moves = Vec::with_capacity(words.len());
         for (i, &text) in words.iter().enumerate() {
-            let mv = pos
-                .parse_move(text)
-                .map_err(|error| NotationError::Move {
-                    index: i + 1,
-                    text: crate::game::quoted(text),
-                    error,
-                })?;
+            let mv = pos.parse_move(text).map_err(|error| NotationError::Move {
+                index: i + 1,
+                text: crate::game::quoted(text),
+                error,
+            })?;
             pos = Position::play(&pos, mv).0;
             moves.push(mv);
         }
@@ -220,5 +225,81 @@ impl Notation for Position {
             other => other.to_string(),
         };
         format!("({reason})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Positions along games of pseudo-random moves from the start (a fixed linear congruential
+    /// sequence picks the moves).
+    fn walk() -> Vec<Position> {
+        let mut seen = Vec::new();
+        let mut state = 12345u64;
+        for _ in 0..200 {
+            let mut pos = Position::start();
+            for _ in 0..60 {
+                seen.push(pos);
+                let mut moves = Vec::new();
+                Game::legal_moves(&pos, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                pos = Game::play(&pos, moves[(state >> 33) as usize % moves.len()]).0;
+            }
+        }
+        seen
+    }
+
+    #[test]
+    fn the_end_is_when_no_move_is_legal_and_proven_adds_the_lion_capture() {
+        let mut captures = 0;
+        for pos in walk() {
+            let mut moves = Vec::new();
+            Game::legal_moves(&pos, &mut moves);
+            assert_eq!(Game::outcome(&pos).is_some(), moves.is_empty(), "{pos:?}");
+            match Game::proven(&pos) {
+                Some((Outcome::Win, 1)) => {
+                    // The mover can take the Lion: one of its moves ends the game, won.
+                    captures += 1;
+                    assert!(Game::outcome(&pos).is_none());
+                    assert!(moves.iter().any(|&m| {
+                        let child = Game::play(&pos, m).0;
+                        Game::outcome(&child) == Some(Outcome::Loss)
+                    }));
+                }
+                Some((o, 0)) => assert_eq!(Game::outcome(&pos), Some(o), "{pos:?}"),
+                Some(other) => panic!("unexpected {other:?} in {pos:?}"),
+                None => assert!(Game::outcome(&pos).is_none()),
+            }
+        }
+        assert!(captures > 100, "only {captures} Lion captures met");
+    }
+
+    #[test]
+    fn noisy_moves_are_captures_and_promotions_and_the_test_finds_them() {
+        for pos in walk() {
+            let mut moves = Vec::new();
+            Game::legal_moves(&pos, &mut moves);
+            for mv in moves {
+                let (_, step) = Game::play(&pos, mv);
+                assert!(!step.irreversible);
+                if step.noisy {
+                    assert!(pos.may_be_noisy(mv), "{pos:?} {mv}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_evaluation_is_the_same_for_the_mirror_image() {
+        let w = Weights::default();
+        for pos in walk() {
+            assert_eq!(evaluate(&pos, &w), evaluate(&pos.mirrored(), &w), "{pos:?}");
+        }
     }
 }

@@ -1,9 +1,10 @@
 //! Dobutsu Shogi ("Let's Catch the Lion!", 3x4 animal shogi): position, moves, rules, notation.
 //!
 //! # Rules
-//! The board has 3 files (`a`-`c`) and 4 ranks (`1`-`4`). The first player, Sente ([`Player::Sente`],
-//! uppercase, `w` in a FEN), starts with Elephant a1, Lion b1, Giraffe c1 and Chick b2; the second,
-//! Gote ([`Player::Gote`], lowercase, `b`), with Giraffe a4, Lion b4, Elephant c4 and Chick b3.
+//! The board has 3 files (`a`-`c`) and 4 ranks (`1`-`4`). The first player, Sente
+//! ([`Player::Sente`], uppercase, `w` in a FEN), starts with Elephant a1, Lion b1, Giraffe c1 and
+//! Chick b2; the second, Gote ([`Player::Gote`], lowercase, `b`), with Giraffe a4, Lion b4,
+//! Elephant c4 and Chick b3.
 //! Sente's home rank is rank 1, Gote's rank 4; "forward" is towards the enemy's home rank.
 //!
 //! - Lion: one step in any of the 8 directions. Giraffe: one step orthogonally. Elephant: one step
@@ -30,18 +31,26 @@
 //!    attacks it (a Try that survived the reply). Tanaka's list has no such rule because a game
 //!    judged his way never gets there (the reply would have captured the Lion, or lost); it is
 //!    needed for set-up positions and for the move trees of the other convention, where the reply
-//!    may leave a capturable Lion alone.
+//!    may leave a capturable Lion alone;
+//! 5. otherwise the mover loses if it has no legal move (as in shogi, and Fairy-Stockfish's
+//!    `stalemateValue` for this variant). It can happen: in `GE1/LGE/CCl/3[] w` every Sente piece
+//!    is hemmed in by its own and the hand is empty (a scan of every board with the Gote Lion alone
+//!    against any Sente pieces, Sente to move with an empty hand, found 4: this one, the Lion on
+//!    c4 instead, and their mirror images).
 //!
 //! [`Position::legal_moves`] (and so [`Position::perft`]) follows Fairy-Stockfish's `dobutsu`
-//! variant (extinction of the Lion, `flagPiece` Lion with `flagPieceSafe`), so that perft counts
-//! compare with it: a position has **no moves** in cases 1, 3 and 4 above, but a position where the
-//! mover could capture the enemy Lion (case 2) still lists **all** its moves; the capture is just one
-//! of them, and the game ends (case 1) in the position after it. So a leaf of a perft tree is
-//! counted at depth N only if no position above it ended the game by 1, 3 or 4.
+//! variant (extinction of the Lion, `flagPiece` Lion with `flagPieceSafe`, `stalemateValue` a
+//! loss), so that perft counts compare with it: a position has **no moves** in cases 1, 3, 4 and 5
+//! above, but a position where the mover could capture the enemy Lion (case 2) still lists **all**
+//! its moves; the capture is just one of them, and the game ends (case 1) in the position after
+//! it. So `outcome` is `Some` whenever `legal_moves` is empty; the converse fails only when the
+//! mover can capture the enemy Lion (its moves are listed, unless its own Lion also stands
+//! unattacked on the enemy home rank). A leaf counts at depth N only if every position above it
+//! on its line has moves.
 //!
-//! The only place the two conventions disagree about a result: when both Lions stand on the enemy
-//! home ranks and neither is attacked, Fairy-Stockfish calls it a draw, rule 3 a loss for the mover.
-//! Neither convention reaches it from the start position in a game judged Tanaka's way.
+//! The only position where the two conventions disagree about the result: both Lions on the enemy
+//! home ranks, neither attacked. Fairy-Stockfish calls it a draw, rule 3 a loss for the mover. A
+//! game judged Tanaka's way never gets there (each Try is decided on the next turn).
 //!
 //! Repetition is not part of the position: the engine's cycle rule (a draw after three
 //! occurrences) belongs to the game history.
@@ -59,12 +68,14 @@
 //! the engine's position-based cycle rule.
 //!
 //! # Notation (Fairy-Stockfish / pychess `dobutsu`)
-//! - FEN: ranks from 4 down to 1, files `a`-`c` within a rank, digits for empty squares; `L G E C`
-//!   for Lion, Giraffe, Elephant, Chick, uppercase for Sente; a Hen is written `+C` (Fairy-Stockfish's
-//!   output; `H` is accepted on input), hands in brackets after the board (`[-]` or `[]` empty), then
-//!   the side to move `w` (Sente) or `b` (Gote), then optionally `- -` and the two move counters:
-//!   `gle/1c1/1C1/ELG[-] w 0 1` (the variant's start FEN) and `gle/1c1/1C1/ELG[] w - - 0 1` (what
-//!   Fairy-Stockfish writes, and what [`Position::to_fen`] writes) are both read.
+//! - FEN: ranks from 4 down to 1, files `a`-`c` within a rank, digits for empty squares;
+//!   `L G E C` for Lion, Giraffe, Elephant, Chick, uppercase for Sente; a Hen is written `+C`
+//!   (Fairy-Stockfish's output; `H` is accepted on input), hands in brackets after the board
+//!   (`[-]` or `[]` when empty; Fairy-Stockfish's order: Sente's then Gote's, each `L G C E`),
+//!   then the side to move `w` (Sente) or `b` (Gote), then optionally `- -` and the two move
+//!   counters: `gle/1c1/1C1/ELG[-] w 0 1` (the variant's start FEN) and
+//!   `gle/1c1/1C1/ELG[] w - - 0 1` (what Fairy-Stockfish writes, and what [`Position::to_fen`]
+//!   writes) are both read.
 //! - Moves: `b2b3` (from, to), `b3b4+` (a Chick promoting: the `+` is required, as in
 //!   Fairy-Stockfish), `C@b3` (a drop; the letter is uppercase for both sides).
 //!
@@ -184,8 +195,8 @@ impl Kind {
         }
     }
 
-    /// Index of a droppable kind in a hand (Giraffe 0, Elephant 1, Chick 2); `None` for the Lion and
-    /// the Hen.
+    /// Index of a droppable kind in a hand (Giraffe 0, Elephant 1, Chick 2); `None` for the Lion
+    /// and the Hen.
     #[inline]
     pub fn hand_index(self) -> Option<usize> {
         match self {

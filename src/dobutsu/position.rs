@@ -23,6 +23,10 @@ const FILE_A4: u64 = 0x249_249_249_249;
 const FILE_B4: u64 = 0x492_492_492_492;
 const FILE_C4: u64 = 0x924_924_924_924;
 
+/// More than the most moves a position can have (7 pieces on the board make at most 36 steps;
+/// drops go to at most 10 empty squares, 3 kinds).
+const MAX_MOVES: usize = 72;
+
 /// Rank 1 and rank 4 of one plane.
 const RANK_1: u16 = 0x007;
 const RANK_4: u16 = 0xE00;
@@ -93,6 +97,35 @@ const SPREAD: [u64; 16] = {
     }
     t
 };
+
+/// `CAPTURE_GAIN[player][kind code]`: what capturing a piece adds to the packed position (a count
+/// in the hand, the Hen's as a Chick; the captured-Lion bit; 0 for an empty square).
+const CAPTURE_GAIN: [[u64; 8]; 2] = {
+    let mut t = [[0u64; 8]; 2];
+    let mut p = 0;
+    while p < 2 {
+        let hand = HAND_SHIFT + 6 * p as u32;
+        t[p][1] = 1 << (LION_IN_HAND + p as u32);
+        t[p][2] = 1 << hand;
+        t[p][3] = 1 << (hand + 2);
+        t[p][4] = 1 << (hand + 4);
+        t[p][5] = 1 << (hand + 4);
+        p += 1;
+    }
+    t
+};
+
+/// The kind of each code 0-7.
+const KIND_OF_CODE: [Option<Kind>; 8] = [
+    None,
+    Some(Kind::Lion),
+    Some(Kind::Giraffe),
+    Some(Kind::Elephant),
+    Some(Kind::Chick),
+    Some(Kind::Hen),
+    None,
+    None,
+];
 
 /// The last rank of each player (where its Chick promotes and its Lion makes a Try).
 #[inline]
@@ -202,6 +235,15 @@ impl Boards {
     fn lions(self) -> u16 {
         self.p0 & !self.p1 & !self.p2
     }
+    /// Whether one of `me`'s pieces (`mine`) can step somewhere.
+    #[inline]
+    fn has_step(self, me: Player, mine: u16) -> bool {
+        let attacks = &ATTACKS[me as usize];
+        (1..=5u8).any(|k| {
+            squares(self.kind(k) & mine).any(|s| attacks[k as usize][s as usize] & !mine != 0)
+        })
+    }
+
     /// Whether a piece of `by` attacks square `sq`: the reverse attack from `sq` of each kind, as
     /// the other player's piece, meets `by`'s pieces of that kind.
     #[inline]
@@ -252,15 +294,46 @@ impl Position {
         }
     }
 
-    /// The exact code of the position, an injective 63-bit value (bit 63 is 0), usable as a hash key
-    /// and as an identifier. Layout: bits 0-47 are four 12-bit planes over squares 0-11 (`a1 b1 c1
-    /// a2 ... c4`): bits 0-2 of the square's kind code (0 empty, [`Kind`] discriminants 1-5) in
-    /// planes 0-2 and the colour (1 = Gote) in plane 3; bits 48-53 Sente's hand and 54-59 Gote's (2
-    /// bits per count, Giraffe, Elephant, Chick); bit 60 a Lion in Sente's hand, 61 in Gote's; bit 62
-    /// the side to move (1 = Gote).
+    /// The exact code of the position, an injective 63-bit value (bit 63 is 0), usable as a hash
+    /// key and as an identifier. Layout: bits 0-47 are four 12-bit planes over squares 0-11
+    /// (`a1 b1 c1 a2 ... c4`): bits 0-2 of the square's kind code (0 empty, [`Kind`] discriminants
+    /// 1-5) in planes 0-2 and the colour (1 = Gote) in plane 3; bits 48-53 Sente's hand and 54-59
+    /// Gote's (2 bits per count: Giraffe, Elephant, Chick); bit 60 a Lion in Sente's hand, 61 in
+    /// Gote's; bit 62 the side to move (1 = Gote). Not a mixing hash: a hash table should mix it.
     #[inline]
     pub fn key(&self) -> u64 {
         self.0
+    }
+
+    /// The position whose [`Position::key`] is `key`, if `key` is one: bit 63 clear, a kind code
+    /// 1-5 on every square whose colour bit is set, hand counts within the piece counts, at most
+    /// two pieces of each kind (Hen and Chick together) and one Lion per player (on the board, or
+    /// captured in the enemy's hand, not both captured). Every position read from a FEN or reached
+    /// by play passes.
+    pub fn from_key(key: u64) -> Option<Position> {
+        let pos = Position(key);
+        if key >> 63 != 0 {
+            return None;
+        }
+        let mut counts = [0u8; 6];
+        for sq in 0..12 {
+            let code = pos.code_at(sq);
+            match code & 7 {
+                0 if code != 0 => return None,
+                0 => {}
+                1 => counts[(code >> 3) as usize] += 1,
+                k @ 2..=5 => counts[k.min(4) as usize] += 1,
+                _ => return None,
+            }
+        }
+        for p in Player::BOTH {
+            for kind in Kind::DROPPABLE {
+                counts[kind as usize] += pos.in_hand(p, kind);
+            }
+            counts[p.opponent().index()] += pos.in_hand(p, Kind::Lion);
+        }
+        let lions_ok = counts[0] == 1 && counts[1] == 1 && key >> LION_IN_HAND & 3 != 3;
+        (lions_ok && counts[2..5].iter().all(|&n| n <= 2)).then_some(pos)
     }
 
     /// The player to move.
@@ -343,38 +416,51 @@ impl Position {
         if self.try_decided(b, me, mine, lions) {
             return;
         }
+        // Moves go to a buffer on the stack first: one copy into `out` instead of a capacity
+        // check per move.
+        let mut buf = [Move::raw(0, 0); MAX_MOVES];
+        let mut n = 0;
         let attacks = &ATTACKS[me as usize];
-        for k in 1..=5u8 {
-            for from in squares(b.kind(k) & mine) {
-                let targets = attacks[k as usize][from as usize] & !mine;
-                let promoting = if k == Kind::Chick as u8 {
-                    far_rank(me)
-                } else {
-                    0
-                };
-                for to in squares(targets) {
-                    let flag = if promoting >> to & 1 != 0 {
-                        PROMOTION_FLAG
-                    } else {
-                        0
-                    };
-                    out.push(Move::raw(from, to | flag));
+        let free = !mine & SQUARES;
+        let (p0, p1, p2) = (b.p0, b.p1, b.p2);
+        let by_kind = [
+            lions,
+            !p0 & p1 & !p2,
+            p0 & p1 & !p2,
+            !p0 & !p1 & p2,
+            p0 & !p1 & p2,
+        ];
+        for (i, &of_kind) in by_kind.iter().enumerate() {
+            let table = &attacks[i + 1];
+            let promotion = if i + 1 == Kind::Chick as usize {
+                far_rank(me)
+            } else {
+                0
+            };
+            for from in squares(of_kind & mine) {
+                for to in squares(table[from as usize] & free) {
+                    let flag = ((promotion >> to) & 1) as u8 * PROMOTION_FLAG;
+                    buf[n] = Move::raw(from, to | flag);
+                    n += 1;
                 }
             }
         }
         let empty = !b.occupied() & SQUARES;
         let hand = self.0 >> hand_shift(me, 0);
-        for k in 0..3 {
+        for k in 0..3u8 {
             if hand >> (2 * k) & 3 != 0 {
                 for to in squares(empty) {
-                    out.push(Move::raw(DROP_BASE + k as u8, to));
+                    buf[n] = Move::raw(DROP_BASE + k, to);
+                    n += 1;
                 }
             }
         }
+        out.extend_from_slice(&buf[..n]);
     }
 
-    /// Whether the game is over as games are played (no move is legal): a Lion has been captured,
-    /// or a Try decides it (see [`Position::legal_moves`]).
+    /// Whether the game is over as games are played, so that no move is legal
+    /// ([`Position::legal_moves`] is empty): a Lion has been captured, a Try decides it, or the
+    /// mover cannot move.
     #[inline]
     pub fn is_over(&self) -> bool {
         if self.lion_captured() {
@@ -382,7 +468,46 @@ impl Position {
         }
         let me = self.side_to_move();
         let b = Boards::of(self.0);
-        self.try_decided(b, me, b.of_player(me), b.lions())
+        let mine = b.of_player(me);
+        if self.try_decided(b, me, mine, b.lions()) {
+            return true;
+        }
+        let hand_empty = (self.0 >> hand_shift(me, 0)) & 0x3F == 0;
+        hand_empty && !b.has_step(me, mine)
+    }
+
+    /// The squares of `owner`'s pieces of `kind` (bit `i` for square `i`: a1 b1 c1 a2 ... c4).
+    #[inline]
+    pub fn pieces(&self, owner: Player, kind: Kind) -> u16 {
+        let b = Boards::of(self.0);
+        b.kind(kind as u8) & b.of_player(owner)
+    }
+
+    /// The squares `by`'s pieces attack (could step to, whatever stands there), as bits.
+    #[inline]
+    pub fn attacks(&self, by: Player) -> u16 {
+        let b = Boards::of(self.0);
+        let mine = b.of_player(by);
+        let table = &ATTACKS[by as usize];
+        let mut all = 0;
+        for k in 1..=5u8 {
+            for from in squares(b.kind(k) & mine) {
+                all |= table[k as usize][from as usize];
+            }
+        }
+        all
+    }
+
+    /// The squares a Lion on `sq` reaches, as bits.
+    #[inline]
+    pub fn lion_steps(sq: Square) -> u16 {
+        ATTACKS[0][Kind::Lion as usize][sq.index()]
+    }
+
+    /// The squares of `owner`'s pieces, as bits.
+    #[inline]
+    pub fn occupied_by(&self, owner: Player) -> u16 {
+        Boards::of(self.0).of_player(owner)
     }
 
     /// Fairy-Stockfish's Try rule: the enemy Lion on the mover's home rank and not attacked by the
@@ -402,44 +527,39 @@ impl Position {
     /// position). Returns the new position and what the move did.
     #[inline]
     pub fn play(&self, mv: Move) -> (Position, Step) {
-        let me = self.side_to_move();
-        let colour = (me as usize) << 3;
-        let to = mv.to().0;
+        let me = self.side_to_move() as usize;
+        let to = mv.to & 15;
         let mut x = self.0;
-        let mut step = Step::default();
-        if let Some(kind) = mv.dropped() {
-            let k = (mv.from - DROP_BASE) as usize;
-            x -= 1 << hand_shift(me, k);
-            x |= SPREAD[kind as usize | colour] << to;
+        let step = if mv.from >= DROP_BASE {
+            let k = mv.from - DROP_BASE;
+            x -= 1 << hand_shift(self.side_to_move(), k as usize);
+            // Hand index k holds kind code k + 2 (Giraffe, Elephant, Chick).
+            x |= SPREAD[(k as usize + 2) | me << 3] << to;
+            Step::default()
         } else {
             let from = mv.from;
-            let moving = self.code_at(from) as usize;
-            let captured = self.code_at(to) & 7;
+            let promotes = mv.to >> 4 & 1;
+            // A Chick's code (4) with the low bit set is the Hen's (5).
+            let placed = self.code_at(from) as usize | promotes as usize;
+            let captured = (self.code_at(to) & 7) as usize;
             x &= !((SQUARE_SPREAD << from) | (SQUARE_SPREAD << to));
-            let placed = if mv.promotes() {
-                step.promotion = true;
-                Kind::Hen as usize | colour
-            } else {
-                moving
-            };
             x |= SPREAD[placed] << to;
-            if let Some(kind) = Kind::from_code(captured) {
-                step.capture = Some(kind);
-                match kind.demoted().hand_index() {
-                    Some(k) => x += 1 << hand_shift(me, k),
-                    None => x |= 1 << (LION_IN_HAND + me as u32),
-                }
+            x += CAPTURE_GAIN[me][captured];
+            Step {
+                capture: KIND_OF_CODE[captured],
+                promotion: promotes != 0,
             }
-        }
-        x ^= 1 << SIDE_BIT;
-        (Position(x), step)
+        };
+        (Position(x ^ 1 << SIDE_BIT), step)
     }
 
     /// Whether the game is over in this position, and its result from the side to move's view,
     /// by Tanaka's rules (see the [module documentation](super)): a captured Lion loses; else the
     /// mover wins if it attacks the enemy Lion; else it loses if the enemy Lion stands on its home
-    /// rank; else it wins if its own Lion stands unattacked on the enemy home rank. Never a draw
-    /// (repetitions are the game history's business).
+    /// rank; else it wins if its own Lion stands unattacked on the enemy home rank; else it loses
+    /// if it has no legal move. Never a draw (repetitions are the game history's business).
+    /// [`Position::legal_moves`] is empty exactly when this is `Some`, except when the mover can
+    /// capture the enemy Lion.
     pub fn outcome(&self) -> Option<Outcome> {
         let me = self.side_to_move();
         if self.lion_captured() {
@@ -462,6 +582,10 @@ impl Position {
         let my_lion = lions & mine & far_rank(me);
         if my_lion != 0 && !b.attacked(my_lion.trailing_zeros() as u8, me.opponent()) {
             return Some(Outcome::Win);
+        }
+        let hand_empty = (self.0 >> hand_shift(me, 0)) & 0x3F == 0;
+        if hand_empty && !b.has_step(me, mine) {
+            return Some(Outcome::Loss);
         }
         None
     }
@@ -517,39 +641,6 @@ impl Position {
         } else {
             *self
         }
-    }
-
-    /// Number of leaf nodes of the legal-move tree `depth` plies deep (Fairy-Stockfish's
-    /// convention for finished games, see [`Position::legal_moves`]); 1 at depth 0.
-    pub fn perft(&self, depth: u32) -> u64 {
-        let mut buffers = vec![Vec::with_capacity(64); depth as usize];
-        self.perft_with(depth, &mut buffers)
-    }
-
-    /// Perft with one move buffer per remaining ply (`buffers.len() >= depth`).
-    fn perft_with(&self, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
-        let Some((moves, rest)) = buffers.split_first_mut() else {
-            return 1;
-        };
-        moves.clear();
-        self.legal_moves(moves);
-        if depth == 1 {
-            return moves.len() as u64;
-        }
-        moves
-            .iter()
-            .map(|&mv| self.play(mv).0.perft_with(depth - 1, rest))
-            .sum()
-    }
-
-    /// Perft split by the first move, in [`Position::legal_moves`] order.
-    pub fn perft_divide(&self, depth: u32) -> Vec<(Move, u64)> {
-        let mut moves = Vec::new();
-        self.legal_moves(&mut moves);
-        moves
-            .into_iter()
-            .map(|mv| (mv, self.play(mv).0.perft(depth.saturating_sub(1))))
-            .collect()
     }
 }
 

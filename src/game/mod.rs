@@ -211,6 +211,9 @@ pub trait Notation: Game {
     /// Why a position or a move could not be read.
     type Error: std::error::Error + Clone + Send + Sync + 'static;
 
+    /// What the `d` reply calls the plies the cycle rule counts (Oware: since the last capture).
+    const CYCLE_COUNT: &'static str;
+
     /// Reads a position (Oware's diagram `4-4-...-0-0-S`, Dobutsu's FEN) for play under `rules`.
     ///
     /// # Errors

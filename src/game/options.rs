@@ -1,18 +1,14 @@
 //! Options declared once: each option's name, type, range, default and setter together, so the
 //! `uci` listing, the validation of `setoption` and the setting itself come from one place.
 
-/// An option's type, with its default and range, as UCI declares it.
+/// An option's type and range, as UCI declares it. The `default` a declaration shows is the
+/// option's current value ([`OptionDecl::get`]): the built-in default, or a preset.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionKind {
     /// `type check`: `true` or `false`.
-    Check {
-        /// The default value.
-        default: bool,
-    },
+    Check,
     /// `type spin`: a whole number from `min` to `max`.
     Spin {
-        /// The default value.
-        default: i64,
         /// The smallest value accepted.
         min: i64,
         /// The largest value accepted.
@@ -20,16 +16,11 @@ pub enum OptionKind {
     },
     /// `type combo`: one of `choices` (matched without regard to case).
     Combo {
-        /// The default choice.
-        default: &'static str,
         /// Every choice, as listed with `var`.
         choices: &'static [&'static str],
     },
     /// `type string`: any text.
-    Text {
-        /// The default text.
-        default: &'static str,
-    },
+    Text,
 }
 
 /// A value read for an option, checked against its [`OptionKind`].
@@ -43,6 +34,18 @@ pub enum OptionValue {
     Combo(&'static str),
     /// A string option's text, trimmed.
     Text(String),
+}
+
+impl std::fmt::Display for OptionValue {
+    /// As a declaration's `default` shows it: `true`/`false`, the number, the choice, the text.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OptionValue::Check(b) => write!(f, "{b}"),
+            OptionValue::Spin(v) => write!(f, "{v}"),
+            OptionValue::Combo(c) => f.write_str(c),
+            OptionValue::Text(t) => f.write_str(t),
+        }
+    }
 }
 
 impl OptionValue {
@@ -85,13 +88,15 @@ pub enum OptionError {
     },
 }
 
-/// One option: its name, type and the setter that applies a checked value to the settings `S`.
+/// One option: its name, type, and how to read and set it in the settings `S`.
 pub struct OptionDecl<S> {
     /// The option's name: one word (the Aualé GUI's parser splits on spaces), matched without
     /// regard to case.
     pub name: &'static str,
-    /// Type, default and range.
+    /// Type and range.
     pub kind: OptionKind,
+    /// The current value, as a declaration shows it.
+    pub get: fn(&S) -> OptionValue,
     /// Applies a value that [`OptionDecl::parse`] accepted.
     pub set: fn(&mut S, &OptionValue),
 }
@@ -101,6 +106,7 @@ impl<S> Clone for OptionDecl<S> {
         OptionDecl {
             name: self.name,
             kind: self.kind.clone(),
+            get: self.get,
             set: self.set,
         }
     }
@@ -117,47 +123,50 @@ impl<S> std::fmt::Debug for OptionDecl<S> {
 
 impl<S> OptionDecl<S> {
     /// A check option.
-    pub fn check(name: &'static str, default: bool, set: fn(&mut S, &OptionValue)) -> Self {
-        OptionDecl {
-            name,
-            kind: OptionKind::Check { default },
-            set,
-        }
-    }
-
-    /// A spin option (`min <= default <= max`).
-    pub fn spin(
+    pub fn check(
         name: &'static str,
-        default: i64,
-        min: i64,
-        max: i64,
+        get: fn(&S) -> OptionValue,
         set: fn(&mut S, &OptionValue),
     ) -> Self {
-        debug_assert!(min <= default && default <= max, "{name}: default out of range");
         OptionDecl {
             name,
-            kind: OptionKind::Spin { default, min, max },
+            kind: OptionKind::Check,
+            get,
             set,
         }
     }
 
-    /// The line answering `uci`: `option name NAME type ...`.
-    pub fn declaration(&self) -> String {
+    /// A spin option from `min` to `max`.
+    pub fn spin(
+        name: &'static str,
+        min: i64,
+        max: i64,
+        get: fn(&S) -> OptionValue,
+        set: fn(&mut S, &OptionValue),
+    ) -> Self {
+        OptionDecl {
+            name,
+            kind: OptionKind::Spin { min, max },
+            get,
+            set,
+        }
+    }
+
+    /// The line answering `uci` for settings `current`: `option name NAME type ... default V`
+    /// with V the current value.
+    pub fn declaration(&self, current: &S) -> String {
         let name = self.name;
+        let default = (self.get)(current);
         match &self.kind {
-            OptionKind::Check { default } => {
-                format!("option name {name} type check default {default}")
-            }
-            OptionKind::Spin { default, min, max } => {
+            OptionKind::Check => format!("option name {name} type check default {default}"),
+            OptionKind::Spin { min, max } => {
                 format!("option name {name} type spin default {default} min {min} max {max}")
             }
-            OptionKind::Combo { default, choices } => {
+            OptionKind::Combo { choices } => {
                 let vars: String = choices.iter().map(|c| format!(" var {c}")).collect();
                 format!("option name {name} type combo default {default}{vars}")
             }
-            OptionKind::Text { default } => {
-                format!("option name {name} type string default {default}")
-            }
+            OptionKind::Text => format!("option name {name} type string default {default}"),
         }
     }
 
@@ -173,7 +182,7 @@ impl<S> OptionDecl<S> {
             expected,
         };
         match &self.kind {
-            OptionKind::Check { .. } => match value.to_ascii_lowercase().as_str() {
+            OptionKind::Check => match value.to_ascii_lowercase().as_str() {
                 "true" => Ok(OptionValue::Check(true)),
                 "false" => Ok(OptionValue::Check(false)),
                 _ => Err(bad("true or false".into())),
@@ -189,7 +198,7 @@ impl<S> OptionDecl<S> {
                 .find(|c| c.eq_ignore_ascii_case(value))
                 .map(|c| OptionValue::Combo(c))
                 .ok_or_else(|| bad(choices.join(" or "))),
-            OptionKind::Text { .. } => Ok(OptionValue::Text(value.to_string())),
+            OptionKind::Text => Ok(OptionValue::Text(value.to_string())),
         }
     }
 

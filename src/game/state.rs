@@ -17,6 +17,14 @@ pub enum EndReason {
     NoProgressLimit,
 }
 
+impl EndReason {
+    /// Whether the cycle rule ended the game ([`EndReason::Repetition`] or
+    /// [`EndReason::NoProgressLimit`]): the position itself may still have legal moves.
+    pub fn is_cycle_rule(self) -> bool {
+        matches!(self, EndReason::Repetition | EndReason::NoProgressLimit)
+    }
+}
+
 impl fmt::Display for EndReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -99,9 +107,10 @@ pub enum PlayError {
 /// A game from a set-up position: the current position, the moves played, the keys of the
 /// positions since the last irreversible move (for the cycle rule) and, once over, how it ended.
 ///
-/// A game ended by the rules takes no more moves. A game ended by the cycle rule still takes them
-/// (GUIs that count repetitions their own way play on): [`GameState::end`] keeps reporting the
-/// first end, and the referee stops there.
+/// A game that has ended takes no more moves ([`GameState::play`], as the referee plays), but a
+/// game ended by the cycle rule may be played on ([`GameState::play_past_cycle_end`], as the
+/// protocol plays: GUIs that count repetitions their own way do); [`GameState::end`] keeps
+/// reporting the first end.
 #[derive(Clone, Debug)]
 pub struct GameState<G: Game> {
     rules: G::Rules,
@@ -183,18 +192,18 @@ impl<G: Game> GameState<G> {
         self.position.outcome().is_some()
     }
 
-    /// The legal moves of the current position: none once the game has ended by the rules, and
-    /// none once it has ended by the cycle rule (use [`GameState::playable_moves`] to play on).
+    /// The legal moves of the current position: none once the game has ended, by the rules or
+    /// the cycle rule.
     pub fn legal_moves(&self) -> Vec<G::Move> {
         if self.end.is_some() {
             return Vec::new();
         }
-        self.playable_moves()
+        self.moves_past_cycle_end()
     }
 
-    /// The moves [`GameState::play`] takes: the position's legal moves unless the game has ended
-    /// by the rules (a game ended by the cycle rule may be played on).
-    pub fn playable_moves(&self) -> Vec<G::Move> {
+    /// The moves [`GameState::play_past_cycle_end`] takes: the position's legal moves, also after
+    /// the cycle rule has ended the game; none when the position itself ends it.
+    pub fn moves_past_cycle_end(&self) -> Vec<G::Move> {
         let mut moves = Vec::new();
         if self.position.outcome().is_none() {
             self.position.legal_moves(&mut moves);
@@ -205,21 +214,76 @@ impl<G: Game> GameState<G> {
     /// Plays `mv`, then applies the end rules.
     ///
     /// # Errors
-    /// [`PlayError::GameOver`] if the game had ended by the rules, [`PlayError::Illegal`] if `mv`
-    /// is not legal. The state is unchanged on error.
+    /// [`PlayError::GameOver`] if the game had ended (by the rules or the cycle rule),
+    /// [`PlayError::Illegal`] if `mv` is not legal. The state is unchanged on error.
     pub fn play(&mut self, mv: G::Move) -> Result<(), PlayError>
     where
         G: Notation,
     {
-        if self.position.outcome().is_some() {
-            let end = GameEnd::new(EndReason::Rules, self.position.clone(), self.ply());
+        self.play_checked(mv, false)
+    }
+
+    /// Plays `mv` as [`GameState::play`] does, except that a game the cycle rule has ended goes on
+    /// while its position has legal moves: a GUI that counts repetitions its own way, or has no
+    /// ply limit, plays on. The end stays as it was ([`GameState::end`] reports the cycle rule's
+    /// end, whatever follows), and the history of positions since the last irreversible move goes
+    /// on growing.
+    ///
+    /// # Errors
+    /// [`PlayError::GameOver`] if the position itself ends the game, [`PlayError::Illegal`] if
+    /// `mv` is not legal. The state is unchanged on error.
+    pub fn play_past_cycle_end(&mut self, mv: G::Move) -> Result<(), PlayError>
+    where
+        G: Notation,
+    {
+        self.play_checked(mv, true)
+    }
+
+    /// Plays several moves with [`GameState::play`], stopping at the first refused one.
+    ///
+    /// # Errors
+    /// The first refused move's [`PlayError`], with its index in `moves`; the moves before it stay
+    /// played.
+    pub fn play_all(&mut self, moves: &[G::Move]) -> Result<(), (usize, PlayError)>
+    where
+        G: Notation,
+    {
+        for (i, &mv) in moves.iter().enumerate() {
+            self.play(mv).map_err(|e| (i, e))?;
+        }
+        Ok(())
+    }
+
+    /// [`GameState::play_past_cycle_end`] for several moves, stopping at the first refused one.
+    ///
+    /// # Errors
+    /// As [`GameState::play_all`].
+    pub fn play_all_past_cycle_end(&mut self, moves: &[G::Move]) -> Result<(), (usize, PlayError)>
+    where
+        G: Notation,
+    {
+        for (i, &mv) in moves.iter().enumerate() {
+            self.play_past_cycle_end(mv).map_err(|e| (i, e))?;
+        }
+        Ok(())
+    }
+
+    fn play_checked(&mut self, mv: G::Move, past_cycle_end: bool) -> Result<(), PlayError>
+    where
+        G: Notation,
+    {
+        let refusal = match (&self.end, past_cycle_end) {
+            (Some(end), false) => Some(end.clone()),
+            _ => self.rules_end(),
+        };
+        if let Some(end) = refusal {
             return Err(PlayError::GameOver {
                 mv: mv.to_string(),
                 reason: G::describe_end(&end),
                 result: end.result_string(),
             });
         }
-        let legal = self.playable_moves();
+        let legal = self.moves_past_cycle_end();
         if !legal.contains(&mv) {
             return Err(PlayError::Illegal {
                 mv: mv.to_string(),
@@ -241,24 +305,13 @@ impl<G: Game> GameState<G> {
         Ok(())
     }
 
-    /// Plays several moves, stopping at the first refused one.
-    ///
-    /// # Errors
-    /// The first refused move's [`PlayError`], with its index in `moves`; the moves before it stay
-    /// played.
-    pub fn play_all(&mut self, moves: &[G::Move]) -> Result<(), (usize, PlayError)>
-    where
-        G: Notation,
-    {
-        for (i, &mv) in moves.iter().enumerate() {
-            self.play(mv).map_err(|e| (i, e))?;
-        }
-        Ok(())
-    }
-
     fn rules_end(&self) -> Option<GameEnd<G>> {
         self.position.outcome()?;
-        Some(GameEnd::new(EndReason::Rules, self.position.clone(), self.ply()))
+        Some(GameEnd::new(
+            EndReason::Rules,
+            self.position.clone(),
+            self.ply(),
+        ))
     }
 
     fn cycle_end(&self) -> Option<GameEnd<G>> {

@@ -696,7 +696,8 @@ impl FromStr for Board {
     ///
     /// # Errors
     /// [`NotationError`] when the diagram does not have 15 fields, a count is not a number from 0
-    /// to 48, the side is not `S` or `N`, or the seeds do not total 48.
+    /// to 48 written in plain digits (no sign, no leading zero), the side is not `S` or `N`
+    /// (upper case), or the seeds do not total 48.
     fn from_str(s: &str) -> Result<Board, NotationError> {
         let fields: Vec<&str> = s.trim().split('-').collect();
         if fields.len() != 15 {
@@ -704,21 +705,34 @@ impl FromStr for Board {
         }
         let mut counts = [0u8; 14];
         for (i, field) in fields[..14].iter().enumerate() {
-            let v: u32 = field
-                .trim()
-                .parse()
-                .map_err(|_| NotationError::DiagramCount(field.to_string()))?;
-            if v > TOTAL_SEEDS {
-                return Err(NotationError::DiagramCount(field.to_string()));
-            }
-            counts[i] = v as u8;
+            counts[i] = seed_count(field)?;
         }
-        let side: Side = fields[14].trim().parse()?;
+        // Strict: the side is written `S` or `N`, as the diagram prints it.
+        let side = match fields[14] {
+            "S" => Side::South,
+            "N" => Side::North,
+            other => return Err(NotationError::DiagramSide(other.to_string())),
+        };
         let mut houses = [0u8; 12];
         houses.copy_from_slice(&counts[..12]);
         Board::new(houses, [counts[12], counts[13]], side, Variant::Abapa)
             .map_err(NotationError::Board)
     }
+}
+
+/// A diagram's seed count, written as the diagram prints it: decimal digits only, no sign, no
+/// spaces and no leading zero (so `4`, never `+4`, ` 4` or `04`), from 0 to 48.
+fn seed_count(field: &str) -> Result<u8, NotationError> {
+    let bad = || NotationError::DiagramCount(field.to_string());
+    let digits_only = !field.is_empty() && field.bytes().all(|b| b.is_ascii_digit());
+    if !digits_only || (field.len() > 1 && field.starts_with('0')) || field.len() > 2 {
+        return Err(bad());
+    }
+    let v: u32 = field.parse().map_err(|_| bad())?;
+    if v > TOTAL_SEEDS {
+        return Err(bad());
+    }
+    Ok(v as u8)
 }
 
 impl Game for Board {

@@ -13,7 +13,7 @@ pub use board::{Board, BoardError, MoveList, HALF_SEEDS, TOTAL_SEEDS};
 pub use state::{EndReason, GameEnd, GameState, Rules};
 
 pub use crate::game::PlayError;
-use crate::game::{OptionDecl, Player, Settings};
+use crate::game::{OptionDecl, OptionValue, Player, Settings};
 
 use std::fmt;
 use std::str::FromStr;
@@ -241,37 +241,48 @@ const WEIGHT_RANGE: i64 = 100_000;
 /// (`WeightCapture`, `WeightSeeds`, `WeightSmall`, `WeightLarge`, in hundredths of a seed). The
 /// variant is chosen by the engine's `Variant` option.
 pub fn options() -> Vec<OptionDecl<Settings<Board>>> {
-    let d = Settings::<Board>::default();
-    let w = d.weights;
-    let weight = |name, default: i32, set| {
-        OptionDecl::spin(name, default as i64, -WEIGHT_RANGE, WEIGHT_RANGE, set)
-    };
+    type Decl = OptionDecl<Settings<Board>>;
+    fn weight(
+        name: &'static str,
+        get: fn(&Settings<Board>) -> OptionValue,
+        set: fn(&mut Settings<Board>, &OptionValue),
+    ) -> Decl {
+        OptionDecl::spin(name, -WEIGHT_RANGE, WEIGHT_RANGE, get, set)
+    }
     vec![
         OptionDecl::spin(
             "Repetitions",
-            d.rules.cycle.repetitions as i64,
             2,
             1000,
+            |s| OptionValue::Spin(s.rules.cycle.repetitions.into()),
             |s, v| s.rules.cycle.repetitions = v.spin() as u32,
         ),
         OptionDecl::spin(
             "NoCaptureLimit",
-            d.rules.cycle.no_progress_limit as i64,
             0,
             100_000,
+            |s| OptionValue::Spin(s.rules.cycle.no_progress_limit.into()),
             |s, v| s.rules.cycle.no_progress_limit = v.spin() as u32,
         ),
-        weight("WeightCapture", w.capture, |s, v| {
-            s.weights.capture = v.spin() as i32
-        }),
-        weight("WeightSeeds", w.row_seeds, |s, v| {
-            s.weights.row_seeds = v.spin() as i32
-        }),
-        weight("WeightSmall", w.small_house, |s, v| {
-            s.weights.small_house = v.spin() as i32
-        }),
-        weight("WeightLarge", w.big_house, |s, v| {
-            s.weights.big_house = v.spin() as i32
-        }),
+        weight(
+            "WeightCapture",
+            |s| OptionValue::Spin(s.weights.capture.into()),
+            |s, v| s.weights.capture = v.spin() as i32,
+        ),
+        weight(
+            "WeightSeeds",
+            |s| OptionValue::Spin(s.weights.row_seeds.into()),
+            |s, v| s.weights.row_seeds = v.spin() as i32,
+        ),
+        weight(
+            "WeightSmall",
+            |s| OptionValue::Spin(s.weights.small_house.into()),
+            |s, v| s.weights.small_house = v.spin() as i32,
+        ),
+        weight(
+            "WeightLarge",
+            |s| OptionValue::Spin(s.weights.big_house.into()),
+            |s, v| s.weights.big_house = v.spin() as i32,
+        ),
     ]
 }

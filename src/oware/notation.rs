@@ -8,6 +8,7 @@ use crate::oware::{parse_moves, Board, Move, NotationError, Rules, Side};
 
 impl Notation for Board {
     type Error = NotationError;
+    const CYCLE_COUNT: &'static str = "plies since the last capture";
 
     fn parse_position(text: &str, rules: &Rules) -> Result<Board, NotationError> {
         Ok(text.parse::<Board>()?.with_variant(rules.variant))

@@ -78,6 +78,14 @@ pub enum CommandError {
         /// The word.
         word: String,
     },
+    /// A keyword given twice in one command (`go depth 3 depth 10`): which one was meant?
+    #[error("'{word}' given twice in '{command}'")]
+    Repeated {
+        /// The command.
+        command: &'static str,
+        /// The keyword.
+        word: String,
+    },
     /// `position` without `startpos` or `fen`.
     #[error("position needs 'startpos' or 'fen POSITION'")]
     PositionKind,
@@ -177,8 +185,16 @@ fn parse_position(rest: &[&str]) -> Result<Command, CommandError> {
 fn parse_go(rest: &[&str]) -> Result<Command, CommandError> {
     let mut limits = Limits::default();
     let mut ponder = false;
+    let mut seen: Vec<&str> = Vec::new();
     let mut words = rest.iter();
     while let Some(&word) = words.next() {
+        if seen.contains(&word) {
+            return Err(CommandError::Repeated {
+                command: "go",
+                word: word.to_string(),
+            });
+        }
+        seen.push(word);
         let mut number = |min: i64, max: i64| -> Result<i64, CommandError> {
             let value = words
                 .next()
@@ -325,6 +341,21 @@ mod tests {
                 ..
             }
         ));
+        for repeated in [
+            "go depth 3 depth 10",
+            "go nodes 5 depth 2 nodes 5",
+            "go infinite infinite",
+            "go ponder movetime 5 ponder",
+            "go wtime 5 wtime 6",
+        ] {
+            assert!(
+                matches!(
+                    repeated.parse::<Command>(),
+                    Err(CommandError::Repeated { command: "go", .. })
+                ),
+                "{repeated}"
+            );
+        }
         assert!(matches!(
             "go searchmoves A".parse::<Command>(),
             Err(CommandError::Unexpected { .. })

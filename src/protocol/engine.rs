@@ -9,7 +9,7 @@ use std::thread;
 
 use crate::game::{find_option, GameState, Notation, OptionError, Settings};
 use crate::protocol::options::EngineSettings;
-use crate::protocol::{format_bestmove, format_info, Event};
+use crate::protocol::{format_bestmove, format_hash_report, format_info, Event};
 use crate::search::{Control, Iteration, Limits, Root, SearchConfig, SearchHandler, Searcher};
 use crate::variant::{Variant, VisitGame};
 
@@ -47,7 +47,8 @@ pub(crate) trait SelectedGame: Send {
     fn display(&self) -> Result<String, String>;
     /// The game so far as text: the start position (`None` for the start position) and the moves.
     fn game_text(&self) -> Option<(Option<String>, Vec<String>)>;
-    /// Sizes the transposition table; returns the `info string` lines to write.
+    /// Makes a new transposition table of `megabytes` MiB; returns the `info string` saying what
+    /// that took.
     fn resize_hash(&mut self, megabytes: usize) -> Vec<String>;
     /// `go`: starts a search, sending its `info` lines and finally its `bestmove` line to `tx`.
     fn go(
@@ -80,10 +81,19 @@ impl<G: Notation> GameEngine<G> {
             rules,
             weights: G::Weights::default(),
         };
+        let searcher = Searcher::with_hash_mb(hash_mb);
+        // Nothing but protocol lines may go to the output: what making the table took goes to
+        // the log, as a warning when it had to be shrunk.
+        let report = searcher.hash_report();
+        if report.shrunk {
+            log::warn!("{}", format_hash_report(report));
+        } else {
+            log::info!("{}", format_hash_report(report));
+        }
         GameEngine {
             game: Some(GameState::from_start(settings.rules.clone())),
             settings,
-            searcher: Arc::new(Mutex::new(Searcher::with_hash_mb(hash_mb))),
+            searcher: Arc::new(Mutex::new(searcher)),
         }
     }
 
@@ -99,7 +109,7 @@ impl<G: Notation> GameEngine<G> {
         };
         let moves = start.parse_moves(moves).map_err(|e| e.to_string())?;
         let mut game = GameState::new(start, rules.clone());
-        game.play_all(&moves)
+        game.play_all_past_cycle_end(&moves)
             .map_err(|(i, e)| format!("move {} of the list: {e}", i + 1))?;
         Ok(game)
     }
@@ -111,7 +121,10 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
     }
 
     fn declarations(&self) -> Vec<String> {
-        G::options().iter().map(|d| d.declaration()).collect()
+        G::options()
+            .iter()
+            .map(|d| d.declaration(&self.settings))
+            .collect()
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Option<Result<Vec<String>, OptionError>> {
@@ -173,7 +186,7 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
     fn legal(&self) -> Result<String, String> {
         let game = self.game.as_ref().ok_or(NO_POSITION)?;
         let moves: Vec<String> = game
-            .playable_moves()
+            .moves_past_cycle_end()
             .iter()
             .map(|m| m.to_string())
             .collect();
@@ -189,12 +202,20 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
         let game = self.game.as_ref()?;
         let start = game.start();
         let start_text = (start != &G::start(&self.settings.rules)).then(|| start.write_position());
-        Some((start_text, game.moves().iter().map(|m| m.to_string()).collect()))
+        Some((
+            start_text,
+            game.moves().iter().map(|m| m.to_string()).collect(),
+        ))
     }
 
     fn resize_hash(&mut self, megabytes: usize) -> Vec<String> {
-        self.searcher().resize_hash(megabytes);
-        Vec::new()
+        // A new table, made resident now (a search never waits for page faults), and what that
+        // took said, also when the size is unchanged (as Stockfish, it clears it).
+        let line = format!(
+            "info string {}",
+            format_hash_report(self.searcher().set_hash(megabytes))
+        );
+        vec![line]
     }
 
     fn go(
@@ -210,7 +231,7 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
                 "bestmove 0000".into(),
             ]);
         };
-        if game.playable_moves().is_empty() {
+        if game.moves_past_cycle_end().is_empty() {
             return Go::Answered(vec!["bestmove 0000".into()]);
         }
         let mut said = Vec::new();

@@ -8,12 +8,12 @@ mod session;
 
 pub use command::{Command, CommandError};
 pub use options::{canonical_name, engine_options, EngineSettings};
-pub use session::{run, run_with_presets};
+pub use session::{run, run_with_presets, SessionError};
 
 use std::fmt::Write as _;
 
 use crate::game::{GameState, Notation};
-use crate::search::{Iteration, Score, SearchResult};
+use crate::search::{HashReport, Iteration, Score, SearchResult};
 
 /// What reaches the session thread.
 pub(crate) enum Event {
@@ -27,20 +27,51 @@ pub(crate) enum Event {
     Done(String),
 }
 
-/// The `cp` value a proven win is sent as under `ScoreMateAsCp`, less one per move to the end (a
-/// proven loss is its negative): 25 seeds and more, a won Oware game, as Aalina sends it.
-pub const MATE_AS_CP: i32 = 3000;
+/// Under `ScoreMateAsCp`, a proven win in N moves is sent as `score cp` of this minus N, a proven
+/// loss in N moves as its negative: far above any heuristic score with the default weights (an
+/// Oware margin of 48 seeds is 4,800), and shown by the Aualé GUI as about 100 seeds.
+pub const MATE_AS_CP: i32 = 10_000;
 
-/// A score as `info` lines write it: `cp S` or `mate N`, or under `ScoreMateAsCp` a proven result
-/// as `cp ±(MATE_AS_CP - N)` for a result N moves away.
-pub fn format_score(score: Score, mate_as_cp: bool) -> String {
+/// A score as `info` sends it: `cp S` or `mate N`; with `mate_as_cp`, `mate N` becomes
+/// `cp` [`MATE_AS_CP`]` - N` (`-(`[`MATE_AS_CP`]` - N)` for a loss in N moves).
+pub fn score_text(score: Score, mate_as_cp: bool) -> String {
     match score {
         Score::Mate(n) if mate_as_cp => {
-            let cp = MATE_AS_CP - n.abs().min(MATE_AS_CP / 2);
-            format!("cp {}", if n > 0 { cp } else { -cp })
+            let cp = if n >= 0 {
+                MATE_AS_CP - n
+            } else {
+                -(MATE_AS_CP + n)
+            };
+            format!("cp {cp}")
         }
         other => other.to_string(),
     }
+}
+
+/// What making a transposition table did, in one line (the protocol sends it as an `info
+/// string` after `setoption name Hash`): the table's size, whether the system had too little
+/// memory for the size asked, and the time making it resident and clearing it took.
+pub fn format_hash_report(report: &HashReport) -> String {
+    let size = if report.shrunk {
+        format!(
+            "not enough memory: the table was shrunk to {} MiB",
+            report.table_mb().max(1)
+        )
+    } else {
+        format!("table of {} MiB", report.bytes as f64 / f64::from(1 << 20))
+    };
+    format!(
+        "Hash {} MiB: {size}, made resident and cleared in {} ms by {} thread{}{}",
+        report.requested_mb,
+        report.elapsed.as_millis(),
+        report.threads,
+        if report.threads == 1 { "" } else { "s" },
+        if report.huge_pages {
+            ", huge pages asked for"
+        } else {
+            ""
+        }
+    )
 }
 
 /// Formats one iteration as `info depth D seldepth S nodes N score cp X time T nps R [hashfull H]
@@ -60,7 +91,7 @@ pub fn format_info<G: Notation>(info: &Iteration<G::Move>, mate_as_cp: bool) -> 
         info.depth,
         info.seldepth,
         info.nodes,
-        format_score(info.score, mate_as_cp),
+        score_text(info.score, mate_as_cp),
         ms,
         nps
     );
@@ -96,7 +127,8 @@ pub fn format_board<G: Notation>(game: &GameState<G>) -> String {
         None => {
             let _ = write!(
                 s,
-                "state in play, plies since the last irreversible move {}",
+                "state in play, {} {}",
+                G::CYCLE_COUNT,
                 game.keys_since_irreversible().len() - 1
             );
         }
@@ -110,4 +142,50 @@ pub fn format_board<G: Notation>(game: &GameState<G>) -> String {
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hash_reports_say_size_shrinking_and_time() {
+        let mut report = HashReport {
+            requested_mb: 1024,
+            bytes: 1 << 30,
+            shrunk: false,
+            huge_pages: true,
+            threads: 2,
+            elapsed: std::time::Duration::from_millis(312),
+        };
+        assert_eq!(
+            format_hash_report(&report),
+            "Hash 1024 MiB: table of 1024 MiB, made resident and cleared in 312 ms by 2 threads, \
+             huge pages asked for"
+        );
+        report.bytes = 512 << 20;
+        report.shrunk = true;
+        report.threads = 1;
+        report.huge_pages = false;
+        assert_eq!(
+            format_hash_report(&report),
+            "Hash 1024 MiB: not enough memory: the table was shrunk to 512 MiB, made resident and \
+             cleared in 312 ms by 1 thread"
+        );
+        report.requested_mb = 100;
+        report.bytes = 64 << 20;
+        report.shrunk = false;
+        assert!(format_hash_report(&report).starts_with("Hash 100 MiB: table of 64 MiB,"));
+    }
+
+    #[test]
+    fn proven_results_as_cp() {
+        assert_eq!(score_text(Score::Mate(3), false), "mate 3");
+        assert_eq!(score_text(Score::Mate(-2), false), "mate -2");
+        assert_eq!(score_text(Score::Cp(-15), false), "cp -15");
+        assert_eq!(score_text(Score::Mate(1), true), "cp 9999");
+        assert_eq!(score_text(Score::Mate(3), true), "cp 9997");
+        assert_eq!(score_text(Score::Mate(-2), true), "cp -9998");
+        assert_eq!(score_text(Score::Cp(-15), true), "cp -15");
+    }
 }

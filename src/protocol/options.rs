@@ -1,7 +1,7 @@
 //! The engine's own options (`setoption`), declared once with their types, ranges, defaults and
 //! setters. Each game declares its own ([`crate::game::Game::options`]); `uci` lists both.
 
-use crate::game::{OptionDecl, OptionKind};
+use crate::game::{OptionDecl, OptionKind, OptionValue};
 use crate::search::{Level, DEFAULT_HASH_MB, MAX_HASH_MB};
 use crate::variant::Variant;
 
@@ -41,44 +41,42 @@ impl Default for EngineSettings {
 /// `Ponder` and `OwnBook` are declared for GUIs that send them and change nothing: pondering
 /// follows `go ponder`, and there is no opening book.
 pub fn engine_options() -> Vec<OptionDecl<EngineSettings>> {
-    let d = EngineSettings::default();
     vec![
         OptionDecl::spin(
             "Level",
-            i64::from(Level::FULL),
             i64::from(Level::MIN),
             i64::from(Level::FULL),
+            |s| OptionValue::Spin(s.level.number().into()),
             |s, v| s.level = Level::new(v.spin() as u8),
         ),
         OptionDecl {
             name: "Seed",
-            kind: OptionKind::Text {
-                default: DEFAULT_SEED,
-            },
+            kind: OptionKind::Text,
+            get: |s| OptionValue::Text(s.seed.clone()),
             set: |s, v| s.seed = v.text().to_string(),
         },
         OptionDecl {
             name: "Variant",
             kind: OptionKind::Combo {
-                default: d.variant.name(),
                 choices: Variant::NAMES,
             },
-            set: |s, v| {
-                s.variant = v.text().parse().unwrap_or_default();
-            },
+            get: |s| OptionValue::Combo(s.variant.name()),
+            set: |s, v| s.variant = v.text().parse().unwrap_or_default(),
         },
         OptionDecl::spin(
             "Hash",
-            DEFAULT_HASH_MB as i64,
             1,
             MAX_HASH_MB as i64,
+            |s| OptionValue::Spin(s.hash_mb as i64),
             |s, v| s.hash_mb = v.spin() as usize,
         ),
-        OptionDecl::check("Ponder", false, |_, _| {}),
-        OptionDecl::check("OwnBook", false, |_, _| {}),
-        OptionDecl::check("ScoreMateAsCp", false, |s, v| {
-            s.score_mate_as_cp = v.check()
-        }),
+        OptionDecl::check("Ponder", |_| OptionValue::Check(false), |_, _| {}),
+        OptionDecl::check("OwnBook", |_| OptionValue::Check(false), |_, _| {}),
+        OptionDecl::check(
+            "ScoreMateAsCp",
+            |s| OptionValue::Check(s.score_mate_as_cp),
+            |s, v| s.score_mate_as_cp = v.check(),
+        ),
     ]
 }
 

@@ -49,30 +49,45 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) -> io::Re
 #[derive(Debug, thiserror::Error)]
 pub enum SessionError {
     /// An option preset was refused (nothing was read or written then).
-    #[error("option preset {0}")]
+    #[error("--option {0}")]
     Preset(String),
     /// Writing to the output failed.
     #[error(transparent)]
     Io(#[from] io::Error),
 }
 
-/// [`run`] with options set before the first command, as `setoption name NAME value VALUE`
-/// would (the command line's `--option NAME=VALUE`).
+/// [`run`] with options set before the first command (the command line's `--option
+/// NAME=VALUE`, each preset `NAME=VALUE`): as if each had been sent by `setoption` first, and
+/// declared by `uci` with its value as the default.
 ///
 /// # Errors
-/// [`SessionError::Preset`] naming the first refused preset, before any input is read;
-/// [`SessionError::Io`] for an error writing to `output`.
+/// [`SessionError::Preset`] naming the first refused preset, before any input is read or any
+/// output written; [`SessionError::Io`] for an error writing to `output`.
 pub fn run_with_presets<R: BufRead + Send + 'static, W: Write>(
     input: R,
     output: W,
-    presets: &[(String, String)],
+    presets: &[String],
 ) -> Result<(), SessionError> {
     let (tx, rx) = mpsc::channel();
     let mut session = Session::new(output, tx.clone());
-    for (name, value) in presets {
-        session
+    for preset in presets {
+        let shown = crate::game::quoted(preset);
+        let Some((name, value)) = preset.split_once('=').filter(|(n, _)| !n.trim().is_empty())
+        else {
+            return Err(SessionError::Preset(format!("'{shown}' is not NAME=VALUE")));
+        };
+        let lines = session
             .apply_option(name, value)
-            .map_err(|e| SessionError::Preset(format!("{name}={value}: {e}")))?;
+            .map_err(|e| SessionError::Preset(format!("'{shown}' refused: {e}")))?;
+        // Nothing but replies may go out before the first command: what a preset said (the
+        // table's report) goes to the log.
+        for line in lines {
+            if line.contains("not enough memory") {
+                log::warn!("{line}");
+            } else {
+                log::info!("{line}");
+            }
+        }
     }
     thread::spawn(move || {
         read_lines(input, |line| tx.send(Event::Line(line)).is_ok());
@@ -82,25 +97,59 @@ pub fn run_with_presets<R: BufRead + Send + 'static, W: Write>(
     Ok(())
 }
 
-/// Passes each input line (without its `\n` or `\r\n`) to `line` until the end of input, a read
-/// error, or `line` returns false. Bytes that are not UTF-8 are replaced (U+FFFD), so such a line
-/// is refused as a bad command instead of ending the session as `BufRead::lines` would.
+/// Passes each input line to `line` until the end of input, a read error, or `line` returns
+/// false. A line ends at `\n`, `\r\n` or a bare `\r` (some GUIs end lines with `\r` alone), and
+/// the line end is not passed; a last line without an end is passed too. A UTF-8 byte-order mark
+/// at the very start of the input is dropped. Bytes that are not UTF-8 are replaced (U+FFFD), so
+/// such a line is refused as a bad command instead of ending the session as `BufRead::lines`
+/// would.
 fn read_lines(mut input: impl BufRead, mut line: impl FnMut(String) -> bool) {
     let mut buf = Vec::new();
-    loop {
+    let mut first = true;
+    // Whether the last byte was a `\r`, so that the `\n` of a `\r\n` ends no second line.
+    let mut after_cr = false;
+    let mut emit = |buf: &mut Vec<u8>| {
+        let mut text = String::from_utf8_lossy(buf).into_owned();
         buf.clear();
-        match input.read_until(b'\n', &mut buf) {
-            Ok(0) => return,
-            Ok(_) => {
-                let text = String::from_utf8_lossy(&buf);
-                let text = text.strip_suffix('\n').unwrap_or(&text);
-                let text = text.strip_suffix('\r').unwrap_or(text);
-                if !line(text.to_string()) {
-                    return;
+        if std::mem::take(&mut first) && text.starts_with('\u{feff}') {
+            text.drain(..'\u{feff}'.len_utf8());
+        }
+        line(text)
+    };
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => return,
+        };
+        if chunk.is_empty() {
+            if !buf.is_empty() {
+                emit(&mut buf);
+            }
+            return;
+        }
+        let mut used = 0;
+        let mut go_on = true;
+        for &byte in chunk {
+            used += 1;
+            match byte {
+                b'\n' if after_cr => after_cr = false,
+                b'\n' | b'\r' => {
+                    after_cr = byte == b'\r';
+                    if !emit(&mut buf) {
+                        go_on = false;
+                        break;
+                    }
+                }
+                _ => {
+                    after_cr = false;
+                    buf.push(byte);
                 }
             }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(_) => return,
+        }
+        input.consume(used);
+        if !go_on {
+            return;
         }
     }
 }
@@ -237,8 +286,10 @@ impl<W: Write> Session<W> {
                     env!("CARGO_PKG_VERSION")
                 ))?;
                 self.say("id author the perfectplay developers")?;
-                let mut lines: Vec<String> =
-                    engine_options().iter().map(|d| d.declaration()).collect();
+                let mut lines: Vec<String> = engine_options()
+                    .iter()
+                    .map(|d| d.declaration(&self.settings))
+                    .collect();
                 lines.extend(self.game.declarations());
                 self.say_all(&lines)?;
                 self.say("uciok")
@@ -291,13 +342,20 @@ impl<W: Write> Session<W> {
             let mut settings = self.settings.clone();
             decl.apply(&mut settings, value)?;
             let old = std::mem::replace(&mut self.settings, settings);
-            return Ok(self.engine_settings_changed(&old));
+            let mut lines = self.engine_settings_changed(&old);
+            if decl.name == "Hash" {
+                // A new table, also when the size is unchanged (as Stockfish, it clears it).
+                lines.extend(self.game.resize_hash(self.settings.hash_mb));
+            }
+            return Ok(lines);
         }
         match self.game.set_option(name, value) {
             Some(result) => {
                 let lines = result?;
-                self.game_options.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
-                self.game_options.push((name.to_string(), value.to_string()));
+                self.game_options
+                    .retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+                self.game_options
+                    .push((name.to_string(), value.to_string()));
                 Ok(lines)
             }
             None => Err(OptionError::Unknown(crate::game::quoted(name))),
@@ -306,7 +364,7 @@ impl<W: Write> Session<W> {
 
     /// Applies what changed from `old` to the current settings: a new game for a new variant
     /// (keeping the game's options, position and table when it is the same game under other
-    /// rules), a new table size.
+    /// rules).
     fn engine_settings_changed(&mut self, old: &EngineSettings) -> Vec<String> {
         let mut lines = Vec::new();
         if self.settings.variant != old.variant {
@@ -336,9 +394,6 @@ impl<W: Write> Session<W> {
             } else {
                 self.game_options.clear();
             }
-        }
-        if self.settings.hash_mb != old.hash_mb {
-            lines.extend(self.game.resize_hash(self.settings.hash_mb));
         }
         lines
     }
@@ -435,6 +490,44 @@ const NO_POSITION_SET: &str = "no valid position until the next 'position' or 'u
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn lines_of(input: &[u8]) -> Vec<String> {
+        let mut got = Vec::new();
+        read_lines(input, |l| {
+            got.push(l);
+            true
+        });
+        got
+    }
+
+    #[test]
+    fn lines_end_at_lf_crlf_or_a_bare_cr() {
+        assert_eq!(lines_of(b"isready\risready\r"), ["isready", "isready"]);
+        assert_eq!(lines_of(b"a\r\nb\nc\rd"), ["a", "b", "c", "d"]);
+        // An empty line between two line ends is still a line (ignored by the session).
+        assert_eq!(
+            lines_of(b"a\n\nb\r\rc\r\n\r\n"),
+            ["a", "", "b", "", "c", ""]
+        );
+        // A line split across reads is one line, and so is a `\r\n` split across reads.
+        let reader = std::io::BufReader::with_capacity(2, &b"uci\r\nisready\r\n"[..]);
+        let mut got = Vec::new();
+        read_lines(reader, |l| {
+            got.push(l);
+            true
+        });
+        assert_eq!(got, ["uci", "isready"]);
+    }
+
+    #[test]
+    fn a_byte_order_mark_at_the_start_is_dropped() {
+        assert_eq!(lines_of(b"\xef\xbb\xbfuci\nisready\n"), ["uci", "isready"]);
+        // Only at the very start: elsewhere it is part of the line (and refused by the parser).
+        assert_eq!(
+            lines_of(b"uci\n\xef\xbb\xbfisready\n"),
+            ["uci", "\u{feff}isready"]
+        );
+    }
 
     #[test]
     fn error_messages_are_cut_and_control_characters_replaced() {

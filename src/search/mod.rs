@@ -23,7 +23,7 @@ mod tt;
 
 pub use limits::{Control, Level, Limits};
 pub use negamax::{Searcher, MAX_DEPTH};
-pub use tt::{DEFAULT_HASH_MB, MAX_HASH_MB};
+pub use tt::{HashReport, DEFAULT_HASH_MB, MAX_HASH_MB};
 
 use std::fmt;
 use std::time::Duration;

@@ -251,14 +251,17 @@ fn clear_and_resize_keep_results() {
     let a = searcher.search(root, &limits, &cfg, &Control::default(), &mut Silent);
     searcher.clear();
     let b = searcher.search(root, &limits, &cfg, &Control::default(), &mut Silent);
-    searcher.resize_hash(4);
+    searcher.set_hash(4);
     let c = searcher.search(root, &limits, &cfg, &Control::default(), &mut Silent);
     assert_eq!(a, b);
     assert_eq!(a, c);
     assert_eq!(searcher.hash_mb(), 4);
     assert!(searcher.hash_bytes() <= 4 << 20);
-    searcher.resize_hash(2);
+    let report = searcher.set_hash(2).clone();
     assert!(searcher.hash_bytes() <= 2 << 20);
+    assert_eq!((report.requested_mb, report.bytes), (2, 2 << 20));
+    assert!(!report.shrunk);
+    assert_eq!(searcher.hash_report(), &report);
 }
 
 #[test]

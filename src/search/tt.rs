@@ -10,6 +10,8 @@
 //! Every search starts a new generation, and entries of older generations count as empty: each
 //! search behaves as if the table were fresh, which keeps a search's result independent of the
 //! searches before it (the determinism the protocol promises), at no cost of clearing the memory.
+//! The memory is written once, when the table is made: by several threads, aligned to huge pages
+//! and offered to the system for them, so the search never pays for page faults.
 //! Replacement inside a bucket is deterministic: the entry of the same key, else an empty or stale
 //! one, else the shallowest (the first of equals).
 //!
@@ -59,40 +61,133 @@ struct Bucket {
     entries: [Entry; 4],
 }
 
-/// Tables up to this size are written once when made (see [`TranspositionTable::new`]).
-const PREFAULT_BYTES: usize = 64 << 20;
+/// The transparent huge page size the table is aligned to (x86-64 and most aarch64 systems).
+const HUGE_PAGE: usize = 2 << 20;
 
-/// The buckets, in anonymous memory mapped from the system (memmap2): page aligned, and zeroed
-/// lazily, page by page as first used, so making a table of gigabytes takes no time (a table
-/// written up front took seconds, during which the engine could not answer `isready`).
+/// Tables from this size on are cleared by several threads.
+const PARALLEL_CLEAR_BYTES: usize = 32 << 20;
+
+/// The buckets, in anonymous memory mapped from the system (memmap2), aligned to a huge page and
+/// offered to the system for transparent huge pages when large enough.
 struct Buckets {
     map: memmap2::MmapMut,
+    /// Where the buckets start in `map` (the first huge page boundary).
+    offset: usize,
     len: usize,
 }
 
 impl Buckets {
-    /// `len` empty buckets, or `None` when the memory cannot be had.
-    fn new(len: usize) -> Option<Buckets> {
+    /// `len` zeroed buckets, not yet resident, and whether the system took the request for huge
+    /// pages; `None` when the memory cannot be had.
+    fn new(len: usize) -> Option<(Buckets, bool)> {
         let bytes = len.checked_mul(std::mem::size_of::<Bucket>())?;
-        let map = memmap2::MmapMut::map_anon(bytes.max(1)).ok()?;
-        Some(Buckets { map, len })
+        let huge = bytes >= HUGE_PAGE;
+        // One huge page more, so that the buckets can start on a huge page boundary.
+        let mapped = if huge {
+            bytes.checked_add(HUGE_PAGE)?
+        } else {
+            bytes.max(1)
+        };
+        let map = memmap2::MmapMut::map_anon(mapped).ok()?;
+        let offset = if huge {
+            map.as_ptr().align_offset(HUGE_PAGE)
+        } else {
+            0
+        };
+        let huge_pages = huge && advise_huge_pages(&map, offset, bytes);
+        Some((Buckets { map, offset, len }, huge_pages))
     }
+}
+
+/// Asks the system to back `bytes` of `map` from `offset` with transparent huge pages (fewer TLB
+/// misses on a table far larger than the caches). Whether it does depends on its settings.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(map: &memmap2::MmapMut, offset: usize, bytes: usize) -> bool {
+    map.advise_range(memmap2::Advice::HugePage, offset, bytes)
+        .is_ok()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_map: &memmap2::MmapMut, _offset: usize, _bytes: usize) -> bool {
+    false
 }
 
 impl std::ops::Deref for Buckets {
     type Target = [Bucket];
     fn deref(&self) -> &[Bucket] {
-        // SAFETY: the mapping is page aligned (more than `Bucket`'s 64), at least `len` buckets
-        // long, and starts zeroed; `Bucket` holds only integers, so any bytes (zero included)
-        // are a valid value. The slice borrows `self`, which owns the mapping.
-        unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast::<Bucket>(), self.len) }
+        // SAFETY: `offset` keeps the start 64-byte aligned (the mapping is page aligned, and a
+        // huge page boundary is too), the mapping holds `len` buckets after `offset`, and it
+        // starts zeroed; `Bucket` holds only integers, so any bytes (zero included) are a valid
+        // value. The slice borrows `self`, which owns the mapping.
+        unsafe {
+            std::slice::from_raw_parts(
+                self.map.as_ptr().add(self.offset).cast::<Bucket>(),
+                self.len,
+            )
+        }
     }
 }
 
 impl std::ops::DerefMut for Buckets {
     fn deref_mut(&mut self) -> &mut [Bucket] {
         // SAFETY: as for `deref`, and `&mut self` makes the access exclusive.
-        unsafe { std::slice::from_raw_parts_mut(self.map.as_mut_ptr().cast::<Bucket>(), self.len) }
+        unsafe {
+            std::slice::from_raw_parts_mut(
+                self.map.as_mut_ptr().add(self.offset).cast::<Bucket>(),
+                self.len,
+            )
+        }
+    }
+}
+
+/// Zeroes `buckets` with up to `threads` threads, each its own share, and returns the number of
+/// threads used. Writing every page makes the table resident now, so that the search does not
+/// pay for page faults (a lazily mapped table of 1 GiB cost a search most of its speed).
+fn clear_in_parallel(buckets: &mut [Bucket], threads: usize) -> usize {
+    let bytes = std::mem::size_of_val(buckets);
+    let threads = if bytes >= PARALLEL_CLEAR_BYTES {
+        threads.max(1)
+    } else {
+        1
+    };
+    if threads == 1 {
+        buckets.fill(Bucket::default());
+        return 1;
+    }
+    let share = buckets.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        for part in buckets.chunks_mut(share) {
+            scope.spawn(|| part.fill(Bucket::default()));
+        }
+    });
+    threads
+}
+
+/// How a table was made ([`TranspositionTable::new`]): what was asked, what was had, and what
+/// making it resident cost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HashReport {
+    /// The size asked for, in MiB (after clamping to 1..=[`MAX_HASH_MB`]).
+    pub requested_mb: usize,
+    /// The memory the table takes, in bytes: the largest power of two of 64-byte buckets within
+    /// the size asked for, or less when `shrunk`.
+    pub bytes: usize,
+    /// Whether the system refused the memory for the size asked for, so that the table was
+    /// halved until it could be had.
+    pub shrunk: bool,
+    /// Whether the system accepted the request for transparent huge pages (tables of 2 MiB and
+    /// more; whether it grants them depends on its settings).
+    pub huge_pages: bool,
+    /// Threads that cleared the table.
+    pub threads: usize,
+    /// Time taken to map the memory and clear it.
+    pub elapsed: std::time::Duration,
+}
+
+impl HashReport {
+    /// The table's size in MiB (rounded down).
+    pub fn table_mb(&self) -> usize {
+        self.bytes >> 20
     }
 }
 
@@ -115,35 +210,51 @@ pub struct TranspositionTable {
     mask: u64,
     generation: u16,
     megabytes: usize,
+    report: HashReport,
 }
 
 impl TranspositionTable {
-    /// A table of at most `megabytes` MB (clamped to 1..=[`MAX_HASH_MB`]). If the memory cannot be
-    /// had, the table is halved until it can (down to one bucket), rather than aborting.
-    pub fn new(megabytes: usize) -> TranspositionTable {
+    /// A table of at most `megabytes` MB (clamped to 1..=[`MAX_HASH_MB`]), made resident and
+    /// cleared now by up to `threads` threads (as Stockfish clears its table), huge pages asked
+    /// for where the system offers them. If the memory cannot be had, the table is halved until
+    /// it can (down to one bucket) rather than aborting, and [`TranspositionTable::report`] says
+    /// so.
+    pub fn new(megabytes: usize, threads: usize) -> TranspositionTable {
+        let started = std::time::Instant::now();
         let megabytes = megabytes.clamp(1, MAX_HASH_MB);
         let bytes = megabytes << 20;
         let wanted = (bytes / std::mem::size_of::<Bucket>()).max(1);
         // The largest power of two not above `wanted`.
-        let mut count = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
-        let mut buckets = loop {
+        let full = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        let mut count = full;
+        let (mut buckets, huge_pages) = loop {
             match Buckets::new(count) {
-                Some(buckets) => break buckets,
+                Some(made) => break made,
                 None if count > 1 => count /= 2,
                 None => std::alloc::handle_alloc_error(std::alloc::Layout::new::<Bucket>()),
             }
         };
-        if count * std::mem::size_of::<Bucket>() <= PREFAULT_BYTES {
-            // A small table is touched now (milliseconds), so the first search does not pay
-            // for mapping its pages; a large one is left to be mapped as it is used.
-            buckets.fill(Bucket::default());
-        }
+        let threads = clear_in_parallel(&mut buckets, threads);
+        let report = HashReport {
+            requested_mb: megabytes,
+            bytes: count * std::mem::size_of::<Bucket>(),
+            shrunk: count < full,
+            huge_pages,
+            threads,
+            elapsed: started.elapsed(),
+        };
         TranspositionTable {
             buckets,
             mask: count as u64 - 1,
             generation: 1,
             megabytes,
+            report,
         }
+    }
+
+    /// How the table was made.
+    pub fn report(&self) -> &HashReport {
+        &self.report
     }
 
     /// The size asked for, in megabytes.
@@ -158,7 +269,8 @@ impl TranspositionTable {
 
     /// Empties the table: every entry written so far counts as empty from now on. This starts a
     /// new generation (as every search does) instead of writing the memory, so it is instant
-    /// whatever the size; the memory is zeroed only when the generation counter wraps.
+    /// whatever the size; the memory is zeroed only when the generation counter wraps (and when
+    /// the table is made).
     pub fn clear(&mut self) {
         self.new_search();
     }
@@ -318,7 +430,7 @@ mod tests {
 
     #[test]
     fn store_then_probe() {
-        let mut tt = TranspositionTable::new(1);
+        let mut tt = TranspositionTable::new(1, 1);
         let key = 0x1234_5678_9abc_def0;
         assert_eq!(tt.probe(key), None);
         tt.store(key, 7, -42, Bound::Lower, 3);
@@ -347,7 +459,7 @@ mod tests {
 
     #[test]
     fn new_search_and_clear_forget() {
-        let mut tt = TranspositionTable::new(1);
+        let mut tt = TranspositionTable::new(1, 1);
         tt.store(99 << 32, 3, 1, Bound::Exact, 0);
         tt.new_search();
         assert_eq!(tt.probe(99 << 32), None);
@@ -359,7 +471,7 @@ mod tests {
 
     #[test]
     fn bucket_keeps_deeper_entries() {
-        let mut tt = TranspositionTable::new(1);
+        let mut tt = TranspositionTable::new(1, 1);
         // Five keys of one bucket: the shallowest of the first four is replaced by the fifth.
         let keys: Vec<u64> = (1..=5u64).map(|k| k << 32 | 7).collect();
         for (i, &k) in keys[..4].iter().enumerate() {
@@ -375,7 +487,7 @@ mod tests {
     #[test]
     fn size_stays_within_budget() {
         for mb in [1, 2, 3, 16, 100] {
-            let tt = TranspositionTable::new(mb);
+            let tt = TranspositionTable::new(mb, 2);
             assert!(
                 tt.bytes() <= mb << 20,
                 "{mb} MB table takes {} bytes",

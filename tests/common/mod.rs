@@ -23,7 +23,13 @@ pub struct Engine {
 impl Engine {
     /// Starts the built binary with no arguments (the protocol loop).
     pub fn start() -> Engine {
+        Engine::start_with_args(&[])
+    }
+
+    /// Starts the built binary with `args` (e.g. `--option NAME=VALUE` presets).
+    pub fn start_with_args(args: &[&str]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -272,24 +278,4 @@ pub fn without_timing(line: &str) -> String {
         }
     }
     words.join(" ")
-}
-
-/// Where the Aalina benchmark game lines are: `tests/data/` if a copy is there, else the shared
-/// data folder next to the repository.
-pub fn bench_games_path() -> std::path::PathBuf {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let candidates = [
-        root.join("tests/data/aalina-bench-games.txt"),
-        root.join("../shared/data/aalina-bench-games.txt"),
-    ];
-    for c in &candidates {
-        if c.is_file() {
-            return c.clone();
-        }
-    }
-    panic!(
-        "the Aalina bench game lines are missing: looked for {} and {}",
-        candidates[0].display(),
-        candidates[1].display()
-    )
 }
