@@ -160,7 +160,7 @@ fn fake_dobutsu_engine() {
 // ---------------------------------------------------------------------------------------------
 // Matches.
 
-/// The check: level 5 beats level 1 at Dobutsu. Six games (three openings of four random
+/// Level 5 beats level 1 at Dobutsu. Six games (three openings of four random
 /// plies, colours swapped), each engine at most 5,000 nodes a move (level 1 caps itself at 500
 /// and depth 1): the referee sees only legal moves (no fault), every game ends by the rules, the
 /// PGN records (one file and one file a game) replay, and `--replay` of the built binary agrees.

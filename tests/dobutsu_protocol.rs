@@ -1,6 +1,6 @@
-//! Dobutsu Shogi through the protocol, end to end on the built binary: the variant switch, the
-//! issue's Try and drop positions, a Lion capture searched like a mate, and bad input refused
-//! with one error line each.
+//! Dobutsu Shogi through the protocol, end to end on the built binary: the variant switch, a Try
+//! and drop positions, a Lion capture searched like a mate, and bad input refused with one error
+//! line each.
 
 mod common;
 

@@ -1,7 +1,7 @@
 //! Dobutsu Shogi rules: data-driven perft (`tests/data/dobutsu.perft`) checked against an
 //! independent slow move generator written here (module [`reference`]: a plain 4x3 array of
 //! pieces, moves as strings, attacks by scanning the board), lockstep comparison of the two
-//! generators, the positions of issue 9, notation, and property tests of the invariants.
+//! generators, the example positions of the rules, notation, and property tests of the invariants.
 //!
 //! To add a perft position, write its `id`/`fen` and run
 //! `cargo test --test dobutsu_rules -- --ignored --nocapture` to print the reference counts.
@@ -11,7 +11,7 @@ use perfectplay::game::{perft, Outcome};
 use proptest::prelude::*;
 use std::collections::HashMap;
 
-/// A slow, obviously correct second implementation, written from the rules text of issue 9 and
+/// A slow, obviously correct second implementation, written from the rules text (protocol.md) and
 /// Fairy-Stockfish's convention for finished games.
 mod reference {
     /// Piece letters as in a FEN, uppercase: `L G E C H`.
@@ -362,9 +362,9 @@ fn perft_file_reference() {
     assert!(checked >= 30, "only {checked} counts checked");
 }
 
-/// The start position's counts are the ones issue 9 gives.
+/// The start position's counts are the published ones.
 #[test]
-fn perft_start_matches_issue() {
+fn perft_start_matches_the_published_counts() {
     let start = Position::start();
     assert_eq!(
         [1, 2, 3].map(|d| perft(&start, d)),

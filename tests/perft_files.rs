@@ -115,7 +115,7 @@ fn dobutsu_perft_file() {
 
 #[test]
 fn dobutsu_start_counts_are_the_known_ones() {
-    // Depths 1-3 from the start (no game ends before ply 4), as the issue gives them.
+    // Depths 1-3 from the start (no game ends before ply 4), the published counts.
     let records = records(include_str!("data/dobutsu.perft"), Variant::Dobutsu);
     let start = records
         .iter()
