@@ -17,7 +17,7 @@ const DOCS: &str =
     "Documents (in the source tree): protocol.md for the protocol's commands, options and \
                     rules; docs/match.md for the match runner; README.md for the rest.";
 
-/// An Oware (Abapa/Awari) engine. With no subcommand it speaks the UCI-style protocol on
+/// An Oware (Abapa/Awari) and Dobutsu Shogi engine. With no subcommand it speaks the UCI-style protocol on
 /// stdin/stdout (see protocol.md); logs go to stderr (RUST_LOG=debug for more).
 #[derive(Parser)]
 #[command(version, about, long_about = None, after_help = DOCS, max_term_width = 100)]

@@ -1101,3 +1101,17 @@ fn perft_refuses_depths_beyond_its_cap() {
         .unwrap();
     assert!(out.status.success());
 }
+
+#[test]
+fn replay_of_a_file_with_no_records_is_refused() {
+    let path = std::env::temp_dir().join(format!("perfectplay-empty-{}.ogn", std::process::id()));
+    std::fs::write(&path, "\n  \n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args(["match", "--replay"])
+        .arg(&path)
+        .output()
+        .expect("run perfectplay");
+    let _ = std::fs::remove_file(&path);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("holds no game records"));
+}

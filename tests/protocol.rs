@@ -946,3 +946,27 @@ fn large_hash_is_accepted_and_searches() {
     );
     assert!(out.last().unwrap().starts_with("bestmove "), "{out:?}");
 }
+
+#[test]
+fn option_values_cannot_forge_protocol_lines_and_checks_show_their_value() {
+    let out = transcript(
+        "setoption name Seed value a\u{1b}[2Jx\nsetoption name Ponder value true\n\
+         setoption name OwnBook value true\nuci\n",
+    );
+    assert!(
+        out[0].starts_with("info string error: option Seed:")
+            && out[0].contains("without control characters"),
+        "{out:?}"
+    );
+    assert!(out.contains(&"option name Seed type string default perfectplay".to_string()));
+    assert!(out.contains(&"option name Ponder type check default true".to_string()));
+    assert!(out.contains(&"option name OwnBook type check default true".to_string()));
+    // A preset with a line feed is refused before any output.
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args(["--option", "Seed=a\nuciok"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run perfectplay");
+    assert!(!run.status.success());
+    assert!(run.stdout.is_empty());
+}

@@ -245,3 +245,87 @@ fn game_state_plays_refuses_and_ends() {
         Err(perfectplay::game::PlayError::GameOver { .. })
     ));
 }
+
+/// A table of exact values for piles of at most `max` counters (from [`minimax`]): plies to the
+/// end as the game is played, the winner fastest and the loser slowest.
+struct PileTable {
+    max: u8,
+}
+
+impl perfectplay::search::Oracle<Pile> for PileTable {
+    fn probe(&self, pos: &Pile) -> Option<(Outcome, u32)> {
+        (pos.counters <= self.max).then(|| {
+            let (won, plies) = minimax(pos.counters);
+            (if won { Outcome::Win } else { Outcome::Loss }, plies)
+        })
+    }
+}
+
+fn search_with_table(pile: u8, max: u8) -> (perfectplay::search::SearchResult<u8>, u64) {
+    let root = Root::new(Pile {
+        counters: pile,
+        turn: Turn::A,
+    });
+    let config = SearchConfig {
+        weights: NoWeights,
+        cycle: CycleRule::default(),
+        level: Level::default(),
+        seed: 1,
+    };
+    let mut searcher = Searcher::<Pile>::with_hash_mb(1);
+    searcher.set_oracle(Some(std::sync::Arc::new(PileTable { max })));
+    struct Hits(u64);
+    impl perfectplay::search::SearchHandler<u8> for Hits {
+        fn iteration(&mut self, info: &perfectplay::search::Iteration<u8>) {
+            self.0 = info.tbhits;
+        }
+    }
+    let mut hits = Hits(0);
+    let limits = Limits {
+        depth: Some(30),
+        ..Limits::default()
+    };
+    let result = searcher.search(&root, &limits, &config, &Control::default(), &mut hits);
+    (result, hits.0)
+}
+
+#[test]
+fn a_table_of_exact_values_answers_at_once_and_inside_the_search() {
+    for pile in 2..=24u8 {
+        let plain = search(
+            pile,
+            Limits {
+                depth: Some(30),
+                ..Limits::default()
+            },
+        );
+        // A table of every pile: the root's children are all in it, so no search at all.
+        let (whole, hits) = search_with_table(pile, 24);
+        assert_eq!(whole.score, plain.score, "pile {pile}");
+        assert_eq!(whole.depth, 1);
+        assert_eq!(
+            hits,
+            u64::from(pile.min(3)),
+            "pile {pile}: one probe per move"
+        );
+        if pile % 4 != 0 {
+            assert_eq!(whole.best_move, Some(pile % 4), "pile {pile}");
+        }
+        // The table's line is the game played perfectly to its end.
+        assert_eq!(
+            whole.pv.len() as u32,
+            minimax(pile).1,
+            "pile {pile}: {:?}",
+            whole.pv
+        );
+        // A table of small piles only: the search meets it below the root and finds the value.
+        let (part, hits) = search_with_table(pile, 6);
+        assert_eq!(part.score, plain.score, "pile {pile}");
+        if pile > 9 {
+            assert!(
+                hits > 0 && part.nodes < plain.nodes,
+                "pile {pile}: {hits} hits"
+            );
+        }
+    }
+}

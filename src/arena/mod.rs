@@ -921,6 +921,9 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
 fn replay_file(path: &Path, variant: Variant, cycle: CycleRule) -> anyhow::Result<ReplaySummary> {
     let text =
         fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    if text.trim().is_empty() {
+        bail!("{} holds no game records", path.display());
+    }
     let in_context = || format!("in {}", path.display());
     let tagged_dobutsu = pgn::parse(&text)
         .ok()

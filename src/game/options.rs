@@ -198,6 +198,11 @@ impl<S> OptionDecl<S> {
                 .find(|c| c.eq_ignore_ascii_case(value))
                 .map(|c| OptionValue::Combo(c))
                 .ok_or_else(|| bad(choices.join(" or "))),
+            // A control character would reach the `uci` listing as it is (a line feed there
+            // would forge a protocol line).
+            OptionKind::Text if value.chars().any(char::is_control) => {
+                Err(bad("text without control characters".into()))
+            }
             OptionKind::Text => Ok(OptionValue::Text(value.to_string())),
         }
     }

@@ -75,7 +75,7 @@ pub fn format_hash_report(report: &HashReport) -> String {
 }
 
 /// Formats one iteration as `info depth D seldepth S nodes N score cp X time T nps R [hashfull H]
-/// pv ...`: integers only, `time` in milliseconds, `nps` in nodes per second, and the principal
+/// [tbhits B] pv ...` (`tbhits` when a table of exact values answered): integers only, `time` in milliseconds, `nps` in nodes per second, and the principal
 /// variation as the game writes move lists ([`Notation::write_moves`]; Oware runs them together,
 /// as the Aualé GUI keeps only the first of space-separated pv moves).
 pub fn format_info<G: Notation>(info: &Iteration<G::Move>, mate_as_cp: bool) -> String {
@@ -97,6 +97,9 @@ pub fn format_info<G: Notation>(info: &Iteration<G::Move>, mate_as_cp: bool) -> 
     );
     if let Some(h) = info.hashfull {
         let _ = write!(line, " hashfull {h}");
+    }
+    if info.tbhits > 0 {
+        let _ = write!(line, " tbhits {}", info.tbhits);
     }
     if !info.pv.is_empty() {
         let _ = write!(line, " pv {}", G::write_moves(&info.pv));

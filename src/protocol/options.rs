@@ -22,6 +22,10 @@ pub struct EngineSettings {
     pub score_mate_as_cp: bool,
     /// `Variant` (also `UCI_Variant`): the game and rule set.
     pub variant: Variant,
+    /// `Ponder` as the GUI set it (pondering follows `go ponder` either way).
+    pub ponder: bool,
+    /// `OwnBook` as the GUI set it (there is no book).
+    pub own_book: bool,
 }
 
 impl Default for EngineSettings {
@@ -32,6 +36,8 @@ impl Default for EngineSettings {
             hash_mb: DEFAULT_HASH_MB,
             score_mate_as_cp: false,
             variant: Variant::default(),
+            ponder: false,
+            own_book: false,
         }
     }
 }
@@ -70,8 +76,16 @@ pub fn engine_options() -> Vec<OptionDecl<EngineSettings>> {
             |s| OptionValue::Spin(s.hash_mb as i64),
             |s, v| s.hash_mb = v.spin() as usize,
         ),
-        OptionDecl::check("Ponder", |_| OptionValue::Check(false), |_, _| {}),
-        OptionDecl::check("OwnBook", |_| OptionValue::Check(false), |_, _| {}),
+        OptionDecl::check(
+            "Ponder",
+            |s| OptionValue::Check(s.ponder),
+            |s, v| s.ponder = v.check(),
+        ),
+        OptionDecl::check(
+            "OwnBook",
+            |s| OptionValue::Check(s.own_book),
+            |s, v| s.own_book = v.check(),
+        ),
         OptionDecl::check(
             "ScoreMateAsCp",
             |s| OptionValue::Check(s.score_mate_as_cp),

@@ -28,7 +28,7 @@ pub use tt::{HashReport, DEFAULT_HASH_MB, MAX_HASH_MB};
 use std::fmt;
 use std::time::Duration;
 
-use crate::game::{CycleRule, Game};
+use crate::game::{CycleRule, Game, Outcome};
 
 /// A score from the side to move's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,6 +105,18 @@ pub struct Iteration<M> {
     pub pv: Vec<M>,
     /// Transposition table fill, per mille, when there is one.
     pub hashfull: Option<u32>,
+    /// Positions valued by the [`Oracle`] since the search started (0 without one).
+    pub tbhits: u64,
+}
+
+/// Exact values of positions from a solved table (a game's complete analysis, an endgame
+/// tablebase), which the search uses instead of searching them ([`Searcher::set_oracle`]).
+pub trait Oracle<G>: Send + Sync {
+    /// The value of `pos` for the side to move under perfect play, with the plies to the end of
+    /// the game as it is played (the winner ending fastest, the loser lasting longest; 0 for a
+    /// draw), or `None` when the table does not hold `pos`. It must not depend on the game's
+    /// history: the search scores the position with it wherever it meets it.
+    fn probe(&self, pos: &G) -> Option<(Outcome, u32)>;
 }
 
 /// Receives progress from a running search (the protocol prints it, the bench ignores it).

@@ -1,5 +1,6 @@
 //! Principal variation search with a transposition table, quiescence and iterative deepening.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::game::{CycleRule, Game, Outcome, Player, Step};
@@ -7,7 +8,7 @@ use crate::search::tt::{
     from_tt, to_tt, Bound, HashReport, TranspositionTable, DEFAULT_HASH_MB, NO_MOVE,
 };
 use crate::search::{
-    Control, Iteration, Limits, Root, Score, SearchConfig, SearchHandler, SearchResult,
+    Control, Iteration, Limits, Oracle, Root, Score, SearchConfig, SearchHandler, SearchResult,
 };
 
 /// The deepest iteration the search attempts, in plies.
@@ -16,8 +17,11 @@ const MAX_PLY: usize = MAX_DEPTH as usize + 2;
 /// Score of a win at the root; a win in `p` plies scores `MATE - p`.
 pub(crate) const MATE: i32 = 1_000_000;
 const INF: i32 = MATE + 1;
+/// The longest distance to the end a proven score can carry, in plies: far beyond the search's
+/// depth, for the distances an [`Oracle`] knows (Dobutsu Shogi's longest is in the hundreds).
+const MAX_DISTANCE: usize = 1000;
 /// Scores at least this far from zero are proven results.
-pub(crate) const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+pub(crate) const MATE_BOUND: i32 = MATE - MAX_DISTANCE as i32;
 /// Nodes with less depth left than this neither probe nor fill the transposition table: they are
 /// the most numerous, their subtrees are tiny, and a table access costs a cache miss.
 const TT_MIN_DEPTH: i32 = 2;
@@ -138,6 +142,10 @@ pub struct Searcher<G: Game> {
     pub(crate) tt_use: TtUse,
     /// Whether late moves are reduced (always outside tests, which compare with plain minimax).
     pub(crate) reductions: bool,
+    /// Exact values of the positions a table holds ([`Searcher::set_oracle`]).
+    oracle: Option<Arc<dyn Oracle<G>>>,
+    /// Positions the oracle valued in this search.
+    tbhits: u64,
 }
 
 impl<G: Game> Default for Searcher<G> {
@@ -177,6 +185,8 @@ impl<G: Game> Searcher<G> {
             path_dependent: false,
             tt_use: TtUse::Normal,
             reductions: true,
+            oracle: None,
+            tbhits: 0,
         }
     }
 
@@ -193,6 +203,14 @@ impl<G: Game> Searcher<G> {
     /// memory, and the time clearing it took.
     pub fn hash_report(&self) -> &HashReport {
         self.tt.report()
+    }
+
+    /// Gives the search a table of exact values (or takes it away with `None`): every position
+    /// it holds, but the root, is scored by its value at once (`tbhits` counts them), and when it
+    /// holds every child of the root the move is chosen from it without search (the fastest win,
+    /// the slowest loss, a draw kept).
+    pub fn set_oracle(&mut self, oracle: Option<Arc<dyn Oracle<G>>>) {
+        self.oracle = oracle;
     }
 
     /// The transposition table's size as asked for, in megabytes.
@@ -247,6 +265,7 @@ impl<G: Game> Searcher<G> {
         self.seldepth = 0;
         self.aborted = false;
         self.path_dependent = false;
+        self.tbhits = 0;
         self.tt.new_search();
         self.keys.clear();
         self.keys.extend_from_slice(&root.history);
@@ -266,6 +285,19 @@ impl<G: Game> Searcher<G> {
             result.best_move = root_moves.first().map(|rm| rm.child.mv);
             result.pv = result.best_move.into_iter().collect();
             return result;
+        }
+        if let Some(found) = self.root_from_oracle(&root_moves, config.seed, root.game_ply) {
+            handler.iteration(&Iteration {
+                depth: 1,
+                seldepth: found.pv.len() as u32,
+                nodes: self.nodes,
+                score: found.score,
+                elapsed: started.elapsed(),
+                pv: found.pv.clone(),
+                hashfull: None,
+                tbhits: self.tbhits,
+            });
+            return found;
         }
 
         let (second, third) = level.weaker_move_chances();
@@ -303,6 +335,7 @@ impl<G: Game> Searcher<G> {
                 elapsed: started.elapsed(),
                 pv: rm.pv.clone(),
                 hashfull: Some(self.tt.hashfull()),
+                tbhits: self.tbhits,
             });
             self.prev_pv = rm.pv.clone();
             // Search the best move first next time; the rest keep their order.
@@ -318,6 +351,56 @@ impl<G: Game> Searcher<G> {
             self.pick_weaker(&mut result, &root_moves, second, third, tie_salt);
         }
         result
+    }
+
+    /// The move from the oracle when it holds every child of the root: the best value for the
+    /// mover (the fastest win, a draw, the slowest loss), equal ones broken by the seeded hash as
+    /// in the search, and a principal variation that follows the table's best moves.
+    fn root_from_oracle(
+        &mut self,
+        root_moves: &[RootMove<G>],
+        seed: u64,
+        game_ply: u32,
+    ) -> Option<SearchResult<G::Move>> {
+        let oracle = self.oracle.clone()?;
+        let mut scored = Vec::with_capacity(root_moves.len());
+        for rm in root_moves {
+            let value = oracle.probe(&rm.child.pos)?;
+            self.tbhits += 1;
+            scored.push((-oracle_score(value, 1), rm));
+        }
+        let salt = mix(seed, u64::from(game_ply));
+        let (score, best) = scored
+            .iter()
+            .max_by_key(|(s, rm)| (*s, std::cmp::Reverse(mix(salt, rm.index as u64))))?;
+        let mut pv = vec![best.child.mv];
+        let mut pos = best.child.pos.clone();
+        let mut moves = Vec::new();
+        // The line the table plays, as far as it holds every child (and at most 40 plies).
+        while pv.len() < 40 && pos.outcome().is_none() {
+            moves.clear();
+            pos.legal_moves(&mut moves);
+            let next = moves
+                .iter()
+                .map(|&mv| {
+                    let child = pos.play(mv).0;
+                    oracle
+                        .probe(&child)
+                        .map(|v| (-oracle_score(v, 1), mv, child))
+                })
+                .collect::<Option<Vec<_>>>()
+                .and_then(|children| children.into_iter().max_by_key(|c| c.0));
+            let Some((_, mv, child)) = next else { break };
+            pv.push(mv);
+            pos = child;
+        }
+        Some(SearchResult {
+            best_move: Some(best.child.mv),
+            score: to_score(*score),
+            depth: 1,
+            nodes: self.nodes,
+            pv,
+        })
     }
 
     /// The root's legal moves as root moves, ordered captures first (most seeds), then by house.
@@ -510,6 +593,9 @@ impl<G: Game> Searcher<G> {
         if self.cycle_ends_game(irrev) {
             self.path_dependent = true;
             return outcome_score(pos.cycle_outcome(), ply);
+        }
+        if let Some(value) = self.probe_oracle(pos) {
+            return oracle_score(value, ply);
         }
         if ply >= MAX_PLY {
             return clamp_eval(pos.evaluate(&self.weights));
@@ -814,6 +900,15 @@ impl<G: Game> Searcher<G> {
         best
     }
 
+    /// The oracle's value of `pos`, counted in `tbhits`; `None` without an oracle (one
+    /// predictable branch) or outside its table.
+    #[inline]
+    fn probe_oracle(&mut self, pos: &G) -> Option<(Outcome, u32)> {
+        let value = self.oracle.as_ref()?.probe(pos)?;
+        self.tbhits += 1;
+        Some(value)
+    }
+
     /// Whether the position last pushed on `keys` ends the game by the cycle rule.
     fn cycle_ends_game(&self, irrev: usize) -> bool {
         let at = self.keys.len() - 1;
@@ -944,6 +1039,11 @@ pub(crate) fn outcome_score(outcome: Outcome, ply: usize) -> i32 {
         Outcome::Loss => -(MATE - ply as i32),
         Outcome::Draw => 0,
     }
+}
+
+/// The score at `ply` of a position the oracle values `(outcome, plies to the end)`.
+fn oracle_score((outcome, plies): (Outcome, u32), ply: usize) -> i32 {
+    outcome_score(outcome, (ply + plies as usize).min(MAX_DISTANCE - 1))
 }
 
 /// Converts an internal score to the reported one.
