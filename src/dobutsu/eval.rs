@@ -3,8 +3,10 @@
 
 use crate::dobutsu::{Kind, Player, Position};
 
-/// The evaluation's weights, in hundredths of a Chick on the board. The defaults are the values
-/// self-play matches kept (see the module's tests and the commit log).
+/// The evaluation's weights, in hundredths of a Chick on the board. The piece values and Lion terms
+/// were set by hand; the mobility weight was chosen by self-play matches at 20,000 nodes a move
+/// (200 games each, against the weight before: 10 against 0 +67 Elo [+26, +109], 20 against 10
+/// +47 [+10, +86], 40 against 20 -58 [-92, -25]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Weights {
     /// A Chick on the board.
@@ -26,6 +28,8 @@ pub struct Weights {
     pub try_threat: i32,
     /// Per square next to the own Lion that the enemy attacks.
     pub lion_net: i32,
+    /// Per square the pieces on the board attack that does not hold one of their own (mobility).
+    pub mobility: i32,
 }
 
 impl Default for Weights {
@@ -40,6 +44,7 @@ impl Default for Weights {
             lion_attacked: -200,
             try_threat: 900,
             lion_net: -20,
+            mobility: 20,
         }
     }
 }
@@ -53,6 +58,7 @@ impl Weights {
             lion_attacked: 0,
             try_threat: 0,
             lion_net: 0,
+            mobility: 0,
             ..Weights::default()
         }
     }
@@ -83,6 +89,10 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
         }
     }
     let (my_attacks, their_attacks) = (pos.attacks(me), pos.attacks(them));
+    if w.mobility != 0 {
+        let reach = |attacks: u16, owner| (attacks & !pos.occupied_by(owner)).count_ones() as i32;
+        score += w.mobility * (reach(my_attacks, me) - reach(their_attacks, them));
+    }
     score + lion_terms(pos, me, their_attacks, w, true)
         - lion_terms(pos, them, my_attacks, w, false)
 }

@@ -84,7 +84,15 @@ impl Game for Position {
                     s.weights.lion_attacked = base.lion_attacked;
                     s.weights.try_threat = base.try_threat;
                     s.weights.lion_net = base.lion_net;
+                    s.weights.mobility = base.mobility;
                 },
+            ),
+            OptionDecl::spin(
+                "Mobility",
+                -1000,
+                1000,
+                |s| OptionValue::Spin(s.weights.mobility.into()),
+                |s, v| s.weights.mobility = v.spin() as i32,
             ),
         ]
     }
