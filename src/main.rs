@@ -1,6 +1,7 @@
 //! The `perfectplay` binary: the protocol loop on stdin/stdout by default, and subcommands.
 
 mod match_cli;
+mod solve_cli;
 
 use std::io::{self, BufReader, Write};
 use std::process::ExitCode;
@@ -52,6 +53,8 @@ enum Commands {
     },
     /// Plays a match between two engines, with game records and rating statistics (README.md).
     Match(Box<perfectplay::arena::MatchArgs>),
+    /// Solves a game by retrograde analysis and writes the solution file, or probes it.
+    Solve(solve_cli::SolveArgs),
 }
 
 /// The deepest `perft` (documented in its `--depth`).
@@ -139,6 +142,7 @@ fn run() -> anyhow::Result<()> {
         Commands::Match(args) => {
             match_cli::run(*args, &mut io::stdout().lock())?;
         }
+        Commands::Solve(args) => solve_cli::run(args, &mut io::stdout().lock())?,
     }
     Ok(())
 }

@@ -34,7 +34,8 @@ fn uci_lists_dobutsu_and_its_options() {
     ));
     assert!(out.contains(&"option name Repetitions type spin default 3 min 2 max 1000".to_string()));
     assert!(
-        !out.iter().any(|l| l.contains("NoCaptureLimit") || l.contains("WeightSeeds")),
+        !out.iter()
+            .any(|l| l.contains("NoCaptureLimit") || l.contains("WeightSeeds")),
         "Oware's options are not Dobutsu's: {out:?}"
     );
 }
@@ -90,7 +91,10 @@ fn drops_on_the_last_rank_and_a_second_chick_on_a_file_are_legal() {
     engine.send("position fen l2/3/1C1/2L[C] w 0 1 moves C@b3");
     engine.send("legal");
     let legal = engine.sync();
-    assert!(legal[0].split(' ').any(|m| m == best), "{best} in {legal:?}");
+    assert!(
+        legal[0].split(' ').any(|m| m == best),
+        "{best} in {legal:?}"
+    );
     engine.finish();
 }
 
@@ -110,7 +114,10 @@ fn bad_dobutsu_input_gets_one_error_and_no_position() {
             out[0].starts_with("info string error: ") && out[0].contains(needle),
             "'{bad}': {out:?}"
         );
-        assert!(out[1].starts_with("info string error: no valid position"), "{out:?}");
+        assert!(
+            out[1].starts_with("info string error: no valid position"),
+            "{out:?}"
+        );
         assert_eq!(out[2], "bestmove 0000");
         assert_eq!(out.len(), 3, "{out:?}");
     }

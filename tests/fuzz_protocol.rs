@@ -43,7 +43,12 @@ impl Model {
     /// The rules in force: the game's, under the engine's variant.
     fn rules(&self) -> perfectplay::oware::Rules {
         let mut rules = self.settings.rules;
-        rules.variant = self.engine.variant.name().parse().expect("an Oware variant");
+        rules.variant = self
+            .engine
+            .variant
+            .name()
+            .parse()
+            .expect("an Oware variant");
         rules
     }
 

@@ -166,7 +166,8 @@ fn check_ending(game: &GameState, south: u8, north: u8) {
     let captured = [board.store(Side::South), board.store(Side::North)];
     let context = format!(
         "levels {south}-{north}: {board}, {:?}, {:?}",
-        end.oware_reason(), end.stores()
+        end.oware_reason(),
+        end.stores()
     );
     match end.oware_reason() {
         EndReason::Majority => {

@@ -73,7 +73,13 @@ impl VisitGame for Check<'_> {
             .unwrap_or_else(|e| panic!("{}: '{}' does not read: {e}", r.id, r.fen));
         let mut checked = 0;
         for &(depth, count) in r.counts.iter().filter(|c| c.1 <= self.max_leaves) {
-            assert_eq!(perft(&pos, depth), count, "{} ({}) depth {depth}", r.id, r.variant);
+            assert_eq!(
+                perft(&pos, depth),
+                count,
+                "{} ({}) depth {depth}",
+                r.id,
+                r.variant
+            );
             checked += 1;
         }
         if let Some(&(depth, count)) = r.counts.iter().filter(|c| c.1 <= 100_000).last() {
@@ -93,11 +99,7 @@ fn check_file(text: &str, default: Variant, max_leaves: u64) -> usize {
 
 #[test]
 fn oware_perft_file() {
-    let checked = check_file(
-        include_str!("data/oware.perft"),
-        Variant::Abapa,
-        MAX_LEAVES,
-    );
+    let checked = check_file(include_str!("data/oware.perft"), Variant::Abapa, MAX_LEAVES);
     assert!(checked >= 50, "only {checked} counts checked");
 }
 
@@ -115,7 +117,10 @@ fn dobutsu_perft_file() {
 fn dobutsu_start_counts_are_the_known_ones() {
     // Depths 1-3 from the start (no game ends before ply 4), as the issue gives them.
     let records = records(include_str!("data/dobutsu.perft"), Variant::Dobutsu);
-    let start = records.iter().find(|r| r.id == "start").expect("a start record");
+    let start = records
+        .iter()
+        .find(|r| r.id == "start")
+        .expect("a start record");
     assert_eq!(start.fen, "gle/1c1/1C1/ELG[-] w 0 1");
     assert_eq!(&start.counts[..3], &[(1, 4), (2, 17), (3, 123)]);
 }
@@ -124,5 +129,9 @@ fn dobutsu_start_counts_are_the_known_ones() {
 #[ignore = "the largest counts: minutes"]
 fn every_count_of_both_files() {
     check_file(include_str!("data/oware.perft"), Variant::Abapa, u64::MAX);
-    check_file(include_str!("data/dobutsu.perft"), Variant::Dobutsu, u64::MAX);
+    check_file(
+        include_str!("data/dobutsu.perft"),
+        Variant::Dobutsu,
+        u64::MAX,
+    );
 }

@@ -423,7 +423,10 @@ fn failed_feed_reached_in_play() {
     assert_eq!(g.legal_moves(), vec![mv('A'), mv('B'), mv('C')]);
     g.play(mv('A')).unwrap();
     let end = g.end().expect("North has no seed");
-    assert_eq!((end.oware_reason(), end.stores()), (EndReason::NoMoves, [26, 22]));
+    assert_eq!(
+        (end.oware_reason(), end.stores()),
+        (EndReason::NoMoves, [26, 22])
+    );
 }
 
 #[test]
@@ -470,7 +473,12 @@ fn twenty_four_each_is_a_draw() {
     let g = game("0-0-0-0-0-0-0-0-0-0-0-0-24-24-S", Rules::default());
     let end = g.end().unwrap();
     assert_eq!(
-        (end.oware_reason(), end.stores(), end.winner, end.result_string()),
+        (
+            end.oware_reason(),
+            end.stores(),
+            end.winner,
+            end.result_string()
+        ),
         (EndReason::EvenSplit, [24, 24], None, "1/2-1/2")
     );
     assert_eq!(
@@ -533,7 +541,10 @@ fn repetitions_two_ends_at_the_first_repeat() {
     let mut g = game(CHASE, rules(Variant::Abapa, 2, 500));
     play_line(&mut g, CHASE_LOOP);
     assert_eq!(g.ply(), 12);
-    assert_eq!(g.end().map(|e| e.oware_reason()), Some(EndReason::Repetition));
+    assert_eq!(
+        g.end().map(|e| e.oware_reason()),
+        Some(EndReason::Repetition)
+    );
 }
 
 #[test]

@@ -226,10 +226,7 @@ fn perft_counts_compositions_of_the_pile() {
     // depth 2 every pair but 3+3 (8); depth 3 the orders of 1+1+1, 1+1+2 (3), 1+1+3 (3) and
     // 1+2+2 (3): 10; depth 4 the orders of 1+1+1+1 and 1+1+1+2 (4): 5; depth 5 only 1+1+1+1+1.
     let five = Pile::parse_position("5 A", &PileRules).unwrap();
-    assert_eq!(
-        [1, 2, 3, 4, 5].map(|d| perft(&five, d)),
-        [3, 8, 10, 5, 1]
-    );
+    assert_eq!([1, 2, 3, 4, 5].map(|d| perft(&five, d)), [3, 8, 10, 5, 1]);
 }
 
 #[test]

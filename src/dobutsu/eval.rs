@@ -74,8 +74,8 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
     let them = me.opponent();
     let mut score = 0;
     for kind in [Kind::Giraffe, Kind::Elephant, Kind::Chick, Kind::Hen] {
-        let on_board = pos.pieces(me, kind).count_ones() as i32
-            - pos.pieces(them, kind).count_ones() as i32;
+        let on_board =
+            pos.pieces(me, kind).count_ones() as i32 - pos.pieces(them, kind).count_ones() as i32;
         score += w.value(kind) * on_board;
         if kind != Kind::Hen {
             let in_hand = pos.in_hand(me, kind) as i32 - pos.in_hand(them, kind) as i32;
@@ -83,12 +83,19 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
         }
     }
     let (my_attacks, their_attacks) = (pos.attacks(me), pos.attacks(them));
-    score + lion_terms(pos, me, their_attacks, w, true) - lion_terms(pos, them, my_attacks, w, false)
+    score + lion_terms(pos, me, their_attacks, w, true)
+        - lion_terms(pos, them, my_attacks, w, false)
 }
 
 /// The Lion terms of `owner`, whose enemy attacks `enemy_attacks` (`to_move` when `owner` is the
 /// side to move).
-fn lion_terms(pos: &Position, owner: Player, enemy_attacks: u16, w: &Weights, to_move: bool) -> i32 {
+fn lion_terms(
+    pos: &Position,
+    owner: Player,
+    enemy_attacks: u16,
+    w: &Weights,
+    to_move: bool,
+) -> i32 {
     let Some(lion) = pos.lion(owner) else {
         return 0;
     };

@@ -157,13 +157,11 @@ impl Notation for Position {
         let mut pos = *self;
         let mut moves = Vec::with_capacity(words.len());
         for (i, &text) in words.iter().enumerate() {
-            let mv = pos
-                .parse_move(text)
-                .map_err(|error| NotationError::Move {
-                    index: i + 1,
-                    text: crate::game::quoted(text),
-                    error,
-                })?;
+            let mv = pos.parse_move(text).map_err(|error| NotationError::Move {
+                index: i + 1,
+                text: crate::game::quoted(text),
+                error,
+            })?;
             pos = Position::play(&pos, mv).0;
             moves.push(mv);
         }
@@ -226,7 +224,9 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
                 pos = Game::play(&pos, moves[(state >> 33) as usize % moves.len()]).0;
             }
         }

@@ -133,7 +133,10 @@ impl<S> OptionDecl<S> {
         max: i64,
         set: fn(&mut S, &OptionValue),
     ) -> Self {
-        debug_assert!(min <= default && default <= max, "{name}: default out of range");
+        debug_assert!(
+            min <= default && default <= max,
+            "{name}: default out of range"
+        );
         OptionDecl {
             name,
             kind: OptionKind::Spin { default, min, max },

@@ -258,7 +258,11 @@ impl<G: Game> GameState<G> {
 
     fn rules_end(&self) -> Option<GameEnd<G>> {
         self.position.outcome()?;
-        Some(GameEnd::new(EndReason::Rules, self.position.clone(), self.ply()))
+        Some(GameEnd::new(
+            EndReason::Rules,
+            self.position.clone(),
+            self.ply(),
+        ))
     }
 
     fn cycle_end(&self) -> Option<GameEnd<G>> {

@@ -189,7 +189,10 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
         let game = self.game.as_ref()?;
         let start = game.start();
         let start_text = (start != &G::start(&self.settings.rules)).then(|| start.write_position());
-        Some((start_text, game.moves().iter().map(|m| m.to_string()).collect()))
+        Some((
+            start_text,
+            game.moves().iter().map(|m| m.to_string()).collect(),
+        ))
     }
 
     fn resize_hash(&mut self, megabytes: usize) -> Vec<String> {

@@ -296,8 +296,10 @@ impl<W: Write> Session<W> {
         match self.game.set_option(name, value) {
             Some(result) => {
                 let lines = result?;
-                self.game_options.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
-                self.game_options.push((name.to_string(), value.to_string()));
+                self.game_options
+                    .retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+                self.game_options
+                    .push((name.to_string(), value.to_string()));
                 Ok(lines)
             }
             None => Err(OptionError::Unknown(crate::game::quoted(name))),

@@ -616,10 +616,8 @@ impl<G: Game> Searcher<G> {
             } else {
                 // Late move reduction: a late quiet move is first searched a ply shallower, and
                 // again at full depth only if it beats alpha there.
-                let reduce = self.reductions
-                    && depth >= LMR_MIN_DEPTH
-                    && i > LMR_FROM_MOVE
-                    && !child.noisy;
+                let reduce =
+                    self.reductions && depth >= LMR_MIN_DEPTH && i > LMR_FROM_MOVE && !child.noisy;
                 let mut s = alpha + 1;
                 if reduce {
                     s = -self.negamax(

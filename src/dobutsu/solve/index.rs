@@ -1,0 +1,453 @@
+//! A dense index over Dobutsu Shogi positions with Sente to move and both Lions on the board,
+//! one representative per pair of left-right mirror images.
+//!
+//! An index is `pair × per_pair + within`: `pair` numbers the placements of the two Lions (only
+//! one of each mirror pair of placements; when both Lions stand on file b the placement is its
+//! own mirror image and the smaller index of the position and its mirror is taken), and
+//! `within` numbers what stands on the other ten squares, in square order, and the hands. The ten
+//! squares are read as two words of five symbols (empty or one of eight pieces), each word
+//! ranked within the words with the same piece counts; the pair of word classes picks a block,
+//! whose entries are ordered by hand, then first word, then second word. Every index below
+//! [`Index::len`] is a legal arrangement of the piece set (nothing is wasted on two pieces on one
+//! square or three pieces of a kind), so a bitset over it costs one bit per legal position: 107 MB
+//! for the full piece set (1,567,925,964 positions before mirror merging).
+
+use crate::dobutsu::{Position, Square};
+
+/// The number of board symbols: empty, then Giraffe, Elephant, Chick, Hen, each Sente then Gote.
+const SYMBOLS: usize = 9;
+/// Squares per word.
+const WORD_SQUARES: usize = 5;
+/// The number of five-square words.
+const WORDS: usize = 59_049;
+/// Piece-count classes of a word: Giraffes + 3 × Elephants + 9 × (Chicks and Hens), each 0-2.
+const CLASSES: usize = 27;
+const NONE: u8 = u8::MAX;
+
+/// A position taken apart for indexing and unmoves: the code on each square (0 empty, else the
+/// kind code 1-5 plus 8 for Gote, as in [`Position::key`]) and the hands (Sente's then Gote's,
+/// counts of Giraffe, Elephant, Chick). Sente is always to move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Placement {
+    /// Code per square, `a1 b1 c1 a2 ... c4`.
+    pub board: [u8; 12],
+    /// `hands[player][hand index]`.
+    pub hands: [[u8; 3]; 2],
+}
+
+const fn mirror_square(s: usize) -> usize {
+    s - s % 3 + (2 - s % 3)
+}
+
+impl Placement {
+    /// Takes apart the key of a position with Sente to move and no captured Lion.
+    #[inline]
+    pub fn from_key(key: u64) -> Placement {
+        let mut board = [0u8; 12];
+        for (sq, b) in board.iter_mut().enumerate() {
+            let x = key >> sq;
+            *b = (x & 1 | (x >> 11) & 2 | (x >> 22) & 4 | (x >> 33) & 8) as u8;
+        }
+        let h = key >> 48;
+        let hands = [
+            [(h & 3) as u8, (h >> 2 & 3) as u8, (h >> 4 & 3) as u8],
+            [(h >> 6 & 3) as u8, (h >> 8 & 3) as u8, (h >> 10 & 3) as u8],
+        ];
+        Placement { board, hands }
+    }
+
+    /// The key of the position (Sente to move), the inverse of [`Placement::from_key`].
+    #[inline]
+    pub fn key(&self) -> u64 {
+        let mut key = 0u64;
+        for (sq, &c) in self.board.iter().enumerate() {
+            let c = c as u64;
+            key |= ((c & 1) | (c >> 1 & 1) << 12 | (c >> 2 & 1) << 24 | (c >> 3 & 1) << 36) << sq;
+        }
+        for p in 0..2 {
+            for k in 0..3 {
+                key |= (self.hands[p][k] as u64) << (48 + 6 * p + 2 * k);
+            }
+        }
+        key
+    }
+
+    /// The position (Sente to move).
+    pub fn position(&self) -> Position {
+        Position::from_key(self.key()).expect("a placement from an index is a legal position")
+    }
+
+    /// The mirror image (files a and c swapped).
+    #[inline]
+    pub fn mirrored(&self) -> Placement {
+        let mut board = [0u8; 12];
+        for (s, &c) in self.board.iter().enumerate() {
+            board[mirror_square(s)] = c;
+        }
+        Placement {
+            board,
+            hands: self.hands,
+        }
+    }
+
+    /// The squares of Sente's and Gote's Lions.
+    #[inline]
+    fn lions(&self) -> (usize, usize) {
+        let (mut ls, mut lg) = (12, 12);
+        for (s, &c) in self.board.iter().enumerate() {
+            if c == 1 {
+                ls = s;
+            } else if c == 9 {
+                lg = s;
+            }
+        }
+        (ls, lg)
+    }
+}
+
+/// Board symbol of a square code other than a Lion.
+#[inline]
+fn symbol(code: u8) -> usize {
+    match code & 7 {
+        0 => 0,
+        k => 2 * (k as usize - 2) + 1 + (code >> 3) as usize,
+    }
+}
+
+/// Square code of a board symbol.
+#[inline]
+fn code_of_symbol(sym: usize) -> u8 {
+    if sym == 0 {
+        0
+    } else {
+        let k = (sym - 1) / 2 + 2;
+        (k | ((sym - 1) % 2) << 3) as u8
+    }
+}
+
+/// How a Lion placement relates to its mirror image.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum PairKind {
+    /// The placement is the representative of a pair with a different mirror image.
+    Canonical(u8),
+    /// Its mirror image is the representative.
+    Mirrored,
+    /// Both Lions on file b: the placement is its own mirror image.
+    Symmetric(u8),
+    /// Both Lions on one square.
+    Invalid,
+}
+
+/// The index tables for one piece set (how many Giraffes, Elephants and Chicks the two players
+/// have together, each 0-2; the Lions are always there).
+pub struct Index {
+    totals: [u8; 3],
+    class_of: Vec<u8>,
+    rank_of: Vec<u32>,
+    words_of_class: Vec<Vec<u32>>,
+    /// `block_offset[a][b]`: where the block of word classes `a`, `b` starts within a pair.
+    block_offset: [[u64; CLASSES]; CLASSES],
+    /// `(offset, a, b)` for every block, by offset.
+    blocks: Vec<(u64, u8, u8)>,
+    per_pair: u64,
+    pair_kind: [PairKind; 144],
+    /// The Lion squares (Sente's, Gote's) of each pair number.
+    pairs: Vec<(u8, u8)>,
+    solvable_pairs: usize,
+}
+
+fn class_counts(class: usize) -> [usize; 3] {
+    [class % 3, class / 3 % 3, class / 9]
+}
+
+impl Index {
+    /// The index for the full piece set of the game.
+    pub fn full() -> Index {
+        Index::new([2, 2, 2])
+    }
+
+    /// The index for a piece set: `totals` Giraffes, Elephants and Chicks (Hens included) over
+    /// both players, each at most 2.
+    ///
+    /// # Panics
+    /// If a total is above 2.
+    pub fn new(totals: [u8; 3]) -> Index {
+        assert!(totals.iter().all(|&t| t <= 2), "at most two pieces a kind");
+        let mut class_of = vec![NONE; WORDS];
+        let mut rank_of = vec![0u32; WORDS];
+        let mut words_of_class = vec![Vec::new(); CLASSES];
+        for w in 0..WORDS {
+            let mut counts = [0usize; 3];
+            let mut x = w;
+            for _ in 0..WORD_SQUARES {
+                let sym = x % SYMBOLS;
+                x /= SYMBOLS;
+                if sym != 0 {
+                    counts[(sym - 1).min(5) / 2] += 1;
+                }
+            }
+            if (0..3).all(|k| counts[k] <= totals[k] as usize) {
+                let class = counts[0] + 3 * counts[1] + 9 * counts[2];
+                class_of[w] = class as u8;
+                rank_of[w] = words_of_class[class].len() as u32;
+                words_of_class[class].push(w as u32);
+            }
+        }
+        let mut block_offset = [[u64::MAX; CLASSES]; CLASSES];
+        let mut blocks = Vec::new();
+        let mut offset = 0u64;
+        for a in 0..CLASSES {
+            for b in 0..CLASSES {
+                let (ca, cb) = (class_counts(a), class_counts(b));
+                let fits = (0..3).all(|k| ca[k] + cb[k] <= totals[k] as usize);
+                if !fits || words_of_class[a].is_empty() || words_of_class[b].is_empty() {
+                    continue;
+                }
+                let hands: u64 = (0..3)
+                    .map(|k| (totals[k] as usize - ca[k] - cb[k] + 1) as u64)
+                    .product();
+                block_offset[a][b] = offset;
+                blocks.push((offset, a as u8, b as u8));
+                offset += hands * words_of_class[a].len() as u64 * words_of_class[b].len() as u64;
+            }
+        }
+        let per_pair = offset;
+        // Pairs that can hold an undecided position come first (Gote's Lion off Sente's home
+        // rank and not next to Sente's Lion), so that the solved positions lie in a prefix.
+        let lion_reach = |s: usize| Position::lion_steps(Square::from_index(s as u8).unwrap());
+        let mut order: Vec<(bool, usize, usize)> = Vec::new();
+        for ls in 0..12 {
+            for lg in 0..12 {
+                let (ms, mg) = (mirror_square(ls), mirror_square(lg));
+                if ls != lg && (ls, lg) <= (ms, mg) {
+                    let decided = lg < 3 || lion_reach(ls) >> lg & 1 != 0;
+                    order.push((decided, ls, lg));
+                }
+            }
+        }
+        order.sort();
+        let solvable_pairs = order.iter().filter(|p| !p.0).count();
+        let mut pair_kind = [PairKind::Invalid; 144];
+        let mut pairs = Vec::new();
+        for (n, &(_, ls, lg)) in order.iter().enumerate() {
+            let (ms, mg) = (mirror_square(ls), mirror_square(lg));
+            pair_kind[ls * 12 + lg] = if (ms, mg) == (ls, lg) {
+                PairKind::Symmetric(n as u8)
+            } else {
+                pair_kind[ms * 12 + mg] = PairKind::Mirrored;
+                PairKind::Canonical(n as u8)
+            };
+            pairs.push((ls as u8, lg as u8));
+        }
+        Index {
+            totals,
+            class_of,
+            rank_of,
+            words_of_class,
+            block_offset,
+            blocks,
+            per_pair,
+            pair_kind,
+            pairs,
+            solvable_pairs,
+        }
+    }
+
+    /// The piece set.
+    pub fn totals(&self) -> [u8; 3] {
+        self.totals
+    }
+
+    /// The number of indices: Lion pairs × arrangements per pair.
+    pub fn len(&self) -> u64 {
+        self.pairs.len() as u64 * self.per_pair
+    }
+
+    /// Whether the index is empty (never: there is always a Lion pair).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The indices below this bound hold every position that is not decided by its Lions alone
+    /// (Gote's Lion on Sente's home rank, or next to Sente's Lion).
+    pub fn solvable_len(&self) -> u64 {
+        self.solvable_pairs as u64 * self.per_pair
+    }
+
+    /// Whether index `i` lies in a Lion pair that is its own mirror image (both Lions on file b),
+    /// where a position can be its own mirror image.
+    pub fn may_be_symmetric(&self, i: u64) -> bool {
+        let (ls, lg) = self.pairs[(i / self.per_pair) as usize];
+        matches!(
+            self.pair_kind[ls as usize * 12 + lg as usize],
+            PairKind::Symmetric(_)
+        )
+    }
+
+    /// The index of a placement whose Lion pair is a representative; `None` otherwise.
+    #[inline]
+    fn raw(&self, p: &Placement, pair: u8) -> u64 {
+        let mut words = [0usize; 2];
+        let mut n = 0;
+        for &c in p.board.iter() {
+            if c & 7 == 1 {
+                continue;
+            }
+            words[n / WORD_SQUARES] = words[n / WORD_SQUARES] * SYMBOLS + symbol(c);
+            n += 1;
+        }
+        let (wa, wb) = (words[0], words[1]);
+        let (a, b) = (self.class_of[wa] as usize, self.class_of[wb] as usize);
+        debug_assert!(a != NONE as usize && b != NONE as usize, "piece counts");
+        let (ca, cb) = (class_counts(a), class_counts(b));
+        let mut hand = 0;
+        for k in (0..3).rev() {
+            let spare = self.totals[k] as usize - ca[k] - cb[k];
+            hand = hand * (spare + 1) + p.hands[0][k] as usize;
+        }
+        let (sa, sb) = (
+            self.words_of_class[a].len() as u64,
+            self.words_of_class[b].len() as u64,
+        );
+        let within = self.block_offset[a][b]
+            + hand as u64 * sa * sb
+            + self.rank_of[wa] as u64 * sb
+            + self.rank_of[wb] as u64;
+        pair as u64 * self.per_pair + within
+    }
+
+    /// The index of the class of a placement (it or its mirror image).
+    #[inline]
+    pub fn index(&self, p: &Placement) -> u64 {
+        let (ls, lg) = p.lions();
+        match self.pair_kind[ls * 12 + lg] {
+            PairKind::Canonical(n) => self.raw(p, n),
+            PairKind::Mirrored => self.index(&p.mirrored()),
+            PairKind::Symmetric(n) => self.raw(p, n).min(self.raw(&p.mirrored(), n)),
+            PairKind::Invalid => panic!("two Lions on one square"),
+        }
+    }
+
+    /// The index of a placement if it is the representative of its class (the one
+    /// [`Index::placement`] gives back); `None` if its mirror image is.
+    #[inline]
+    pub fn index_if_representative(&self, p: &Placement) -> Option<u64> {
+        let (ls, lg) = p.lions();
+        match self.pair_kind[ls * 12 + lg] {
+            PairKind::Canonical(n) => Some(self.raw(p, n)),
+            PairKind::Mirrored => None,
+            PairKind::Symmetric(n) => {
+                let i = self.raw(p, n);
+                (i <= self.raw(&p.mirrored(), n)).then_some(i)
+            }
+            PairKind::Invalid => panic!("two Lions on one square"),
+        }
+    }
+
+    /// The index of a position (any side to move: it is normalised); `None` if a Lion has been
+    /// captured or a piece count exceeds the piece set.
+    pub fn index_of(&self, pos: &Position) -> Option<u64> {
+        let pos = pos.normalized();
+        let key = pos.key();
+        if key >> 60 & 3 != 0 {
+            return None;
+        }
+        let p = Placement::from_key(key);
+        let mut counts = [0u8; 3];
+        for &c in &p.board {
+            if c & 7 >= 2 {
+                counts[((c & 7) as usize - 2).min(2)] += 1;
+            }
+        }
+        for (k, c) in counts.iter_mut().enumerate() {
+            *c += p.hands[0][k] + p.hands[1][k];
+        }
+        (counts == self.totals).then(|| self.index(&p))
+    }
+
+    /// The placement with index `i` (below [`Index::len`]).
+    pub fn placement(&self, i: u64) -> Placement {
+        let pair = (i / self.per_pair) as usize;
+        let within = i % self.per_pair;
+        let block = self.blocks.partition_point(|b| b.0 <= within) - 1;
+        let (offset, a, b) = self.blocks[block];
+        let (a, b) = (a as usize, b as usize);
+        let (sa, sb) = (
+            self.words_of_class[a].len() as u64,
+            self.words_of_class[b].len() as u64,
+        );
+        let rest = within - offset;
+        let mut hand = (rest / (sa * sb)) as usize;
+        let wa = self.words_of_class[a][(rest % (sa * sb) / sb) as usize] as usize;
+        let wb = self.words_of_class[b][(rest % sb) as usize] as usize;
+        let (ls, lg) = self.pairs[pair];
+        let mut board = [0u8; 12];
+        board[ls as usize] = 1;
+        board[lg as usize] = 9;
+        let mut syms = [0usize; 10];
+        let (mut x, mut y) = (wa, wb);
+        for j in (0..WORD_SQUARES).rev() {
+            syms[j] = x % SYMBOLS;
+            x /= SYMBOLS;
+            syms[j + WORD_SQUARES] = y % SYMBOLS;
+            y /= SYMBOLS;
+        }
+        let mut n = 0;
+        for (s, b) in board.iter_mut().enumerate() {
+            if s != ls as usize && s != lg as usize {
+                *b = code_of_symbol(syms[n]);
+                n += 1;
+            }
+        }
+        let (ca, cb) = (class_counts(a), class_counts(b));
+        let mut hands = [[0u8; 3]; 2];
+        for k in 0..3 {
+            let spare = self.totals[k] as usize - ca[k] - cb[k];
+            let s = hand % (spare + 1);
+            hand /= spare + 1;
+            hands[0][k] = s as u8;
+            hands[1][k] = (spare - s) as u8;
+        }
+        Placement { board, hands }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn full_index_counts_every_legal_arrangement_once() {
+        let index = Index::full();
+        // 11,878,227 arrangements of the six other pieces around two Lions (counted by hand:
+        // choose squares for the pieces on the board, colours and promotions, split the rest
+        // between the hands); 72 Lion pairs up to mirroring.
+        assert_eq!(index.per_pair, 11_878_227);
+        assert_eq!(index.pairs.len(), 72);
+        assert!(index.solvable_len() < index.len());
+    }
+
+    #[test]
+    fn placement_inverts_index_on_a_sample() {
+        let index = Index::full();
+        let step = index.len() / 200_003;
+        for i in (0..index.len()).step_by(step as usize) {
+            let p = index.placement(i);
+            assert_eq!(Placement::from_key(p.key()), p);
+            // In a pair of Lions on file b, only one of a position and its mirror image is used.
+            let j = index.index(&p);
+            assert!(j == i || index.placement(j) == p.mirrored(), "{i}");
+            assert_eq!(index.index(&p.mirrored()), j);
+            assert_eq!(index.index_of(&p.position()), Some(j));
+            assert_eq!(index.index_if_representative(&index.placement(j)), Some(j));
+        }
+    }
+
+    #[test]
+    fn start_position_indexes() {
+        let index = Index::full();
+        let start = Position::start();
+        let i = index.index_of(&start).unwrap();
+        assert_eq!(index.placement(i).position().canonical(), start.canonical());
+    }
+}
