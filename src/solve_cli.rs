@@ -156,12 +156,9 @@ fn report(f: &Figures, out: &mut impl Write) -> anyhow::Result<()> {
         "{:<26} {:>13} {:>13} {:>13}",
         "", "Tanaka", "found", "mirrors apart"
     )?;
-    for ((name, tanaka), (found, merged)) in TANAKA.iter().zip(ours) {
+    for ((name, tanaka), (apart, found)) in TANAKA.iter().zip(ours) {
         let mark = if *tanaka == found { "" } else { "  (differs)" };
-        writeln!(
-            out,
-            "{name:<26} {tanaka:>13} {found:>13} {merged:>13}{mark}"
-        )?;
+        writeln!(out, "{name:<26} {tanaka:>13} {found:>13} {apart:>13}{mark}")?;
     }
     writeln!(
         out,

@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::index::{Index, Placement};
+use super::retro::prefetch;
 use super::{Phase, Progress};
 use crate::dobutsu::{Kind, Player, Position};
 use crate::game::Outcome;
@@ -113,6 +114,7 @@ pub fn enumerate(index: &Index, start: &Position, progress: &dyn Progress) -> Re
             .enumerate()
             .map(|(chunk, (exp, dec))| {
                 let mut moves = Vec::with_capacity(80);
+                let mut children = Vec::with_capacity(80);
                 let mut m = Census::default();
                 let mut u = Census::default();
                 for j in 0..exp.len() {
@@ -140,9 +142,16 @@ pub fn enumerate(index: &Index, start: &Position, progress: &dyn Progress) -> Re
                             }
                             moves.clear();
                             pos.legal_moves(&mut moves);
+                            // All children's indices first, prefetching their words, so
+                            // that the cache misses overlap.
+                            children.clear();
                             for &mv in &moves {
                                 let child = pos.play(mv).0.flipped();
                                 let c = index.index(&Placement::from_key(child.key()));
+                                prefetch(&seen[(c / 64) as usize]);
+                                children.push(c);
+                            }
+                            for &c in &children {
                                 let (cw, cb) = ((c / 64) as usize, 1u64 << (c % 64));
                                 if seen[cw].load(Relaxed) & cb == 0 {
                                     seen[cw].fetch_or(cb, Relaxed);

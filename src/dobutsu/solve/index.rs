@@ -23,6 +23,8 @@ const WORDS: usize = 59_049;
 /// Piece-count classes of a word: Giraffes + 3 × Elephants + 9 × (Chicks and Hens), each 0-2.
 const CLASSES: usize = 27;
 const NONE: u8 = u8::MAX;
+/// Arrangements per entry of the block table.
+const BLOCK_HINT_SHIFT: u32 = 10;
 
 /// A position taken apart for indexing and unmoves: the code on each square (0 empty, else the
 /// kind code 1-5 plus 8 for Gote, as in [`Position::key`]) and the hands (Sente's then Gote's,
@@ -33,6 +35,8 @@ pub struct Placement {
     pub board: [u8; 12],
     /// `hands[player][hand index]`.
     pub hands: [[u8; 3]; 2],
+    /// The squares of Sente's and Gote's Lions (kept in step with `board`).
+    pub lions: [u8; 2],
 }
 
 const fn mirror_square(s: usize) -> usize {
@@ -53,7 +57,17 @@ impl Placement {
             [(h & 3) as u8, (h >> 2 & 3) as u8, (h >> 4 & 3) as u8],
             [(h >> 6 & 3) as u8, (h >> 8 & 3) as u8, (h >> 10 & 3) as u8],
         ];
-        Placement { board, hands }
+        let lions_bits = key & !(key >> 12) & !(key >> 24) & 0xFFF;
+        let gote = key >> 36 & 0xFFF;
+        let lions = [
+            (lions_bits & !gote).trailing_zeros() as u8,
+            (lions_bits & gote).trailing_zeros() as u8,
+        ];
+        Placement {
+            board,
+            hands,
+            lions,
+        }
     }
 
     /// The key of the position (Sente to move), the inverse of [`Placement::from_key`].
@@ -87,32 +101,38 @@ impl Placement {
         Placement {
             board,
             hands: self.hands,
+            lions: self.lions.map(|s| mirror_square(s as usize) as u8),
         }
     }
 
     /// The squares of Sente's and Gote's Lions.
     #[inline]
     fn lions(&self) -> (usize, usize) {
-        let (mut ls, mut lg) = (12, 12);
-        for (s, &c) in self.board.iter().enumerate() {
-            if c == 1 {
-                ls = s;
-            } else if c == 9 {
-                lg = s;
-            }
-        }
-        (ls, lg)
+        debug_assert_eq!(self.board[self.lions[0] as usize], 1);
+        debug_assert_eq!(self.board[self.lions[1] as usize], 9);
+        (self.lions[0] as usize, self.lions[1] as usize)
     }
 }
 
 /// Board symbol of a square code other than a Lion.
 #[inline]
 fn symbol(code: u8) -> usize {
-    match code & 7 {
-        0 => 0,
-        k => 2 * (k as usize - 2) + 1 + (code >> 3) as usize,
-    }
+    SYMBOL[code as usize & 15] as usize
 }
+
+/// [`symbol`] by table (Lions and unused codes map to 0; they are never asked).
+const SYMBOL: [u8; 16] = {
+    let mut t = [0u8; 16];
+    let mut code = 0;
+    while code < 16 {
+        let k = code & 7;
+        if k >= 2 && k <= 5 {
+            t[code] = (2 * (k - 2) + 1 + (code >> 3)) as u8;
+        }
+        code += 1;
+    }
+    t
+};
 
 /// Square code of a board symbol.
 #[inline]
@@ -149,6 +169,8 @@ pub struct Index {
     block_offset: [[u64; CLASSES]; CLASSES],
     /// `(offset, a, b)` for every block, by offset.
     blocks: Vec<(u64, u8, u8)>,
+    /// `block_hint[w >> BLOCK_HINT_SHIFT]`: the block holding that arrangement number.
+    block_hint: Vec<u16>,
     per_pair: u64,
     pair_kind: [PairKind; 144],
     /// The Lion squares (Sente's, Gote's) of each pair number.
@@ -212,6 +234,10 @@ impl Index {
             }
         }
         let per_pair = offset;
+        assert!(per_pair < 1 << 32, "arrangements per pair fit 32 bits");
+        let block_hint = (0..=per_pair >> BLOCK_HINT_SHIFT)
+            .map(|h| (blocks.partition_point(|b| b.0 <= h << BLOCK_HINT_SHIFT) - 1) as u16)
+            .collect();
         // Pairs that can hold an undecided position come first (Gote's Lion off Sente's home
         // rank and not next to Sente's Lion), so that the solved positions lie in a prefix.
         let lion_reach = |s: usize| Position::lion_steps(Square::from_index(s as u8).unwrap());
@@ -246,6 +272,7 @@ impl Index {
             words_of_class,
             block_offset,
             blocks,
+            block_hint,
             per_pair,
             pair_kind,
             pairs,
@@ -344,6 +371,45 @@ impl Index {
         }
     }
 
+    /// For the backward pass: the index of the class of a predecessor `p` of a position `c`,
+    /// and how many times the move from `p` into `c` stands for a move of the class's
+    /// representative into the class of `c` (0, 1 or 2). `c_symmetric` says whether `c` is its
+    /// own mirror image.
+    ///
+    /// When `c` is not its own mirror image, the unmoves of `c` alone find every move of a
+    /// representative into `c` or its mirror image: a move `p -> mirror(c)` shows as
+    /// `mirror(p) -> c`. So each predecessor stands for its representative once, and twice when
+    /// it is its own mirror image (its moves to `c` and to `mirror(c)` are two moves). When `c` is
+    /// its own mirror image, only the representatives' own moves count.
+    #[inline]
+    pub fn predecessor(&self, p: &Placement, c_symmetric: bool) -> (u64, u8) {
+        let (ls, lg) = p.lions();
+        match self.pair_kind[ls * 12 + lg] {
+            PairKind::Canonical(n) => (self.raw(p, n), 1),
+            PairKind::Mirrored if c_symmetric => (0, 0),
+            PairKind::Mirrored => (self.raw(&p.mirrored(), self.pair_of_mirror(ls, lg)), 1),
+            PairKind::Symmetric(n) => {
+                let (a, b) = (self.raw(p, n), self.raw(&p.mirrored(), n));
+                match (a.cmp(&b), c_symmetric) {
+                    (std::cmp::Ordering::Less, _) => (a, 1),
+                    (std::cmp::Ordering::Equal, true) => (a, 1),
+                    (std::cmp::Ordering::Equal, false) => (a, 2),
+                    (std::cmp::Ordering::Greater, true) => (0, 0),
+                    (std::cmp::Ordering::Greater, false) => (b, 1),
+                }
+            }
+            PairKind::Invalid => panic!("two Lions on one square"),
+        }
+    }
+
+    #[inline]
+    fn pair_of_mirror(&self, ls: usize, lg: usize) -> u8 {
+        match self.pair_kind[mirror_square(ls) * 12 + mirror_square(lg)] {
+            PairKind::Canonical(n) => n,
+            _ => unreachable!("the mirror of a mirrored pair is canonical"),
+        }
+    }
+
     /// The index of a position (any side to move: it is normalised); `None` if a Lion has been
     /// captured or a piece count exceeds the piece set.
     pub fn index_of(&self, pos: &Position) -> Option<u64> {
@@ -368,15 +434,18 @@ impl Index {
     /// The placement with index `i` (below [`Index::len`]).
     pub fn placement(&self, i: u64) -> Placement {
         let pair = (i / self.per_pair) as usize;
-        let within = i % self.per_pair;
-        let block = self.blocks.partition_point(|b| b.0 <= within) - 1;
+        let within = (i % self.per_pair) as u32;
+        let mut block = self.block_hint[(within >> BLOCK_HINT_SHIFT) as usize] as usize;
+        while block + 1 < self.blocks.len() && self.blocks[block + 1].0 <= within as u64 {
+            block += 1;
+        }
         let (offset, a, b) = self.blocks[block];
         let (a, b) = (a as usize, b as usize);
         let (sa, sb) = (
-            self.words_of_class[a].len() as u64,
-            self.words_of_class[b].len() as u64,
+            self.words_of_class[a].len() as u32,
+            self.words_of_class[b].len() as u32,
         );
-        let rest = within - offset;
+        let rest = within - offset as u32;
         let mut hand = (rest / (sa * sb)) as usize;
         let wa = self.words_of_class[a][(rest % (sa * sb) / sb) as usize] as usize;
         let wb = self.words_of_class[b][(rest % sb) as usize] as usize;
@@ -408,7 +477,11 @@ impl Index {
             hands[0][k] = s as u8;
             hands[1][k] = (spare - s) as u8;
         }
-        Placement { board, hands }
+        Placement {
+            board,
+            hands,
+            lions: [ls, lg],
+        }
     }
 }
 

@@ -23,7 +23,7 @@
 //! representatives of their class are counted: that way each move of a representative into the
 //! class is counted exactly once, as in the counter.
 
-use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -88,6 +88,7 @@ fn turned(p: &Placement) -> Placement {
     Placement {
         board,
         hands: [p.hands[1], p.hands[0]],
+        lions: [11 - p.lions[1], 11 - p.lions[0]],
     }
 }
 
@@ -130,6 +131,9 @@ fn for_each_predecessor(r: &Placement, mut f: impl FnMut(&Placement)) {
                 let mut p = *r;
                 p.board[from] = before;
                 p.board[t] = 0;
+                if before == 1 {
+                    p.lions[0] = from as u8;
+                }
                 f(&p);
                 for hk in 0..3 {
                     if r.hands[0][hk] == 0 {
@@ -205,28 +209,55 @@ pub fn solve(index: &Index, bits: &[u64], rank: &Rank, progress: &dyn Progress) 
         });
     progress.finish();
     progress.start(Phase::Levels, Some(n as u64));
+    // `pending[d % 2][chunk]`: the chunk holds a position resolved at distance `d`, the level
+    // being walked or the next (each level only makes the next).
+    let chunks = bits.len().div_ceil(CHUNK_WORDS);
+    let pending: [Vec<AtomicBool>; 2] =
+        std::array::from_fn(|_| (0..chunks).map(|_| AtomicBool::new(false)).collect());
+    (0..chunks).into_par_iter().for_each(|chunk| {
+        let r0 = rank.before_word(chunk * CHUNK_WORDS) as usize;
+        let r1 = rank.before_word(((chunk + 1) * CHUNK_WORDS).min(bits.len())) as usize;
+        for v in &values[r0..r1] {
+            match v.load(Relaxed) {
+                1 => pending[1][chunk].store(true, Relaxed),
+                2 => pending[0][chunk].store(true, Relaxed),
+                _ => {}
+            }
+        }
+    });
     let mut d = 1u8;
     let mut deepest = 0u8;
     loop {
-        let found: u64 = bits
-            .par_chunks(CHUNK_WORDS)
-            .enumerate()
-            .map(|(chunk, words)| {
-                let r0 = rank.before_word(chunk * CHUNK_WORDS) as usize;
-                let r1 = rank.before_word(chunk * CHUNK_WORDS + words.len()) as usize;
-                if !values[r0..r1].iter().any(|v| v.load(Relaxed) == d) {
+        let (now, next) = (&pending[d as usize % 2], &pending[1 - d as usize % 2]);
+        let found: u64 = (0..chunks)
+            .into_par_iter()
+            .map(|chunk| {
+                if !now[chunk].swap(false, Relaxed) {
                     return 0;
                 }
+                let mut walker = Walker {
+                    index,
+                    bits,
+                    rank,
+                    values: &values,
+                    open: &open,
+                    next,
+                    d,
+                    preds: Vec::with_capacity(256),
+                };
+                let w0 = chunk * CHUNK_WORDS;
+                let mut r = rank.before_word(w0) as usize;
                 let mut found = 0;
-                let mut r = r0;
-                for (j, &word) in words.iter().enumerate() {
+                for (j, &word) in bits[w0..(w0 + CHUNK_WORDS).min(bits.len())]
+                    .iter()
+                    .enumerate()
+                {
                     let mut w = word;
                     while w != 0 {
                         let b = w.trailing_zeros();
                         w &= w - 1;
                         if values[r].load(Relaxed) == d {
-                            let i = (chunk * CHUNK_WORDS + j) as u64 * 64 + b as u64;
-                            walk(index, bits, rank, &values, &open, i, d);
+                            walker.walk((w0 + j) as u64 * 64 + b as u64);
                             found += 1;
                         }
                         r += 1;
@@ -252,38 +283,76 @@ pub fn solve(index: &Index, bits: &[u64], rank: &Rank, progress: &dyn Progress) 
     }
 }
 
-/// Updates the predecessors of index `i`, resolved at distance `d`.
-fn walk(
-    index: &Index,
-    bits: &[u64],
-    rank: &Rank,
-    values: &[AtomicU8],
-    open: &[AtomicU8],
-    i: u64,
+/// Hints the processor to fetch the cache line of `r`.
+#[inline(always)]
+pub(super) fn prefetch<T>(r: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint; it reads nothing and cannot fault.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>((r as *const T).cast::<i8>());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = r;
+}
+
+/// One thread's state for walking the predecessors of the positions of one level.
+struct Walker<'a> {
+    index: &'a Index,
+    bits: &'a [u64],
+    rank: &'a Rank,
+    values: &'a [AtomicU8],
+    open: &'a [AtomicU8],
+    next: &'a [AtomicBool],
     d: u8,
-) {
-    let c = index.placement(i);
-    let m = c.mirrored();
-    let mut update = |p: &Placement| {
-        let Some(j) = index.index_if_representative(p) else {
-            return;
-        };
-        let w = (j / 64) as usize;
-        if w >= bits.len() || bits[w] >> (j % 64) & 1 == 0 {
-            return;
+    /// (index, rank, of a predecessor; how many moves it stands for).
+    preds: Vec<(u64, u64, u8)>,
+}
+
+impl Walker<'_> {
+    /// Updates the predecessors of index `i`, resolved at distance `d`. The lookups go in
+    /// three rounds (indices, then ranks, then values), each prefetching what the next needs, so
+    /// that the cache misses of one position's predecessors overlap.
+    fn walk(&mut self, i: u64) {
+        let c = self.index.placement(i);
+        let symmetric = c.mirrored() == c;
+        self.preds.clear();
+        let (index, bits, rank) = (self.index, self.bits, self.rank);
+        let preds = &mut self.preds;
+        for_each_predecessor(&turned(&c), |p| {
+            let (j, times) = index.predecessor(p, symmetric);
+            let w = (j / 64) as usize;
+            if times > 0 && w < bits.len() {
+                prefetch(&bits[w]);
+                rank.prefetch(w);
+                preds.push((j, 0, times));
+            }
+        });
+        let mut kept = 0;
+        for k in 0..self.preds.len() {
+            let (j, _, times) = self.preds[k];
+            let word = bits[(j / 64) as usize];
+            if word >> (j % 64) & 1 != 0 {
+                let r = rank.rank(word, j);
+                prefetch(&self.values[r as usize]);
+                prefetch(&self.open[r as usize]);
+                self.preds[kept] = (j, r, times);
+                kept += 1;
+            }
         }
-        let r = rank.rank(bits[w], j) as usize;
-        if values[r].load(Relaxed) != 0 {
-            return;
+        let d = self.d;
+        for &(j, r, times) in &self.preds[..kept] {
+            let r = r as usize;
+            let value = &self.values[r];
+            if value.load(Relaxed) != 0 {
+                continue;
+            }
+            // After a loss every predecessor wins; after a win it loses once no move is left.
+            let resolved = d.is_multiple_of(2) || self.open[r].fetch_sub(times, Relaxed) == times;
+            if resolved && value.compare_exchange(0, d + 1, Relaxed, Relaxed).is_ok() {
+                self.next[(j / 64) as usize / CHUNK_WORDS].store(true, Relaxed);
+            }
         }
-        // After a loss every predecessor wins; after a win it loses once no move is left.
-        if d.is_multiple_of(2) || open[r].fetch_sub(1, Relaxed) == 1 {
-            let _ = values[r].compare_exchange(0, d + 1, Relaxed, Relaxed);
-        }
-    };
-    for_each_predecessor(&turned(&c), &mut update);
-    if m != c {
-        for_each_predecessor(&turned(&m), &mut update);
     }
 }
 
