@@ -145,6 +145,14 @@ fn code_of_symbol(sym: usize) -> u8 {
     }
 }
 
+/// Where a block of two word classes lies within a Lion pair.
+#[derive(Clone, Copy, Default)]
+struct BlockInfo {
+    offset: u64,
+    size: u64,
+    second: u64,
+}
+
 /// How a Lion placement relates to its mirror image.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum PairKind {
@@ -162,13 +170,18 @@ enum PairKind {
 /// have together, each 0-2; the Lions are always there).
 pub struct Index {
     totals: [u8; 3],
-    class_of: Vec<u8>,
-    rank_of: Vec<u32>,
     words_of_class: Vec<Vec<u32>>,
-    /// `block_offset[a][b]`: where the block of word classes `a`, `b` starts within a pair.
-    block_offset: [[u64; CLASSES]; CLASSES],
     /// `(offset, a, b)` for every block, by offset.
     blocks: Vec<(u64, u8, u8)>,
+    /// Per word: its rank within its class times 32, plus the class (`u32::MAX` if invalid).
+    word_code: Vec<u32>,
+    /// Per pair of word classes: where its block starts, the entries per hand, per first word.
+    block: Vec<BlockInfo>,
+    /// Per sum of the two word classes: the number of Giraffe and of Elephant splits between
+    /// the hands.
+    hand_radix: [(u8, u8); CLASSES],
+    /// Per Lion pair: the ten other squares, in order.
+    free: Vec<[u8; 10]>,
     /// `block_hint[w >> BLOCK_HINT_SHIFT]`: the block holding that arrangement number.
     block_hint: Vec<u16>,
     per_pair: u64,
@@ -265,12 +278,56 @@ impl Index {
             };
             pairs.push((ls as u8, lg as u8));
         }
+        let word_code = (0..WORDS)
+            .map(|w| match class_of[w] {
+                NONE => u32::MAX,
+                c => rank_of[w] << 5 | c as u32,
+            })
+            .collect();
+        let mut block = vec![BlockInfo::default(); CLASSES * CLASSES];
+        for a in 0..CLASSES {
+            for b in 0..CLASSES {
+                let (sa, sb) = (
+                    words_of_class[a].len() as u64,
+                    words_of_class[b].len() as u64,
+                );
+                if block_offset[a][b] != u64::MAX {
+                    block[a * CLASSES + b] = BlockInfo {
+                        offset: block_offset[a][b],
+                        size: sa * sb,
+                        second: sb,
+                    };
+                }
+            }
+        }
+        let mut hand_radix = [(0u8, 0u8); CLASSES];
+        for (sum, r) in hand_radix.iter_mut().enumerate() {
+            let c = class_counts(sum);
+            if (0..3).all(|k| c[k] <= totals[k] as usize) {
+                *r = (totals[0] - c[0] as u8 + 1, totals[1] - c[1] as u8 + 1);
+            }
+        }
+        let free = pairs
+            .iter()
+            .map(|&(ls, lg)| {
+                let mut f = [0u8; 10];
+                let mut n = 0;
+                for s in 0..12u8 {
+                    if s != ls && s != lg {
+                        f[n] = s;
+                        n += 1;
+                    }
+                }
+                f
+            })
+            .collect();
         Index {
+            word_code,
+            block,
+            hand_radix,
+            free,
             totals,
-            class_of,
-            rank_of,
             words_of_class,
-            block_offset,
             blocks,
             block_hint,
             per_pair,
@@ -314,32 +371,23 @@ impl Index {
     /// The index of a placement whose Lion pair is a representative; `None` otherwise.
     #[inline]
     fn raw(&self, p: &Placement, pair: u8) -> u64 {
-        let mut words = [0usize; 2];
-        let mut n = 0;
-        for &c in p.board.iter() {
-            if c & 7 == 1 {
-                continue;
-            }
-            words[n / WORD_SQUARES] = words[n / WORD_SQUARES] * SYMBOLS + symbol(c);
-            n += 1;
+        let free = &self.free[pair as usize];
+        let mut wa = 0;
+        let mut wb = 0;
+        for k in 0..WORD_SQUARES {
+            wa = wa * SYMBOLS + symbol(p.board[free[k] as usize]);
+            wb = wb * SYMBOLS + symbol(p.board[free[k + WORD_SQUARES] as usize]);
         }
-        let (wa, wb) = (words[0], words[1]);
-        let (a, b) = (self.class_of[wa] as usize, self.class_of[wb] as usize);
-        debug_assert!(a != NONE as usize && b != NONE as usize, "piece counts");
-        let (ca, cb) = (class_counts(a), class_counts(b));
-        let mut hand = 0;
-        for k in (0..3).rev() {
-            let spare = self.totals[k] as usize - ca[k] - cb[k];
-            hand = hand * (spare + 1) + p.hands[0][k] as usize;
-        }
-        let (sa, sb) = (
-            self.words_of_class[a].len() as u64,
-            self.words_of_class[b].len() as u64,
-        );
-        let within = self.block_offset[a][b]
-            + hand as u64 * sa * sb
-            + self.rank_of[wa] as u64 * sb
-            + self.rank_of[wb] as u64;
+        let (xa, xb) = (self.word_code[wa], self.word_code[wb]);
+        let (a, b) = ((xa & 31) as usize, (xb & 31) as usize);
+        debug_assert!(xa != u32::MAX && xb != u32::MAX, "piece counts");
+        // Class numbers add without carry when the counts fit the piece set.
+        let (m1, m2) = self.hand_radix[a + b];
+        let h = &p.hands[0];
+        let hand = h[0] as u64 + m1 as u64 * (h[1] as u64 + m2 as u64 * h[2] as u64);
+        let block = &self.block[a * CLASSES + b];
+        let within =
+            block.offset + hand * block.size + (xa >> 5) as u64 * block.second + (xb >> 5) as u64;
         pair as u64 * self.per_pair + within
     }
 
