@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use super::index::{Index, Placement};
+use super::index::{Decoder, Index, Placement};
 use super::retro::prefetch;
 use super::{Phase, Progress};
 use crate::dobutsu::{Kind, Player, Position};
@@ -115,6 +115,7 @@ pub fn enumerate(index: &Index, start: &Position, progress: &dyn Progress) -> Re
             .map(|(chunk, (exp, dec))| {
                 let mut moves = Vec::with_capacity(80);
                 let mut children = Vec::with_capacity(80);
+                let mut decoder = Decoder::new(index);
                 let mut m = Census::default();
                 let mut u = Census::default();
                 for j in 0..exp.len() {
@@ -130,7 +131,7 @@ pub fn enumerate(index: &Index, start: &Position, progress: &dyn Progress) -> Re
                             let b = bits.trailing_zeros();
                             bits &= bits - 1;
                             let i = w as u64 * 64 + b as u64;
-                            let p = index.placement(i);
+                            let p = decoder.placement(i);
                             let pos = p.position();
                             let outcome = pos.outcome();
                             m.count(&pos, outcome, 1);

@@ -88,7 +88,9 @@ impl Placement {
 
     /// The position (Sente to move).
     pub fn position(&self) -> Position {
-        Position::from_key(self.key()).expect("a placement from an index is a legal position")
+        let key = self.key();
+        debug_assert!(Position::from_key(key).is_some(), "a legal position");
+        Position::from_key_unchecked(key)
     }
 
     /// The mirror image (files a and c swapped).
@@ -180,6 +182,8 @@ pub struct Index {
     /// Per sum of the two word classes: the number of Giraffe and of Elephant splits between
     /// the hands.
     hand_radix: [(u8, u8); CLASSES],
+    /// Per word: the codes of its five squares.
+    word_squares: Vec<[u8; WORD_SQUARES]>,
     /// Per Lion pair: the ten other squares, in order.
     free: Vec<[u8; 10]>,
     /// `block_hint[w >> BLOCK_HINT_SHIFT]`: the block holding that arrangement number.
@@ -321,7 +325,19 @@ impl Index {
                 f
             })
             .collect();
+        let word_squares = (0..WORDS)
+            .map(|w| {
+                let mut codes = [0u8; WORD_SQUARES];
+                let mut x = w;
+                for c in codes.iter_mut().rev() {
+                    *c = code_of_symbol(x % SYMBOLS);
+                    x /= SYMBOLS;
+                }
+                codes
+            })
+            .collect();
         Index {
+            word_squares,
             word_code,
             block,
             hand_radix,
@@ -481,8 +497,16 @@ impl Index {
 
     /// The placement with index `i` (below [`Index::len`]).
     pub fn placement(&self, i: u64) -> Placement {
-        let pair = (i / self.per_pair) as usize;
-        let within = (i % self.per_pair) as u32;
+        self.decode(i).0
+    }
+
+    /// The placement with index `i`, and the run of indices that differ from it only in the
+    /// second word: (its first index, its length, the second word's class).
+    fn decode(&self, i: u64) -> (Placement, u64, u32, usize) {
+        let small = u32::try_from(i).expect("indices fit 32 bits");
+        let pp = self.per_pair as u32;
+        let pair = (small / pp) as usize;
+        let within = small % pp;
         let mut block = self.block_hint[(within >> BLOCK_HINT_SHIFT) as usize] as usize;
         while block + 1 < self.blocks.len() && self.blocks[block + 1].0 <= within as u64 {
             block += 1;
@@ -495,26 +519,18 @@ impl Index {
         );
         let rest = within - offset as u32;
         let mut hand = (rest / (sa * sb)) as usize;
+        let in_run = rest % sb;
         let wa = self.words_of_class[a][(rest % (sa * sb) / sb) as usize] as usize;
-        let wb = self.words_of_class[b][(rest % sb) as usize] as usize;
+        let wb = self.words_of_class[b][in_run as usize] as usize;
         let (ls, lg) = self.pairs[pair];
         let mut board = [0u8; 12];
         board[ls as usize] = 1;
         board[lg as usize] = 9;
-        let mut syms = [0usize; 10];
-        let (mut x, mut y) = (wa, wb);
-        for j in (0..WORD_SQUARES).rev() {
-            syms[j] = x % SYMBOLS;
-            x /= SYMBOLS;
-            syms[j + WORD_SQUARES] = y % SYMBOLS;
-            y /= SYMBOLS;
-        }
-        let mut n = 0;
-        for (s, b) in board.iter_mut().enumerate() {
-            if s != ls as usize && s != lg as usize {
-                *b = code_of_symbol(syms[n]);
-                n += 1;
-            }
+        let free = &self.free[pair];
+        let (ca, cb) = (&self.word_squares[wa], &self.word_squares[wb]);
+        for k in 0..WORD_SQUARES {
+            board[free[k] as usize] = ca[k];
+            board[free[k + WORD_SQUARES] as usize] = cb[k];
         }
         let (ca, cb) = (class_counts(a), class_counts(b));
         let mut hands = [[0u8; 3]; 2];
@@ -525,11 +541,58 @@ impl Index {
             hands[0][k] = s as u8;
             hands[1][k] = (spare - s) as u8;
         }
-        Placement {
+        let p = Placement {
             board,
             hands,
             lions: [ls, lg],
+        };
+        (p, i - in_run as u64, sb, b)
+    }
+}
+
+/// Decodes indices one after the other, faster when they are close: indices that differ only
+/// in the second word (the last five free squares) share the rest of the placement.
+pub struct Decoder<'a> {
+    index: &'a Index,
+    start: u64,
+    len: u32,
+    class: usize,
+    base: Placement,
+}
+
+impl<'a> Decoder<'a> {
+    /// A decoder for `index`.
+    pub fn new(index: &'a Index) -> Decoder<'a> {
+        Decoder {
+            index,
+            start: 0,
+            len: 0,
+            class: 0,
+            base: Placement {
+                board: [0; 12],
+                hands: [[0; 3]; 2],
+                lions: [0, 0],
+            },
         }
+    }
+
+    /// The placement with index `i`, as [`Index::placement`].
+    #[inline]
+    pub fn placement(&mut self, i: u64) -> Placement {
+        if i >= self.start && i - self.start < self.len as u64 {
+            let ix = self.index;
+            let w = ix.words_of_class[self.class][(i - self.start) as usize] as usize;
+            let mut p = self.base;
+            let free = &ix.free[(i / ix.per_pair) as usize];
+            let codes = &ix.word_squares[w];
+            for k in 0..WORD_SQUARES {
+                p.board[free[k + WORD_SQUARES] as usize] = codes[k];
+            }
+            return p;
+        }
+        let (p, start, len, class) = self.index.decode(i);
+        (self.start, self.len, self.class, self.base) = (start, len, class, p);
+        p
     }
 }
 
@@ -561,6 +624,18 @@ mod tests {
             assert_eq!(index.index(&p.mirrored()), j);
             assert_eq!(index.index_of(&p.position()), Some(j));
             assert_eq!(index.index_if_representative(&index.placement(j)), Some(j));
+        }
+    }
+
+    #[test]
+    fn decoder_agrees_with_placement() {
+        let index = Index::full();
+        let mut decoder = Decoder::new(&index);
+        let step = index.len() / 100_003;
+        for i in (0..index.len()).step_by(step as usize) {
+            for j in i..(i + 50).min(index.len()) {
+                assert_eq!(decoder.placement(j), index.placement(j), "{j}");
+            }
         }
     }
 

@@ -27,7 +27,7 @@ use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use super::index::{Index, Placement};
+use super::index::{Decoder, Index, Placement};
 use super::rank::Rank;
 use super::{Phase, Progress};
 use crate::dobutsu::Position;
@@ -176,6 +176,7 @@ pub fn solve(index: &Index, bits: &[u64], rank: &Rank, progress: &dyn Progress) 
         .enumerate()
         .for_each(|(chunk, words)| {
             let mut moves = Vec::with_capacity(80);
+            let mut decoder = Decoder::new(index);
             let mut r = rank.before_word(chunk * CHUNK_WORDS) as usize;
             for (j, &word) in words.iter().enumerate() {
                 let mut w = word;
@@ -183,7 +184,7 @@ pub fn solve(index: &Index, bits: &[u64], rank: &Rank, progress: &dyn Progress) 
                     let b = w.trailing_zeros();
                     w &= w - 1;
                     let i = (chunk * CHUNK_WORDS + j) as u64 * 64 + b as u64;
-                    let pos = index.placement(i).position();
+                    let pos = decoder.placement(i).position();
                     moves.clear();
                     pos.legal_moves(&mut moves);
                     let mut count = 0u32;
@@ -244,6 +245,7 @@ pub fn solve(index: &Index, bits: &[u64], rank: &Rank, progress: &dyn Progress) 
                     next,
                     d,
                     preds: Vec::with_capacity(256),
+                    decoder: Decoder::new(index),
                 };
                 let w0 = chunk * CHUNK_WORDS;
                 let mut r = rank.before_word(w0) as usize;
@@ -307,6 +309,7 @@ struct Walker<'a> {
     d: u8,
     /// (index, rank, of a predecessor; how many moves it stands for).
     preds: Vec<(u64, u64, u8)>,
+    decoder: Decoder<'a>,
 }
 
 impl Walker<'_> {
@@ -314,7 +317,7 @@ impl Walker<'_> {
     /// three rounds (indices, then ranks, then values), each prefetching what the next needs, so
     /// that the cache misses of one position's predecessors overlap.
     fn walk(&mut self, i: u64) {
-        let c = self.index.placement(i);
+        let c = self.decoder.placement(i);
         let symmetric = c.mirrored() == c;
         self.preds.clear();
         let (index, bits, rank) = (self.index, self.bits, self.rank);
