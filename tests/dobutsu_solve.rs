@@ -284,3 +284,44 @@ fn full_analysis_reproduces_tanaka_and_plays_perfectly() {
         }
     }
 }
+
+/// `perfectplay solve dobutsu --probe FEN --table FILE` prints the position's value and each
+/// legal move's, best first; a missing table is a clear error and a failing exit status.
+#[test]
+fn probe_command_prints_the_value_of_every_move() {
+    let start = Position::from_fen("1l1/1c1/1C1/1L1[] w").unwrap();
+    let (solution, figures) = solve::analyse(&start, &Silent);
+    let path = temp_file("probe.solution");
+    file::save(&solution, &figures, &path).unwrap();
+    let fen = "1l1/1c1/1C1/1L1[] w";
+    let run = |table: &std::path::Path| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+            .args(["solve", "dobutsu", "--probe", fen, "--table"])
+            .arg(table)
+            .output()
+            .unwrap()
+    };
+    let out = run(&path);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut lines = text.lines();
+    let v = solution.probe(&start).unwrap();
+    assert_eq!(lines.next().unwrap(), format!("{fen}: {v}"));
+    let mut expected: Vec<_> = solution.move_values(&start);
+    expected.sort_by_key(|(_, v)| std::cmp::Reverse(v.unwrap().preference()));
+    let listed: Vec<&str> = lines.collect();
+    assert_eq!(listed.len(), expected.len());
+    for (line, (mv, v)) in listed.iter().zip(&expected) {
+        assert_eq!(line.split_whitespace().next().unwrap(), mv.to_string());
+        assert!(line.ends_with(&v.unwrap().to_string()), "{line}");
+    }
+    assert!(
+        listed[0].ends_with(&v.to_string()),
+        "the best move keeps the value"
+    );
+    std::fs::remove_file(&path).unwrap();
+    let out = run(&path);
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("no table file"), "{err}");
+}
