@@ -147,6 +147,17 @@ fn code_of_symbol(sym: usize) -> u8 {
     }
 }
 
+/// How to read a placement with given Lion squares: the representative pair's number, and the
+/// squares to read for its ten free squares, in order (through the mirror when the pair is the
+/// mirror image of the representative); for a pair that is its own mirror image, also the
+/// squares that read the mirror image.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    pair: u8,
+    order: [u8; 10],
+    mirror_order: [u8; 10],
+}
+
 /// Where a block of two word classes lies within a Lion pair.
 #[derive(Clone, Copy, Default)]
 struct BlockInfo {
@@ -186,6 +197,8 @@ pub struct Index {
     word_squares: Vec<[u8; WORD_SQUARES]>,
     /// Per Lion pair: the ten other squares, in order.
     free: Vec<[u8; 10]>,
+    /// Per placement of the two Lions (Sente's square × 12 + Gote's).
+    slots: Vec<Slot>,
     /// `block_hint[w >> BLOCK_HINT_SHIFT]`: the block holding that arrangement number.
     block_hint: Vec<u16>,
     per_pair: u64,
@@ -311,7 +324,7 @@ impl Index {
                 *r = (totals[0] - c[0] as u8 + 1, totals[1] - c[1] as u8 + 1);
             }
         }
-        let free = pairs
+        let free: Vec<[u8; 10]> = pairs
             .iter()
             .map(|&(ls, lg)| {
                 let mut f = [0u8; 10];
@@ -336,7 +349,27 @@ impl Index {
                 codes
             })
             .collect();
+        let mut slots = vec![Slot::default(); 144];
+        for (n, &(ls, lg)) in pairs.iter().enumerate() {
+            let f: &[u8; 10] = &free[n];
+            let m = f.map(|s| mirror_square(s as usize) as u8);
+            let (ls, lg) = (ls as usize, lg as usize);
+            slots[ls * 12 + lg] = Slot {
+                pair: n as u8,
+                order: *f,
+                mirror_order: m,
+            };
+            let (ms, mg) = (mirror_square(ls), mirror_square(lg));
+            if (ms, mg) != (ls, lg) {
+                slots[ms * 12 + mg] = Slot {
+                    pair: n as u8,
+                    order: m,
+                    mirror_order: *f,
+                };
+            }
+        }
         Index {
+            slots,
             word_squares,
             word_code,
             block,
@@ -386,8 +419,7 @@ impl Index {
 
     /// The index of a placement whose Lion pair is a representative; `None` otherwise.
     #[inline]
-    fn raw(&self, p: &Placement, pair: u8) -> u64 {
-        let free = &self.free[pair as usize];
+    fn raw(&self, p: &Placement, pair: u8, free: &[u8; 10]) -> u64 {
         let mut wa = 0;
         let mut wb = 0;
         for k in 0..WORD_SQUARES {
@@ -411,10 +443,14 @@ impl Index {
     #[inline]
     pub fn index(&self, p: &Placement) -> u64 {
         let (ls, lg) = p.lions();
+        let slot = &self.slots[ls * 12 + lg];
         match self.pair_kind[ls * 12 + lg] {
-            PairKind::Canonical(n) => self.raw(p, n),
-            PairKind::Mirrored => self.index(&p.mirrored()),
-            PairKind::Symmetric(n) => self.raw(p, n).min(self.raw(&p.mirrored(), n)),
+            PairKind::Canonical(n) => self.raw(p, n, &slot.order),
+            PairKind::Mirrored => self.raw(p, slot.pair, &slot.order),
+            PairKind::Symmetric(n) => {
+                self.raw(p, n, &slot.order)
+                    .min(self.raw(p, n, &slot.mirror_order))
+            }
             PairKind::Invalid => panic!("two Lions on one square"),
         }
     }
@@ -424,12 +460,13 @@ impl Index {
     #[inline]
     pub fn index_if_representative(&self, p: &Placement) -> Option<u64> {
         let (ls, lg) = p.lions();
+        let slot = &self.slots[ls * 12 + lg];
         match self.pair_kind[ls * 12 + lg] {
-            PairKind::Canonical(n) => Some(self.raw(p, n)),
+            PairKind::Canonical(n) => Some(self.raw(p, n, &slot.order)),
             PairKind::Mirrored => None,
             PairKind::Symmetric(n) => {
-                let i = self.raw(p, n);
-                (i <= self.raw(&p.mirrored(), n)).then_some(i)
+                let i = self.raw(p, n, &slot.order);
+                (i <= self.raw(p, n, &slot.mirror_order)).then_some(i)
             }
             PairKind::Invalid => panic!("two Lions on one square"),
         }
@@ -448,12 +485,16 @@ impl Index {
     #[inline]
     pub fn predecessor(&self, p: &Placement, c_symmetric: bool) -> (u64, u8) {
         let (ls, lg) = p.lions();
+        let slot = &self.slots[ls * 12 + lg];
         match self.pair_kind[ls * 12 + lg] {
-            PairKind::Canonical(n) => (self.raw(p, n), 1),
+            PairKind::Canonical(n) => (self.raw(p, n, &slot.order), 1),
             PairKind::Mirrored if c_symmetric => (0, 0),
-            PairKind::Mirrored => (self.raw(&p.mirrored(), self.pair_of_mirror(ls, lg)), 1),
+            PairKind::Mirrored => (self.raw(p, slot.pair, &slot.order), 1),
             PairKind::Symmetric(n) => {
-                let (a, b) = (self.raw(p, n), self.raw(&p.mirrored(), n));
+                let (a, b) = (
+                    self.raw(p, n, &slot.order),
+                    self.raw(p, n, &slot.mirror_order),
+                );
                 match (a.cmp(&b), c_symmetric) {
                     (std::cmp::Ordering::Less, _) => (a, 1),
                     (std::cmp::Ordering::Equal, true) => (a, 1),
@@ -463,14 +504,6 @@ impl Index {
                 }
             }
             PairKind::Invalid => panic!("two Lions on one square"),
-        }
-    }
-
-    #[inline]
-    fn pair_of_mirror(&self, ls: usize, lg: usize) -> u8 {
-        match self.pair_kind[mirror_square(ls) * 12 + mirror_square(lg)] {
-            PairKind::Canonical(n) => n,
-            _ => unreachable!("the mirror of a mirrored pair is canonical"),
         }
     }
 
