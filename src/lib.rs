@@ -10,5 +10,6 @@ pub mod dobutsu;
 pub mod game;
 pub mod oware;
 pub mod protocol;
+pub mod retro;
 pub mod search;
 pub mod variant;

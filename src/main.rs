@@ -1,6 +1,7 @@
 //! The `perfectplay` binary: the protocol loop on stdin/stdout by default, and subcommands.
 
 mod match_cli;
+mod solve_cli;
 
 use std::io::{self, BufReader, Write};
 use std::process::ExitCode;
@@ -75,6 +76,8 @@ enum Commands {
     /// Plays a match between two engines, with game records and rating statistics.
     #[command(after_help = "Every option, SPRT, fault handling and an example: docs/match.md.")]
     Match(Box<perfectplay::arena::MatchArgs>),
+    /// Solves a game by retrograde analysis and writes the solution file, or probes it.
+    Solve(solve_cli::SolveArgs),
 }
 
 /// Runs the command; a closed standard output (`perfectplay bench | head -0`) ends it quietly
@@ -197,6 +200,7 @@ fn run() -> anyhow::Result<()> {
         Commands::Match(args) => {
             match_cli::run(*args, &mut io::stdout().lock())?;
         }
+        Commands::Solve(args) => solve_cli::run(args, &mut io::stdout().lock())?,
     }
     Ok(())
 }

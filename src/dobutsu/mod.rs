@@ -88,6 +88,7 @@ mod eval;
 mod game;
 mod notation;
 mod position;
+pub mod solve;
 
 pub use eval::{evaluate, Weights};
 pub use game::{NotationError, Rules};

@@ -336,6 +336,13 @@ impl Position {
         (lions_ok && counts[2..5].iter().all(|&n| n <= 2)).then_some(pos)
     }
 
+    /// The position whose key is `key`, which the caller knows to be one (the solver's index
+    /// builds only legal keys); [`Position::from_key`] checks.
+    #[inline]
+    pub(crate) fn from_key_unchecked(key: u64) -> Position {
+        Position(key)
+    }
+
     /// The player to move.
     #[inline]
     pub fn side_to_move(&self) -> Player {

@@ -1,0 +1,119 @@
+//! The solution file: a [`crate::retro::file`] table of game `dobutsu` whose payload is the
+//! bitset of undecided reachable positions over the [`super::index::Index`] (little-endian
+//! 64-bit words), then one value byte per set bit in index order (0 a draw, else the distance;
+//! odd a win, even a loss for the side to move).
+//!
+//! Header counts: 0 the piece set (Giraffes + 256 × Elephants + 65536 × Chicks), 1 the number of
+//! bitset words, 2 the number of values, 3 the longest distance; 4-8 the forward pass's census
+//! (mirror images merged): Lion captures, Try losses, Try wins, no moves, undecided.
+
+use std::path::Path;
+
+use super::{Figures, Index, Solution, Storage};
+use crate::retro::file::{self as table, TableError, TableFile, COUNTS};
+
+/// The game name in the header.
+pub const GAME: &str = "dobutsu";
+/// The version of this payload layout.
+pub const VERSION: u32 = 1;
+
+/// A solution file mapped into memory.
+pub struct Mapped {
+    file: TableFile,
+    words: usize,
+}
+
+impl Mapped {
+    /// The number of bitset words.
+    pub fn words(&self) -> usize {
+        self.words
+    }
+
+    #[inline]
+    pub(super) fn word(&self, w: usize) -> u64 {
+        let p = self.file.payload();
+        u64::from_le_bytes(p[8 * w..8 * w + 8].try_into().expect("8 bytes"))
+    }
+
+    #[inline]
+    pub(super) fn value(&self, r: usize) -> u8 {
+        self.file.payload()[8 * self.words + r]
+    }
+}
+
+/// Writes `solution` to `path` (whole or not at all).
+///
+/// # Errors
+/// [`TableError::Io`] when the file cannot be written.
+pub fn save(solution: &Solution, figures: &Figures, path: &Path) -> Result<(), TableError> {
+    let Storage::Owned { bits, values } = &solution.storage else {
+        unreachable!("only a computed solution is saved");
+    };
+    let t = solution.index.totals();
+    let m = &figures.merged;
+    let mut counts = [0u64; COUNTS];
+    counts[..9].copy_from_slice(&[
+        t[0] as u64 | (t[1] as u64) << 8 | (t[2] as u64) << 16,
+        bits.len() as u64,
+        values.len() as u64,
+        figures.values_merged.max_distance() as u64,
+        m.lion_captures,
+        m.try_losses,
+        m.try_wins,
+        m.no_moves,
+        m.undecided,
+    ]);
+    let words: Vec<u8>;
+    let word_bytes: &[u8] = if cfg!(target_endian = "little") {
+        // SAFETY: any u64 is 8 valid bytes; on a little-endian machine they are already in the
+        // file's byte order.
+        unsafe { std::slice::from_raw_parts(bits.as_ptr().cast::<u8>(), bits.len() * 8) }
+    } else {
+        words = bits.iter().flat_map(|w| w.to_le_bytes()).collect();
+        &words
+    };
+    table::write(path, GAME, VERSION, &counts, &[word_bytes, values])
+}
+
+/// Maps and verifies the solution file at `path`.
+///
+/// # Errors
+/// Every [`TableError`]: missing, unreadable, truncated, not a table, another game or version,
+/// corrupt, or counts that do not fit the payload.
+pub fn load(path: &Path) -> Result<Solution, TableError> {
+    let file = TableFile::open(path, GAME, VERSION)?;
+    let c = *file.counts();
+    let inconsistent = |reason: String| TableError::Inconsistent {
+        path: path.to_owned(),
+        reason,
+    };
+    let totals = [c[0] as u8, (c[0] >> 8) as u8, (c[0] >> 16) as u8];
+    if c[0] >> 24 != 0 || totals.iter().any(|&t| t > 2) {
+        return Err(inconsistent(format!("piece set {:#x}", c[0])));
+    }
+    let index = Index::new(totals);
+    let words = index.solvable_len().div_ceil(64);
+    if c[1] != words || file.payload().len() as u64 != 8 * c[1] + c[2] {
+        return Err(inconsistent(format!(
+            "{} words and {} values in a payload of {} bytes, {words} words expected",
+            c[1],
+            c[2],
+            file.payload().len()
+        )));
+    }
+    let solution = Solution::new(
+        index,
+        Storage::Mapped(Mapped {
+            file,
+            words: words as usize,
+        }),
+    );
+    if solution.len() != c[2] {
+        return Err(inconsistent(format!(
+            "{} positions in the bitset, {} values",
+            solution.len(),
+            c[2]
+        )));
+    }
+    Ok(solution)
+}

@@ -1,0 +1,236 @@
+//! The terminal front end of `perfectplay solve`: progress bars per phase on standard error, the
+//! figures (compared with Tanaka's), the table of positions by distance, time and peak memory on
+//! standard output; and `--probe`, the value of a position and of each of its moves. The
+//! analysis itself is [`perfectplay::dobutsu::solve`], which prints nothing.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use perfectplay::dobutsu::solve::{self, file, Figures, Phase, Progress, Solution};
+use perfectplay::dobutsu::Position;
+
+/// The games `solve` knows.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum SolveGame {
+    /// Dobutsu Shogi: every position reachable from the start.
+    Dobutsu,
+}
+
+/// Arguments of `perfectplay solve`.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// The game to solve.
+    game: SolveGame,
+    /// Where to write the solution (written whole or not at all).
+    #[arg(long, default_value = DEFAULT_FILE)]
+    out: PathBuf,
+    /// Instead of solving, print the value of this position (a FEN) and of every legal move,
+    /// from the solution file given by --table.
+    #[arg(long)]
+    probe: Option<String>,
+    /// The solution file that --probe reads.
+    #[arg(long, default_value = DEFAULT_FILE)]
+    table: PathBuf,
+}
+
+/// The default solution file, in the working directory.
+pub const DEFAULT_FILE: &str = "dobutsu.solution";
+
+/// Tanaka's figures (IPSJ SIG-GI 2009); they count a position and its mirror image once.
+const TANAKA: [(&str, u64); 7] = [
+    ("positions", 246_803_167),
+    ("mover captures the Lion", 140_298_614),
+    ("mover lost to a Try", 7_018_985),
+    ("other positions", 99_485_568),
+    ("  wins", 56_474_473),
+    ("  draws", 2_682_700),
+    ("  losses", 40_328_395),
+];
+
+/// Progress bars, one per phase, with the time each phase took.
+struct Bars {
+    bar: Mutex<Option<(ProgressBar, Phase, Instant)>>,
+    times: Mutex<Vec<(Phase, f64)>>,
+}
+
+impl Progress for Bars {
+    fn start(&self, phase: Phase, total: Option<u64>) {
+        let bar = match total {
+            Some(n) => ProgressBar::new(n).with_style(
+                ProgressStyle::with_template(
+                    "{msg:>12} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} ({eta})",
+                )
+                .expect("template"),
+            ),
+            None => ProgressBar::new_spinner().with_style(
+                ProgressStyle::with_template("{msg:>12} [{elapsed_precise}] {human_pos} positions")
+                    .expect("template"),
+            ),
+        };
+        bar.set_message(phase.to_string());
+        *self.bar.lock().expect("bar lock") = Some((bar, phase, Instant::now()));
+    }
+
+    fn advance(&self, n: u64) {
+        if let Some((bar, ..)) = &*self.bar.lock().expect("bar lock") {
+            bar.inc(n);
+        }
+    }
+
+    fn finish(&self) {
+        if let Some((bar, phase, t)) = self.bar.lock().expect("bar lock").take() {
+            bar.finish();
+            self.times
+                .lock()
+                .expect("times lock")
+                .push((phase, t.elapsed().as_secs_f64()));
+        }
+    }
+}
+
+/// Runs `perfectplay solve`.
+///
+/// # Errors
+/// A FEN that does not parse, a missing or bad solution file for `--probe`, a failure to write
+/// the solution or to standard output.
+pub fn run(args: SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    let SolveGame::Dobutsu = args.game;
+    if let Some(fen) = &args.probe {
+        return probe(fen, &args.table, out);
+    }
+    let started = Instant::now();
+    let bars = Bars {
+        bar: Mutex::new(None),
+        times: Mutex::new(Vec::new()),
+    };
+    let (solution, figures) = solve::analyse(&Position::start(), &bars);
+    let solved = started.elapsed().as_secs_f64();
+    let cpu_solved = cpu_seconds();
+    file::save(&solution, &figures, &args.out)
+        .with_context(|| format!("writing the solution to {}", args.out.display()))?;
+    let size = std::fs::metadata(&args.out).map(|m| m.len()).unwrap_or(0);
+    report(&figures, out)?;
+    writeln!(out)?;
+    for (phase, secs) in bars.times.lock().expect("times lock").iter() {
+        writeln!(out, "phase {phase:<12} {secs:8.1} s wall")?;
+    }
+    let (user, sys) = cpu_solved.unwrap_or((0.0, 0.0));
+    writeln!(
+        out,
+        "analysis {solved:.1} s wall, {user:.1} s user + {sys:.1} s sys CPU; peak memory {} MiB; \
+         solution {} ({:.1} MB) written in {:.1} s",
+        peak_memory_kib().map_or("?".into(), |k| (k / 1024).to_string()),
+        args.out.display(),
+        size as f64 / 1e6,
+        started.elapsed().as_secs_f64() - solved
+    )?;
+    Ok(())
+}
+
+/// Prints the figures beside Tanaka's and the table by distance.
+fn report(f: &Figures, out: &mut impl Write) -> anyhow::Result<()> {
+    let u = &f.unmerged;
+    let m = &f.merged;
+    let ours = [
+        (u.total(), m.total()),
+        (u.lion_captures, m.lion_captures),
+        (u.try_losses, m.try_losses),
+        (
+            u.undecided + u.no_moves + u.try_wins,
+            m.undecided + m.no_moves + m.try_wins,
+        ),
+        (f.values_unmerged.wins(), f.values_merged.wins()),
+        (f.values_unmerged.draws(), f.values_merged.draws()),
+        (
+            f.values_unmerged.losses() + u.no_moves,
+            f.values_merged.losses() + m.no_moves,
+        ),
+    ];
+    writeln!(
+        out,
+        "{:<26} {:>13} {:>13} {:>13}",
+        "", "Tanaka", "found", "mirrors apart"
+    )?;
+    for ((name, tanaka), (apart, found)) in TANAKA.iter().zip(ours) {
+        let mark = if *tanaka == found { "" } else { "  (differs)" };
+        writeln!(out, "{name:<26} {tanaka:>13} {found:>13} {apart:>13}{mark}")?;
+    }
+    writeln!(
+        out,
+        "(no legal move: {} among the losses; a surviving Try: {}; forward sweeps: {})",
+        u.no_moves, u.try_wins, f.sweeps
+    )?;
+    writeln!(out, "start position: {} for the side to move", f.start)?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "positions by distance to the end (undecided positions; mirror images merged / apart):"
+    )?;
+    writeln!(out, "{:>6} {:>12} {:>12}", "plies", "merged", "apart")?;
+    let max = f.values_unmerged.max_distance() as usize;
+    for d in 1..=max {
+        let (a, b) = (f.values_merged.by_byte[d], f.values_unmerged.by_byte[d]);
+        if a != 0 {
+            let what = if d % 2 == 1 { "win" } else { "loss" };
+            writeln!(out, "{d:>6} {a:>12} {b:>12}  {what}")?;
+        }
+    }
+    writeln!(
+        out,
+        "{:>6} {:>12} {:>12}",
+        "draw",
+        f.values_merged.draws(),
+        f.values_unmerged.draws()
+    )?;
+    Ok(())
+}
+
+/// `--probe`: the value of `fen` and of each legal move.
+fn probe(fen: &str, table: &std::path::Path, out: &mut impl Write) -> anyhow::Result<()> {
+    let pos = Position::from_fen(fen).with_context(|| format!("reading FEN '{fen}'"))?;
+    let solution: Solution = file::load(table).with_context(|| {
+        format!(
+            "loading the solution (make it with `perfectplay solve dobutsu --out {}`)",
+            table.display()
+        )
+    })?;
+    match solution.probe(&pos) {
+        Some(v) => writeln!(out, "{fen}: {v}")?,
+        None => writeln!(
+            out,
+            "{fen}: not reachable from the start (not in the table)"
+        )?,
+    }
+    let mut moves = solution.move_values(&pos);
+    moves.sort_by_key(|(_, v)| std::cmp::Reverse(v.map_or(i32::MIN, |v| v.preference())));
+    for (mv, v) in moves {
+        match v {
+            Some(v) => writeln!(out, "{mv:<6} {v}")?,
+            None => writeln!(out, "{mv:<6} unknown")?,
+        }
+    }
+    Ok(())
+}
+
+/// Peak resident memory (VmHWM) in KiB, from /proc/self/status.
+fn peak_memory_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// User and system CPU seconds of the process, from /proc/self/stat (clock ticks of 1/100 s,
+/// the Linux default).
+fn cpu_seconds() -> Option<(f64, f64)> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let user: f64 = fields.get(11)?.parse().ok()?;
+    let sys: f64 = fields.get(12)?.parse().ok()?;
+    Some((user / 100.0, sys / 100.0))
+}

@@ -1,0 +1,327 @@
+//! The Dobutsu Shogi solver checked against a brute-force solver on reduced piece sets (always
+//! run), and the full analysis against Tanaka's figures (ignored: it takes minutes).
+
+use std::collections::HashMap;
+
+use std::path::PathBuf;
+
+use perfectplay::dobutsu::solve::{self, file, Silent, Solution, Value};
+use perfectplay::dobutsu::Position;
+use perfectplay::game::Outcome;
+use perfectplay::retro::file::TableError;
+
+/// The value of a decided position as the solver defines it: a Lion capture wins in 1, the rest
+/// is over at once (0 plies).
+fn decided(pos: &Position) -> Option<Value> {
+    let outcome = pos.outcome()?;
+    let me = pos.side_to_move();
+    let capture = pos
+        .lion(me.opponent())
+        .is_some_and(|l| pos.is_attacked(l, me));
+    let plies = if outcome == Outcome::Win && capture {
+        1
+    } else {
+        0
+    };
+    Some(Value { outcome, plies })
+}
+
+/// Every position reachable from `start` (normalised, mirror images merged by
+/// `Position::canonical`, decided positions not expanded) with its value, by a hash map and
+/// rounds over all positions: in round `d` a position becomes a win in `d` if a move leads to a
+/// loss in `d - 1`, a loss in `d` if every move leads to a win and the longest is `d - 1`.
+fn brute_force(start: &Position) -> HashMap<u64, Value> {
+    let key = |p: &Position| p.normalized().canonical().key();
+    let mut ids: HashMap<u64, usize> = HashMap::new();
+    let mut positions = vec![start.normalized().canonical()];
+    ids.insert(key(start), 0);
+    let mut children: Vec<Vec<usize>> = Vec::new();
+    let mut moves = Vec::new();
+    let mut next = 0;
+    while next < positions.len() {
+        let pos = positions[next];
+        next += 1;
+        let mut mine = Vec::new();
+        if decided(&pos).is_none() {
+            moves.clear();
+            pos.legal_moves(&mut moves);
+            for &mv in &moves {
+                let child = pos.play(mv).0;
+                let k = key(&child);
+                let id = *ids.entry(k).or_insert_with(|| {
+                    positions.push(child.normalized().canonical());
+                    positions.len() - 1
+                });
+                mine.push(id);
+            }
+        }
+        children.push(mine);
+    }
+    let mut value: Vec<Option<Value>> = positions.iter().map(decided).collect();
+    let mut open: Vec<usize> = (0..positions.len())
+        .filter(|&i| value[i].is_none())
+        .collect();
+    let mut d = 1u8;
+    loop {
+        // Decide round `d` from the values of earlier rounds only, then apply.
+        let mut decided_now = Vec::new();
+        open.retain(|&i| {
+            let mut all_win = true;
+            let mut longest = 0;
+            let mut wins = false;
+            for &c in &children[i] {
+                match value[c] {
+                    Some(v) if v.outcome == Outcome::Loss && v.plies + 1 == d => wins = true,
+                    Some(v) if v.outcome == Outcome::Win && v.plies < d => {
+                        longest = longest.max(v.plies)
+                    }
+                    _ => all_win = false,
+                }
+            }
+            if wins {
+                decided_now.push((i, Outcome::Win));
+            } else if all_win && longest + 1 == d {
+                decided_now.push((i, Outcome::Loss));
+            }
+            !(wins || all_win && longest + 1 == d)
+        });
+        let changed = !decided_now.is_empty();
+        for (i, outcome) in decided_now {
+            value[i] = Some(Value { outcome, plies: d });
+        }
+        if !changed && d > 2 {
+            break;
+        }
+        d += 1;
+    }
+    positions
+        .iter()
+        .zip(value)
+        .map(|(p, v)| {
+            let v = v.unwrap_or(Value {
+                outcome: Outcome::Draw,
+                plies: 0,
+            });
+            (p.key(), v)
+        })
+        .collect()
+}
+
+fn check_against_brute_force(fen: &str) -> (Solution, usize) {
+    let start = Position::from_fen(fen).unwrap();
+    let (solution, figures) = solve::analyse(&start, &Silent);
+    let expected = brute_force(&start);
+    let mut undecided = 0;
+    for (&key, &v) in &expected {
+        let pos = Position::from_key(key).unwrap();
+        assert_eq!(solution.probe(&pos), Some(v), "{fen}: {pos:?}");
+        assert_eq!(solution.probe(&pos.mirrored().flipped()), Some(v));
+        undecided += usize::from(decided(&pos).is_none());
+        assert_best_move_keeps_value(&solution, &pos);
+    }
+    assert_eq!(solution.len() as usize, undecided, "{fen}");
+    assert_eq!(figures.merged.total() as usize, expected.len(), "{fen}");
+    assert_eq!(
+        solution.probe(&start),
+        expected.get(&start.normalized().canonical().key()).copied()
+    );
+    (solution, expected.len())
+}
+
+#[test]
+fn lions_and_chicks_match_brute_force() {
+    let (_, n) = check_against_brute_force("1l1/1c1/1C1/1L1[] w");
+    assert!(n > 1000, "{n}");
+}
+
+#[test]
+fn giraffe_and_chicks_match_brute_force() {
+    let (_, n) = check_against_brute_force("1l1/1c1/1C1/GL1[] w");
+    assert!(n > 10_000, "{n}");
+}
+
+#[test]
+fn elephant_and_chicks_match_brute_force() {
+    let (_, n) = check_against_brute_force("1le/1c1/1C1/1L1[] w");
+    assert!(n > 10_000, "{n}");
+}
+
+/// Takes about 30 s.
+#[test]
+#[ignore = "30 s"]
+fn giraffe_elephant_and_chicks_match_brute_force() {
+    let (_, n) = check_against_brute_force("1le/1c1/1C1/GL1[] w");
+    assert!(n > 100_000, "{n}");
+}
+
+/// The solution's move from `pos` (when the game goes on) has the position's value, and the
+/// position after it has the value one ply nearer the end, from the other side.
+fn assert_best_move_keeps_value(solution: &Solution, pos: &Position) -> Option<Position> {
+    let v = solution.probe(pos).expect("a reachable position");
+    let (mv, mv_value) = solution.best_move(pos)?;
+    assert_eq!(mv_value, v, "{pos:?} {mv}");
+    let child = pos.play(mv).0;
+    let after = solution.probe(&child).expect("the position after a move");
+    assert_eq!(after.before_move(), v, "{pos:?} {mv}");
+    Some(child)
+}
+
+/// A file name in the target directory, unique to the test.
+fn temp_file(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    dir.join(format!("{name}-{}", std::process::id()))
+}
+
+#[test]
+fn solution_file_round_trips_and_bad_files_are_refused() {
+    let start = Position::from_fen("1l1/1c1/1C1/GL1[] w").unwrap();
+    let (solution, figures) = solve::analyse(&start, &Silent);
+    let path = temp_file("chicks.solution");
+    file::save(&solution, &figures, &path).unwrap();
+    let loaded = file::load(&path).unwrap();
+    assert_eq!(loaded.len(), solution.len());
+    let expected = brute_force(&start);
+    for &key in expected.keys() {
+        let pos = Position::from_key(key).unwrap();
+        assert_eq!(loaded.probe(&pos), solution.probe(&pos), "{pos:?}");
+    }
+    let bytes = std::fs::read(&path).unwrap();
+    let bad = temp_file("bad.solution");
+    let load_bad = |data: &[u8]| {
+        std::fs::write(&bad, data).unwrap();
+        file::load(&bad).err().expect("refused")
+    };
+    assert!(matches!(
+        load_bad(&bytes[..bytes.len() - 1]),
+        TableError::Truncated { .. }
+    ));
+    assert!(matches!(
+        load_bad(&bytes[..100]),
+        TableError::Truncated { .. }
+    ));
+    let mut corrupt = bytes.clone();
+    corrupt[bytes.len() / 2] ^= 0x10;
+    assert!(matches!(load_bad(&corrupt), TableError::Corrupt(_)));
+    let mut foreign = bytes.clone();
+    foreign[16..23].copy_from_slice(b"oware\0\0");
+    assert!(matches!(load_bad(&foreign), TableError::Foreign { .. }));
+    let mut not_table = bytes.clone();
+    not_table[0] = b'X';
+    assert!(matches!(load_bad(&not_table), TableError::NotATable(_)));
+    std::fs::remove_file(&bad).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let err = file::load(&path).err().expect("refused");
+    assert!(matches!(err, TableError::Missing(_)));
+    assert!(err.to_string().contains("no table file"), "{err}");
+}
+
+/// A small deterministic generator (xorshift64*) for the random positions.
+struct Rng(u64);
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
+    }
+}
+
+/// The whole analysis (about 4 minutes of CPU on this machine, 280 MB): Tanaka's figures
+/// exactly, the start lost in 78 plies and played out as such, and 1,000 random reachable
+/// positions played out by the solution with the value kept and the distance falling by one each
+/// ply. Run with `cargo test --release --test dobutsu_solve -- --ignored`.
+#[test]
+#[ignore = "the full analysis takes minutes"]
+fn full_analysis_reproduces_tanaka_and_plays_perfectly() {
+    let start = Position::start();
+    let (solution, f) = solve::analyse(&start, &Silent);
+    assert_eq!(f.merged.total(), 246_803_167);
+    assert_eq!(f.merged.lion_captures, 140_298_614);
+    assert_eq!(f.merged.try_losses, 7_018_985);
+    assert_eq!(f.merged.undecided + f.merged.no_moves, 99_485_568);
+    assert_eq!(f.values_merged.wins(), 56_474_473);
+    assert_eq!(f.values_merged.draws(), 2_682_700);
+    assert_eq!(f.values_merged.losses() + f.merged.no_moves, 40_328_395);
+    assert_eq!(
+        f.start,
+        Value {
+            outcome: Outcome::Loss,
+            plies: 78
+        }
+    );
+    assert_eq!(solution.len(), 99_485_568);
+
+    // Both sides play the solution: the second player wins at ply 78.
+    let mut pos = start;
+    let mut ply = 0;
+    while let Some(next) = assert_best_move_keeps_value(&solution, &pos) {
+        pos = next;
+        ply += 1;
+    }
+    assert_eq!(ply, 78);
+    assert_eq!(pos.side_to_move(), perfectplay::dobutsu::Player::Sente);
+    assert_eq!(pos.outcome(), Some(Outcome::Loss));
+
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut moves = Vec::new();
+    for _ in 0..1000 {
+        let mut pos = start;
+        for _ in 0..rng.below(80) {
+            moves.clear();
+            if pos.outcome().is_some() {
+                break;
+            }
+            pos.legal_moves(&mut moves);
+            pos = pos.play(moves[rng.below(moves.len())]).0;
+        }
+        let mut plies = 0;
+        while let Some(next) = assert_best_move_keeps_value(&solution, &pos) {
+            pos = next;
+            plies += 1;
+            if plies == 40 && solution.probe(&pos).unwrap().outcome == Outcome::Draw {
+                break;
+            }
+        }
+    }
+}
+
+/// `perfectplay solve dobutsu --probe FEN --table FILE` prints the position's value and each
+/// legal move's, best first; a missing table is a clear error and a failing exit status.
+#[test]
+fn probe_command_prints_the_value_of_every_move() {
+    let start = Position::from_fen("1l1/1c1/1C1/1L1[] w").unwrap();
+    let (solution, figures) = solve::analyse(&start, &Silent);
+    let path = temp_file("probe.solution");
+    file::save(&solution, &figures, &path).unwrap();
+    let fen = "1l1/1c1/1C1/1L1[] w";
+    let run = |table: &std::path::Path| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+            .args(["solve", "dobutsu", "--probe", fen, "--table"])
+            .arg(table)
+            .output()
+            .unwrap()
+    };
+    let out = run(&path);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut lines = text.lines();
+    let v = solution.probe(&start).unwrap();
+    assert_eq!(lines.next().unwrap(), format!("{fen}: {v}"));
+    let mut expected: Vec<_> = solution.move_values(&start);
+    expected.sort_by_key(|(_, v)| std::cmp::Reverse(v.unwrap().preference()));
+    let listed: Vec<&str> = lines.collect();
+    assert_eq!(listed.len(), expected.len());
+    for (line, (mv, v)) in listed.iter().zip(&expected) {
+        assert_eq!(line.split_whitespace().next().unwrap(), mv.to_string());
+        assert!(line.ends_with(&v.unwrap().to_string()), "{line}");
+    }
+    assert!(
+        listed[0].ends_with(&v.to_string()),
+        "the best move keeps the value"
+    );
+    std::fs::remove_file(&path).unwrap();
+    let out = run(&path);
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("no table file"), "{err}");
+}
