@@ -32,7 +32,7 @@ const RANK_1: u16 = 0x007;
 const RANK_4: u16 = 0xE00;
 
 /// Steps `(file, rank)` of each kind for Sente (Gote's are the same turned round).
-const fn steps(kind: u8) -> &'static [(i8, i8)] {
+pub(crate) const fn steps(kind: u8) -> &'static [(i8, i8)] {
     match kind {
         1 => &[
             (-1, -1),

@@ -41,32 +41,17 @@ pub const MAX_DISTANCE: u8 = 254;
 
 /// `SOURCES[kind code][square]`: the squares a Sente piece of that kind reaches `square` from.
 const SOURCES: [[u16; 12]; 6] = {
-    let dirs: [&[(i8, i8)]; 6] = [
-        &[],
-        &[
-            (-1, -1),
-            (0, -1),
-            (1, -1),
-            (-1, 0),
-            (1, 0),
-            (-1, 1),
-            (0, 1),
-            (1, 1),
-        ],
-        &[(0, -1), (-1, 0), (1, 0), (0, 1)],
-        &[(-1, -1), (1, -1), (-1, 1), (1, 1)],
-        &[(0, 1)],
-        &[(0, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)],
-    ];
     let mut t = [[0u16; 12]; 6];
     let mut k = 1;
     while k < 6 {
         let mut to = 0;
         while to < 12 {
             let (file, rank) = ((to % 3) as i8, (to / 3) as i8);
+            // The rules' steps, walked backwards: the squares a step of this kind comes from.
+            let dirs = crate::dobutsu::position::steps(k as u8);
             let mut d = 0;
-            while d < dirs[k].len() {
-                let (f, r) = (file - dirs[k][d].0, rank - dirs[k][d].1);
+            while d < dirs.len() {
+                let (f, r) = (file - dirs[d].0, rank - dirs[d].1);
                 if f >= 0 && f < 3 && r >= 0 && r < 4 {
                     t[k][to] |= 1 << (r * 3 + f);
                 }
