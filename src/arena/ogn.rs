@@ -278,9 +278,60 @@ pub enum OgnError {
 /// # Errors
 /// The first [`OgnError`] met.
 pub fn parse(text: &str) -> Result<Vec<OgnGame>, OgnError> {
+    parse_records::<OgnGame>(text).map_err(|m| match m {
+        Malformed::Tag { line, text } => OgnError::Tag { line, text },
+        Malformed::Unclosed { line, what } => OgnError::Unclosed { line, what },
+        Malformed::Word { line, token, .. } => OgnError::Token { line, token },
+    })
+}
+
+/// A record as the tokenizer shared by OGN and PGN ([`parse_records`]) fills it in.
+pub(crate) trait RecordText: Default {
+    /// Why a word of the move text is refused.
+    type WordError;
+    /// The header tags.
+    fn tags(&mut self) -> &mut Vec<(String, String)>;
+    /// One comment slot per move read so far.
+    fn comments(&mut self) -> &mut Vec<Option<String>>;
+    /// Reads one word of the move text (a move number, a move, a result).
+    fn word(&mut self, token: &str) -> Result<(), Self::WordError>;
+}
+
+impl RecordText for OgnGame {
+    type WordError = ();
+    fn tags(&mut self) -> &mut Vec<(String, String)> {
+        &mut self.tags
+    }
+    fn comments(&mut self) -> &mut Vec<Option<String>> {
+        &mut self.comments
+    }
+    fn word(&mut self, token: &str) -> Result<(), ()> {
+        read_token(self, token)
+    }
+}
+
+/// How [`parse_records`] fails.
+pub(crate) enum Malformed<E> {
+    /// A `[` that does not start a `[Name "value"]` tag.
+    Tag { line: usize, text: String },
+    /// A `{` comment or `(` variation that is not closed.
+    Unclosed { line: usize, what: &'static str },
+    /// A word the record refused.
+    Word {
+        line: usize,
+        token: String,
+        error: E,
+    },
+}
+
+/// The tokenizer of the PGN family (OGN and PGN records): tags `[Name "value"]`, `{ }` comments
+/// (kept on the move before them), nested `( )` variations (skipped), `;` comments to the end of
+/// the line, and the words of the move text, which the record reads. A tag after move text starts
+/// the next record.
+pub(crate) fn parse_records<R: RecordText>(text: &str) -> Result<Vec<R>, Malformed<R::WordError>> {
     let chars: Vec<char> = text.chars().collect();
     let mut games = Vec::new();
-    let mut game = OgnGame::default();
+    let mut game = R::default();
     let mut in_moves = false;
     let mut i = 0;
     let mut line = 1;
@@ -299,22 +350,22 @@ pub fn parse(text: &str) -> Result<Vec<OgnGame>, OgnError> {
                     games.push(std::mem::take(&mut game));
                     in_moves = false;
                 }
-                let (name, value, end) = parse_tag(&chars, i).ok_or_else(|| OgnError::Tag {
+                let (name, value, end) = parse_tag(&chars, i).ok_or_else(|| Malformed::Tag {
                     line,
                     text: chars[i..].iter().take_while(|&&c| c != '\n').collect(),
                 })?;
-                game.tags.push((name, value));
+                game.tags().push((name, value));
                 i = end;
             }
             '{' => {
-                let close = find_from(&chars, i + 1, '}').ok_or(OgnError::Unclosed {
+                let close = find_from(&chars, i + 1, '}').ok_or(Malformed::Unclosed {
                     line,
                     what: "comment",
                 })?;
                 let text: String = chars[i + 1..close].iter().collect();
                 line += text.matches('\n').count();
                 let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-                if let Some(last) = game.comments.last_mut() {
+                if let Some(last) = game.comments().last_mut() {
                     *last = Some(text);
                 }
                 in_moves = true;
@@ -327,7 +378,7 @@ pub fn parse(text: &str) -> Result<Vec<OgnGame>, OgnError> {
                 loop {
                     match chars.get(j) {
                         None => {
-                            return Err(OgnError::Unclosed {
+                            return Err(Malformed::Unclosed {
                                 line: start_line,
                                 what: "variation",
                             })
@@ -359,11 +410,13 @@ pub fn parse(text: &str) -> Result<Vec<OgnGame>, OgnError> {
                 }
                 let token: String = chars[start..i].iter().collect();
                 in_moves = true;
-                read_token(&mut game, &token).map_err(|()| OgnError::Token { line, token })?;
+                if let Err(error) = game.word(&token) {
+                    return Err(Malformed::Word { line, token, error });
+                }
             }
         }
     }
-    if in_moves || !game.tags.is_empty() {
+    if in_moves || !game.tags().is_empty() {
         games.push(game);
     }
     Ok(games)

@@ -13,7 +13,7 @@
 use std::fmt;
 
 use crate::arena::games::Refereed;
-use crate::arena::ogn::{escape_tag, parse_tag, sanitize_comment};
+use crate::arena::ogn::{escape_tag, parse_records, sanitize_comment, Malformed, RecordText};
 use crate::arena::runner::GameRecord;
 use crate::game::{GameEnd, GameState, Player};
 
@@ -179,96 +179,25 @@ pub enum PgnError {
 /// # Errors
 /// The first [`PgnError`] met.
 pub fn parse(text: &str) -> Result<Vec<PgnGame>, PgnError> {
-    let chars: Vec<char> = text.chars().collect();
-    let mut games = Vec::new();
-    let mut game = PgnGame::default();
-    let mut in_moves = false;
-    let mut i = 0;
-    let mut line = 1;
-    while i < chars.len() {
-        let c = chars[i];
-        if c == '\n' {
-            line += 1;
-        }
-        if c.is_whitespace() {
-            i += 1;
-            continue;
-        }
-        match c {
-            '[' => {
-                if in_moves {
-                    games.push(std::mem::take(&mut game));
-                    in_moves = false;
-                }
-                let (name, value, end) = parse_tag(&chars, i).ok_or_else(|| PgnError::Tag {
-                    line,
-                    text: chars[i..].iter().take_while(|&&c| c != '\n').collect(),
-                })?;
-                game.tags.push((name, value));
-                i = end;
-            }
-            '{' => {
-                let close = chars[i + 1..]
-                    .iter()
-                    .position(|&c| c == '}')
-                    .map(|p| i + 1 + p)
-                    .ok_or(PgnError::Unclosed {
-                        line,
-                        what: "comment",
-                    })?;
-                let text: String = chars[i + 1..close].iter().collect();
-                line += text.matches('\n').count();
-                if let Some(last) = game.comments.last_mut() {
-                    *last = Some(text.split_whitespace().collect::<Vec<_>>().join(" "));
-                }
-                in_moves = true;
-                i = close + 1;
-            }
-            '(' => {
-                let (start_line, mut depth, mut j) = (line, 0usize, i);
-                loop {
-                    match chars.get(j) {
-                        None => {
-                            return Err(PgnError::Unclosed {
-                                line: start_line,
-                                what: "variation",
-                            })
-                        }
-                        Some('(') => depth += 1,
-                        Some(')') => {
-                            depth -= 1;
-                            if depth == 0 {
-                                break;
-                            }
-                        }
-                        Some('\n') => line += 1,
-                        Some(_) => {}
-                    }
-                    j += 1;
-                }
-                in_moves = true;
-                i = j + 1;
-            }
-            ';' => {
-                while i < chars.len() && chars[i] != '\n' {
-                    i += 1;
-                }
-            }
-            _ => {
-                let start = i;
-                while i < chars.len() && !chars[i].is_whitespace() && !"[{(;".contains(chars[i]) {
-                    i += 1;
-                }
-                let token: String = chars[start..i].iter().collect();
-                in_moves = true;
-                read_token(&mut game, &token);
-            }
-        }
+    parse_records::<PgnGame>(text).map_err(|m| match m {
+        Malformed::Tag { line, text } => PgnError::Tag { line, text },
+        Malformed::Unclosed { line, what } => PgnError::Unclosed { line, what },
+        Malformed::Word { error, .. } => match error {},
+    })
+}
+
+impl RecordText for PgnGame {
+    type WordError = std::convert::Infallible;
+    fn tags(&mut self) -> &mut Vec<(String, String)> {
+        &mut self.tags
     }
-    if in_moves || !game.tags.is_empty() {
-        games.push(game);
+    fn comments(&mut self) -> &mut Vec<Option<String>> {
+        &mut self.comments
     }
-    Ok(games)
+    fn word(&mut self, token: &str) -> Result<(), std::convert::Infallible> {
+        read_token(self, token);
+        Ok(())
+    }
 }
 
 /// A move-text word: a move number, possibly glued to a move (`12.`, `12...b2b3`), a NAG (`$1`),
