@@ -187,11 +187,6 @@ impl<G: Game> GameState<G> {
         self.end.is_some()
     }
 
-    /// Whether the current position has ended the game by the rules (no move may be played).
-    pub fn is_over_by_rules(&self) -> bool {
-        self.position.outcome().is_some()
-    }
-
     /// The legal moves of the current position: none once the game has ended, by the rules or
     /// the cycle rule.
     pub fn legal_moves(&self) -> Vec<G::Move> {
