@@ -62,8 +62,8 @@ enum Commands {
     /// data/dobutsu-selfplay-games.txt) to a fixed depth, each with a fresh table, and prints the
     /// total nodes (the search's signature) and nodes per second.
     Bench {
-        /// Depth of every search, in plies (default: 14 for Oware, 9 for Dobutsu).
-        #[arg(long, short)]
+        /// Depth of every search, in plies, 1 to 100 (default: 14 for Oware, 9 for Dobutsu).
+        #[arg(long, short, value_parser = clap::value_parser!(u32).range(1..=100))]
         depth: Option<u32>,
         /// Game and rules: abapa or awari (the Oware games), or dobutsu.
         #[arg(long, default_value = "abapa")]

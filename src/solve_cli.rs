@@ -29,15 +29,26 @@ pub struct SolveArgs {
     /// Where to write the solution (written whole or not at all) [default: the engine's default
     /// place, $XDG_DATA_HOME/perfectplay/dobutsu.solution, XDG_DATA_HOME defaulting to
     /// ~/.local/share].
-    #[arg(long)]
+    #[arg(long, conflicts_with = "probe")]
     out: Option<PathBuf>,
     /// Instead of solving, print the value of this position (a FEN) and of every legal move,
     /// from the solution file given by --table.
     #[arg(long)]
     probe: Option<String>,
     /// The solution file that --probe reads [default: as for --out].
-    #[arg(long)]
+    #[arg(long, requires = "probe")]
     table: Option<PathBuf>,
+}
+
+/// Makes an empty scratch file in `dir` (to learn that the solution can be written there) and
+/// returns its path.
+fn tempfile_in(dir: &std::path::Path) -> std::io::Result<PathBuf> {
+    let path = dir.join(format!(".perfectplay-solve-{}.check", std::process::id()));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)?;
+    Ok(path)
 }
 
 /// `path`, or the default place of the solution file.
@@ -111,9 +122,16 @@ pub fn run(args: SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
         return probe(fen, &or_default_place(args.table)?, out);
     }
     let path = or_default_place(args.out)?;
+    // Checked before the minutes of the analysis, not after.
+    if path.is_dir() {
+        anyhow::bail!("--out {} is a directory: give a file name", path.display());
+    }
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("making the directory {}", dir.display()))?;
+        let probe = tempfile_in(dir)
+            .with_context(|| format!("the directory {} is not writable", dir.display()))?;
+        let _ = std::fs::remove_file(probe);
     }
     let started = Instant::now();
     let bars = Bars {
@@ -205,12 +223,16 @@ fn report(f: &Figures, out: &mut impl Write) -> anyhow::Result<()> {
 /// `--probe`: the value of `fen` and of each legal move.
 fn probe(fen: &str, table: &std::path::Path, out: &mut impl Write) -> anyhow::Result<()> {
     let pos = Position::from_fen(fen).with_context(|| format!("reading FEN '{fen}'"))?;
-    let solution: Solution = file::load(table).with_context(|| {
-        format!(
-            "loading the solution (make it with `perfectplay solve dobutsu --out {}`)",
-            table.display()
-        )
-    })?;
+    let solution: Solution = match file::load(table) {
+        Ok(solution) => solution,
+        Err(e @ perfectplay::retro::file::TableError::Missing(_)) => {
+            return Err(anyhow::Error::new(e).context(format!(
+                "loading the solution (make it with `perfectplay solve dobutsu --out {}`)",
+                table.display()
+            )))
+        }
+        Err(e) => return Err(anyhow::Error::new(e).context("loading the solution")),
+    };
     match solution.probe(&pos) {
         Some(v) => writeln!(out, "{fen}: {v}")?,
         None => writeln!(

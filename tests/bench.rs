@@ -59,3 +59,17 @@ fn bench_subcommand_prints_nodes_and_nps() {
     assert_eq!(words[10], "nps");
     assert!(words[11].parse::<u64>().is_ok());
 }
+
+/// `bench --depth` takes 1 to 100, as `go depth` does: 0 and 101 are refused with a usage error.
+#[test]
+fn bench_depth_out_of_range_is_refused() {
+    for depth in ["0", "101"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+            .args(["bench", "--depth", depth])
+            .output()
+            .expect("run perfectplay bench");
+        assert_eq!(out.status.code(), Some(2), "--depth {depth}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("1..=100"), "{err}");
+    }
+}

@@ -215,6 +215,20 @@ fn solution_file_round_trips_and_bad_files_are_refused() {
     let mut not_table = bytes.clone();
     not_table[0] = b'X';
     assert!(matches!(load_bad(&not_table), TableError::NotATable(_)));
+    let longer = [&bytes[..], b"extra"].concat();
+    let err = load_bad(&longer);
+    assert!(matches!(err, TableError::Truncated { .. }));
+    assert!(
+        err.to_string()
+            .ends_with("(truncated, or not a whole table)"),
+        "{err}"
+    );
+    assert!(matches!(load_bad(b"hello\n"), TableError::NotATable(_)));
+    let dir = file::load(path.parent().unwrap()).err().expect("refused");
+    assert!(matches!(dir, TableError::Directory(_)), "{dir}");
+    assert!(dir
+        .to_string()
+        .ends_with("is a directory, not a table file"));
     std::fs::remove_file(&bad).unwrap();
     std::fs::remove_file(&path).unwrap();
     let err = file::load(&path).err().expect("refused");
@@ -403,11 +417,14 @@ fn the_engine_plays_a_loaded_solution_perfectly() {
     file::save(&solution, &figures, &path).unwrap();
     let mut engine = Engine::start();
     engine.send("setoption name Variant value dobutsu");
-    engine.send(&format!(
-        "setoption name SolutionPath value {}",
-        path.display()
-    ));
-    assert_eq!(engine.sync(), [loaded_line(&path, &solution)]);
+    // Set twice: the same file is loaded again (and said so) each time.
+    for _ in 0..2 {
+        engine.send(&format!(
+            "setoption name SolutionPath value {}",
+            path.display()
+        ));
+        assert_eq!(engine.sync(), [loaded_line(&path, &solution)]);
+    }
 
     // Every 97th position of the solution's piece set that the rules have not decided (a Lion
     // capture available is decided: the search sees it without the table, and the positions
@@ -647,4 +664,52 @@ fn the_engine_finds_the_solution_in_its_default_place() {
     assert_eq!(score, solution_score(solution.probe(&start).unwrap()));
     assert!(tbhits > 0);
     std::fs::remove_dir_all(&data).unwrap();
+}
+
+/// A bad solution file given as a preset is a warning on standard error (the log's default level
+/// shows it), and the engine plays on; `--table` without `--probe` is a usage error rather than
+/// the start of a solve.
+#[test]
+fn a_bad_preset_solution_is_a_warning_and_table_needs_probe() {
+    let missing = temp_file("no-such.solution");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args(["--option", "Variant=dobutsu", "--option"])
+        .arg(format!("SolutionPath={}", missing.display()))
+        .env("XDG_DATA_HOME", common::NO_DATA)
+        .env_remove("RUST_LOG")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"position startpos\ngo nodes 100\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "info string error: no table file at {}; playing by search",
+            missing.display()
+        )),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.lines().last().unwrap().starts_with("bestmove "),
+        "{stdout}"
+    );
+
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args(["solve", "dobutsu", "--table"])
+        .arg(&missing)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--probe"));
 }

@@ -7,7 +7,9 @@ use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 
-use crate::game::{find_option, GameState, Notation, OptionError, Settings, Tables};
+use crate::game::{
+    find_option, GameState, Notation, OptionDecl, OptionError, Settings, TableSettings, Tables,
+};
 use crate::protocol::options::EngineSettings;
 use crate::protocol::{format_bestmove, format_hash_report, format_info, Event};
 use crate::search::{
@@ -169,8 +171,9 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
             return Some(Err(e));
         }
         let rules_changed = settings.rules != self.settings.rules;
-        // (A new variant makes a new engine, which loads its own tables.)
-        let tables_changed = settings.tables != self.settings.tables;
+        // A table option loads its tables again even when its value is unchanged (the file may
+        // have been made or fixed since); a new variant makes a new engine, which loads its own.
+        let tables_changed = settings.tables != self.settings.tables || is_table_option(decl);
         self.settings = settings;
         let mut lines = Vec::new();
         if tables_changed {
@@ -338,6 +341,23 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
             self.searcher = *searcher;
         }
     }
+}
+
+/// Whether `decl` sets where the game's tables are or how far to use them: its setter, given its
+/// default value and settings whose [`TableSettings`] hold values no option gives, changes them.
+fn is_table_option<G: Notation>(decl: &OptionDecl<Settings<G>>) -> bool {
+    let marked = TableSettings {
+        path: Some("\0".into()),
+        limit: Some(u32::MAX),
+    };
+    let mut probe = Settings::<G> {
+        tables: marked.clone(),
+        ..Settings::default()
+    };
+    // Any value the option's type accepts will do: its default.
+    let value = (decl.get)(&Settings::default());
+    (decl.set)(&mut probe, &value);
+    probe.tables != marked
 }
 
 /// Sends each completed iteration to the session thread as an `info` line.

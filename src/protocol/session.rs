@@ -82,7 +82,7 @@ pub fn run_with_presets<R: BufRead + Send + 'static, W: Write>(
         // Nothing but replies may go out before the first command: what a preset said (the
         // table's report) goes to the log.
         for line in lines {
-            if line.contains("not enough memory") {
+            if line.contains("not enough memory") || line.starts_with("info string error") {
                 log::warn!("{line}");
             } else {
                 log::info!("{line}");
@@ -175,7 +175,11 @@ impl<W: Write> Session<W> {
         let mut game = engine_for(settings.variant, settings.hash_mb);
         // Nothing but replies may go out before the first command.
         if let Some(line) = game.take_loaded() {
-            log::info!("{line}");
+            if line.starts_with("info string error") {
+                log::warn!("{line}");
+            } else {
+                log::info!("{line}");
+            }
         }
         Session {
             out,

@@ -38,8 +38,11 @@ pub enum TableError {
         /// The cause.
         source: io::Error,
     },
-    /// The file is shorter than its header says (or than a header).
-    #[error("table file {path} is truncated: {found} bytes, {expected} expected")]
+    /// The path is a directory.
+    #[error("{0} is a directory, not a table file")]
+    Directory(PathBuf),
+    /// The file is shorter than its header says (or than a header), or longer.
+    #[error("table file {path} has {found} bytes, {expected} expected (truncated, or not a whole table)")]
     Truncated {
         /// The file.
         path: PathBuf,
@@ -230,10 +233,18 @@ impl TableFile {
                 source: e,
             },
         })?;
+        if file.metadata().map_err(io_err(path))?.is_dir() {
+            return Err(TableError::Directory(path.to_owned()));
+        }
         // SAFETY: the mapping is read-only; the file is ours and is replaced only by rename, so
         // its bytes do not change under the mapping.
         let map = unsafe { Mmap::map(&file) }.map_err(io_err(path))?;
         let found = map.len() as u64;
+        // A short file that does not even start as a table is no table, not a truncated one.
+        let start = map.len().min(MAGIC.len());
+        if map[..start] != MAGIC[..start] {
+            return Err(TableError::NotATable(path.to_owned()));
+        }
         if map.len() < HEADER_LEN {
             return Err(TableError::Truncated {
                 path: path.to_owned(),
