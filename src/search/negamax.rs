@@ -266,8 +266,10 @@ impl<G: Game> Searcher<G> {
             budget = budget.min(level.max_nodes());
         }
         self.budget = budget;
+        // `go infinite` searches until `stop`, whatever the clock says.
         let clock = limits
             .clock
+            .filter(|_| !limits.infinite)
             .and_then(|c| c.budget_for(root.position.to_move().index()));
         self.hard_limit = match (limits.movetime, clock) {
             (Some(mt), Some(c)) => Some(mt.min(c.hard)),

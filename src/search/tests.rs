@@ -327,6 +327,13 @@ fn an_empty_clock_gives_the_first_iteration_only() {
     let mut searcher = Searcher::<Board>::with_hash_mb(1);
     let result = searcher.search(root, &limits, &cfg, &Control::default(), &mut Silent);
     assert_eq!(result.depth, 1);
+    // `go infinite` ignores the clock (here the depth ends it).
+    let infinite = Limits {
+        infinite: true,
+        ..limits
+    };
+    let result = searcher.search(root, &infinite, &cfg, &Control::default(), &mut Silent);
+    assert_eq!(result.depth, 6);
     // The opponent's empty clock does not matter: depth 6 in microseconds, far below an hour.
     time_ms.swap(0, 1);
     let limits = Limits {
