@@ -65,7 +65,9 @@ fn scratch(name: &str) -> PathBuf {
 // `garbage` (junk lines and a `bestmove` without a move), `nomove` (`bestmove 0000` although it has
 // legal moves). Two more modes play random moves too: `slowstart:MS` waits MS milliseconds before
 // `uciok` (a JVM starting), `strict` reads `position` as Aalina does, the moves run together in one
-// word (`moves FfBe`), and exits with status 4 on moves separated by blanks.
+// word (`moves FfBe`), and exits with status 4 on moves separated by blanks. `clock:MS` needs
+// a game clock (`go wtime ...` when South moves, `go btime ...` when North does, else exit status 5) and sleeps MS milliseconds before
+// each move; `nodes` needs `go nodes N` (else exit status 6).
 
 fn fake_engine_command(mode: &str) -> String {
     let exe = std::env::current_exe().unwrap();
@@ -137,6 +139,22 @@ fn fake_engine() {
             }
             Some("go") => {
                 gos += 1;
+                if kind == "clock" {
+                    let own = if game.board().side_to_move() == Side::South {
+                        "wtime"
+                    } else {
+                        "btime"
+                    };
+                    if !words.contains(&own) {
+                        eprintln!("fake engine: no clock in '{line}'");
+                        std::process::exit(5);
+                    }
+                    std::thread::sleep(Duration::from_millis(u64::from(fault_at)));
+                }
+                if kind == "nodes" && words.get(1) != Some(&"nodes") {
+                    eprintln!("fake engine: no node limit in '{line}'");
+                    std::process::exit(6);
+                }
                 if gos == fault_at {
                     match kind.as_str() {
                         "crash" => {
@@ -472,6 +490,86 @@ fn sprt_stops_when_decided() {
     assert!(summary.to_string().contains("H1 accepted"));
 }
 
+/// An engine that takes more than its clock holds loses on time: 120 ms a move on a clock of
+/// 0.3 s without increment (and a margin of 50 ms) runs out at its third move at the latest. The
+/// clock is sent as `go wtime btime winc binc` (the fake engine exits without one).
+#[test]
+fn an_engine_over_its_clock_loses_on_time() {
+    let path = scratch("time-loss.ogn");
+    let summary = played(
+        run_quiet(match_args(&[
+            "--engine",
+            &fake_engine_command("clock:120"),
+            "--engine",
+            &fake_engine_command("clock:0"),
+            "--tc",
+            "0.3",
+            "--time-margin",
+            "50",
+            "--games",
+            "2",
+            "--ogn",
+            path.to_str().unwrap(),
+            "--quiet",
+        ]))
+        .unwrap(),
+    );
+    let t = &summary.tally;
+    assert_eq!((t.games.games(), t.games.losses), (2, 2), "{summary}");
+    assert_eq!(t.fault_count(0, Fault::TimeLoss), 2, "{:?}", t.faults);
+    assert!(t.faults[1].is_empty(), "{:?}", t.faults);
+    assert!(summary
+        .to_string()
+        .contains("Faults: fake-clock #1 2 (2 loss on time); fake-clock #2 none;"));
+    assert!(summary.to_string().contains("clock 0.3+0"), "{summary}");
+    for g in ogn::parse(&std::fs::read_to_string(&path).unwrap()).unwrap() {
+        let termination = g.tag("Termination").unwrap();
+        assert!(
+            termination.starts_with("forfeit: loss on time by ")
+                && termination.contains("ms on the clock (margin 50 ms)"),
+            "{termination}"
+        );
+        // The 4 opening plies, then at most two moves of the slow engine (its third is too late)
+        // and three of the other.
+        assert!(g.moves.len() <= 4 + 5, "{} moves", g.moves.len());
+    }
+}
+
+/// Engines can have limits of their own: one on a clock, the other on nodes (each fake engine
+/// exits if it gets the other kind of `go`); fast engines on a clock with an increment play
+/// their games to the end.
+#[test]
+fn each_engine_gets_its_own_limit() {
+    let summary = played(
+        run_quiet(match_args(&[
+            "--engine",
+            &fake_engine_command("clock:0"),
+            "--engine",
+            &fake_engine_command("nodes"),
+            "--tc",
+            "5+0.1",
+            "--limit",
+            "2:nodes=1000",
+            "--games",
+            "4",
+            "--quiet",
+        ]))
+        .unwrap(),
+    );
+    let t = &summary.tally;
+    assert_eq!(t.games.games(), 4);
+    assert!(
+        t.faults[0].is_empty() && t.faults[1].is_empty(),
+        "{summary}"
+    );
+    assert!(
+        summary
+            .to_string()
+            .contains("fake-clock: clock 5+0.1; fake-nodes: 1000 nodes per move"),
+        "{summary}"
+    );
+}
+
 #[test]
 fn interrupt_keeps_finished_games() {
     let rules = Rules::default();
@@ -483,8 +581,9 @@ fn interrupt_keeps_finished_games() {
         engines: [spec("random"), spec("first")],
         names: ["a".into(), "b".into()],
         games: 40,
-        limit: SearchLimit::Nodes(100),
+        limits: [SearchLimit::Nodes(100); 2],
         timeout: Duration::from_secs(5),
+        time_margin: Duration::from_millis(50),
         handshake_timeout: Duration::from_secs(30),
         rules,
         openings: random_openings::<Board>(20, 2, 3, &rules),

@@ -102,6 +102,7 @@ fn uci_handshake_lists_id_options_and_uciok() {
         "option name Seed type string default perfectplay",
         "option name Variant type combo default abapa var abapa var awari var dobutsu",
         "option name Hash type spin default 16 min 1 max 32768",
+        "option name MoveOverhead type spin default 30 min 0 max 5000",
         "option name Ponder type check default false",
         "option name OwnBook type check default false",
         "option name ScoreMateAsCp type check default false",
@@ -660,6 +661,65 @@ legal
         6
     );
     assert!(!first.iter().any(|l| l.contains("error")), "{first:#?}");
+}
+
+/// `go wtime/btime` reads the side to move's clock: with nothing left on it beyond the
+/// `MoveOverhead` the engine answers after its first iteration, whatever the other clock holds
+/// (which would allow a deep search). (How much time a clock gives is tested on the allocation
+/// function itself, `search::limits`.)
+#[test]
+fn go_reads_the_clock_of_the_side_to_move() {
+    let out = transcript(
+        "position startpos
+go wtime 30 btime 100000 winc 0 binc 0
+         position startpos moves F
+go wtime 100000 btime -10 depth 9
+         setoption name MoveOverhead value 0
+position startpos
+go wtime 0 btime 5 movestogo 1
+",
+    );
+    let depths: Vec<u32> = out
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .map(|l| parse_info(l).depth)
+        .collect();
+    assert_eq!(depths, [1, 1, 1], "{out:#?}");
+    assert_eq!(out.iter().filter(|l| l.starts_with("bestmove")).count(), 3);
+    assert!(!out.iter().any(|l| l.contains("error")), "{out:#?}");
+}
+
+/// Searches on a clock or a movetime keep the table for the next ones; a node search after them
+/// still gives exactly what it gives in a fresh engine.
+#[test]
+fn node_searches_after_timed_ones_are_unchanged() {
+    let node_search = "position startpos moves FfBe
+go nodes 30000
+";
+    let fresh = transcript(node_search);
+    let after = transcript(&format!(
+        "position startpos
+go movetime 30
+position startpos moves Ff
+         go wtime 2000 btime 2000 winc 10 binc 10
+position startpos moves FfB
+go ponder
+stop
+         {node_search}"
+    ));
+    let strip = |out: &[String]| out.iter().map(|l| without_timing(l)).collect::<Vec<_>>();
+    let last_search = |out: &[String]| {
+        let ends: Vec<usize> = (0..out.len())
+            .filter(|&i| out[i].starts_with("bestmove"))
+            .collect();
+        let start = ends.len().checked_sub(2).map_or(0, |k| ends[k] + 1);
+        strip(&out[start..])
+    };
+    assert_eq!(last_search(&after), strip(&fresh));
+    assert_eq!(
+        after.iter().filter(|l| l.starts_with("bestmove")).count(),
+        4
+    );
 }
 
 /// The loop runs in-process too: bytes in, bytes out.

@@ -79,6 +79,23 @@ pub struct MatchArgs {
     #[arg(long, group = "limit", value_name = "MS")]
     pub movetime: Option<u64>,
 
+    /// Game clock: SECONDS[+INCREMENT] for the game, the increment added after each move
+    /// (`--tc 10+0.1`), sent as `go wtime btime winc binc` in milliseconds; an engine that takes
+    /// more than its clock holds (plus --time-margin) loses on time. Not reproducible.
+    #[arg(long, group = "limit", value_name = "SECONDS[+INC]")]
+    pub tc: Option<runner::TimeControl>,
+
+    /// The limit of one engine, as N:KIND=VALUE, replacing --nodes/--depth/--movetime/--tc for
+    /// engine N (1 or 2): nodes=N, depth=D, movetime=MS, tc=SECONDS[+INC], or go (a plain go):
+    /// --tc 10+0.1 --limit 2:nodes=20000.
+    #[arg(long = "limit", value_name = "N:KIND=VALUE")]
+    pub limits: Vec<String>,
+
+    /// Milliseconds an engine on a clock (--tc) may run past it before it loses on time: the
+    /// runner's measure includes the pipes' and the threads' delays.
+    #[arg(long, default_value_t = 50, value_name = "MS")]
+    pub time_margin: u64,
+
     /// Milliseconds an engine may take for `isready` before each game and for each move (on top
     /// of --movetime); a slower engine loses the game by timeout.
     #[arg(long, default_value_t = 10_000, value_name = "MS")]
@@ -173,8 +190,8 @@ pub struct MatchSummary {
     pub names: [String; 2],
     /// Games planned.
     pub planned: usize,
-    /// The search limit.
-    pub limit: SearchLimit,
+    /// The search limit of each engine, the first engine's first.
+    pub limits: [SearchLimit; 2],
     /// The rules, in words ([`Refereed::describe_rules`]: `abapa, repetitions 3, no-capture
     /// limit 500`).
     pub rules: String,
@@ -226,7 +243,7 @@ impl fmt::Display for MatchSummary {
             "Match {a} vs {b}: {} of {} games, {} ({}), {:.1} s",
             t.games.games(),
             self.planned,
-            self.limit,
+            describe_limits(&self.names, &self.limits, None),
             self.rules,
             self.elapsed.as_secs_f64()
         )?;
@@ -382,8 +399,8 @@ pub struct MatchStart {
     pub names: [String; 2],
     /// Games planned.
     pub games: usize,
-    /// The search limit.
-    pub limit: SearchLimit,
+    /// The search limit of each engine, the first engine's first.
+    pub limits: [SearchLimit; 2],
     /// For a plain `go`, what it means for each engine: `Level N, at most M nodes a move` for our
     /// engine (read from its `Level` option), `None` for an engine whose default is unknown.
     pub default_search: [Option<String>; 2],
@@ -399,21 +416,45 @@ impl fmt::Display for MatchStart {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let [a, b] = &self.names;
         write!(f, "Match {a} vs {b}: {} games, ", self.games)?;
-        if self.limit == SearchLimit::EngineDefault {
-            let own = |i: usize| {
-                self.default_search[i]
-                    .clone()
-                    .unwrap_or_else(|| "its own default".to_string())
-            };
-            write!(f, "plain go ({a}: {}; {b}: {})", own(0), own(1))?;
-        } else {
-            write!(f, "{}", self.limit)?;
-        }
-        write!(f, " ({})", self.rules)?;
+        let limits = describe_limits(&self.names, &self.limits, Some(&self.default_search));
+        write!(f, "{limits} ({})", self.rules)?;
         if let Some(s) = &self.sprt {
             write!(f, ", SPRT {s}")?;
         }
         Ok(())
+    }
+}
+
+/// The engines' limits in words: one limit when they share it (`20000 nodes per move`), else each
+/// engine's (`a: clock 10+0.1; b: 20000 nodes per move`). A plain `go` is `plain go (a: ...; b:
+/// ...)` with what it means for each engine when `default_search` says (the start line), else
+/// `the engines' default search`.
+fn describe_limits(
+    names: &[String; 2],
+    limits: &[SearchLimit; 2],
+    default_search: Option<&[Option<String>; 2]>,
+) -> String {
+    let own = |i: usize| {
+        default_search
+            .and_then(|d| d[i].clone())
+            .unwrap_or_else(|| "its own default".to_string())
+    };
+    let [a, b] = names;
+    match limits {
+        [SearchLimit::EngineDefault, SearchLimit::EngineDefault] if default_search.is_some() => {
+            format!("plain go ({a}: {}; {b}: {})", own(0), own(1))
+        }
+        [x, y] if x == y => x.to_string(),
+        _ => {
+            let each = |i: usize| match limits[i] {
+                SearchLimit::EngineDefault if default_search.is_some() => {
+                    format!("plain go ({})", own(i))
+                }
+                SearchLimit::EngineDefault => "plain go".to_string(),
+                limit => limit.to_string(),
+            };
+            format!("{a}: {}; {b}: {}", each(0), each(1))
+        }
     }
 }
 
@@ -717,7 +758,7 @@ impl VisitRefereed for PlayMatch<'_> {
         let start = MatchStart {
             names: config.names.clone(),
             games: config.games,
-            limit: config.limit,
+            limits: config.limits,
             default_search: [0, 1].map(|i| default_search(&first[i], &config.engines[i])),
             rules: described.clone(),
             sprt,
@@ -760,7 +801,7 @@ impl VisitRefereed for PlayMatch<'_> {
         Ok(MatchReport::Played(Box::new(MatchSummary {
             names: config.names.clone(),
             planned: config.games,
-            limit: config.limit,
+            limits: config.limits,
             rules: described,
             sides: G::PLAYER_NAMES,
             sprt: sprt.map(|s| (s, result.tally.llr(&s))),
@@ -802,12 +843,26 @@ fn match_config<G: Refereed>(args: &MatchArgs, rules: G::Rules) -> anyhow::Resul
         }
         engines[targets[0]].name = Some(value.to_string());
     }
-    let limit = match (args.nodes, args.depth, args.movetime) {
-        (Some(n), _, _) => SearchLimit::Nodes(n),
-        (_, Some(d), _) => SearchLimit::Depth(d),
-        (_, _, Some(ms)) => SearchLimit::MoveTime(ms),
+    let limit = match (args.nodes, args.depth, args.movetime, args.tc) {
+        (Some(n), ..) => SearchLimit::Nodes(n),
+        (_, Some(d), ..) => SearchLimit::Depth(d),
+        (_, _, Some(ms), _) => SearchLimit::MoveTime(ms),
+        (.., Some(tc)) => SearchLimit::Clock(tc),
         _ => SearchLimit::EngineDefault,
     };
+    let mut limits = [limit; 2];
+    let mut set = [false; 2];
+    for text in &args.limits {
+        let (targets, spec) = engine_target(text)?;
+        if targets.len() != 1 {
+            bail!("--limit '{text}' must say which engine: 1:KIND=VALUE or 2:KIND=VALUE");
+        }
+        let engine = targets[0];
+        if std::mem::replace(&mut set[engine], true) {
+            bail!("--limit: engine {} is given two limits", engine + 1);
+        }
+        limits[engine] = engine_limit(spec).with_context(|| format!("--limit '{text}'"))?;
+    }
     let pairs = args.games.div_ceil(2);
     let openings = match &args.openings {
         Some(path) => {
@@ -833,13 +888,44 @@ fn match_config<G: Refereed>(args: &MatchArgs, rules: G::Rules) -> anyhow::Resul
         engines,
         names: fallback_names,
         games: args.games,
-        limit,
+        limits,
         timeout: Duration::from_millis(args.timeout),
+        time_margin: Duration::from_millis(args.time_margin),
         handshake_timeout: Duration::from_millis(args.handshake_timeout),
         rules,
         openings,
         concurrency: args.concurrency.max(1),
         sprt,
+    })
+}
+
+/// One engine's limit from `--limit N:KIND=VALUE` (the `KIND=VALUE` or `go` part).
+fn engine_limit(spec: &str) -> anyhow::Result<SearchLimit> {
+    if spec.trim() == "go" {
+        return Ok(SearchLimit::EngineDefault);
+    }
+    let (kind, value) = spec
+        .split_once('=')
+        .context("expected KIND=VALUE (nodes=N, depth=D, movetime=MS, tc=SECONDS[+INC]) or go")?;
+    let value = value.trim();
+    let positive = |what: &str| -> anyhow::Result<u64> {
+        match value.parse::<u64>() {
+            Ok(n) if n >= 1 => Ok(n),
+            _ => bail!("{what} must be a whole number of at least 1 (found '{value}')"),
+        }
+    };
+    Ok(match kind.trim() {
+        "nodes" => SearchLimit::Nodes(positive("nodes")?),
+        "depth" => {
+            SearchLimit::Depth(u32::try_from(positive("depth")?).context("depth is too large")?)
+        }
+        "movetime" => SearchLimit::MoveTime(
+            value
+                .parse()
+                .with_context(|| format!("movetime must be milliseconds (found '{value}')"))?,
+        ),
+        "tc" => SearchLimit::Clock(value.parse()?),
+        other => bail!("unknown limit '{other}' (nodes, depth, movetime, tc or go)"),
     })
 }
 
@@ -1164,7 +1250,7 @@ mod tests {
         MatchSummary {
             names: ["a".into(), "b".into()],
             planned: games.len(),
-            limit: SearchLimit::Nodes(100),
+            limits: [SearchLimit::Nodes(100); 2],
             rules: crate::oware::Board::describe_rules(&Rules::default()),
             sides: crate::oware::Board::PLAYER_NAMES,
             tally,
@@ -1265,7 +1351,7 @@ mod tests {
         );
         assert_eq!(c.engines[1].name.as_deref(), Some("weak"));
         assert_eq!(c.names, ["e1".to_string(), "e2".to_string()]);
-        assert_eq!(c.limit, SearchLimit::Nodes(500));
+        assert_eq!(c.limits, [SearchLimit::Nodes(500); 2]);
         assert_eq!(c.sprt.map(|s| s.elo1), Some(5.0));
         assert_eq!(
             resolve_names(&c, [Some("X"), Some("X")]),
@@ -1278,6 +1364,77 @@ mod tests {
         assert_eq!(
             resolve_names(&same, [Some("X"), Some("X")]),
             ["X #1".to_string(), "X #2".to_string()]
+        );
+    }
+
+    #[test]
+    fn limits_per_engine_and_clocks() {
+        use runner::TimeControl;
+        let tc = |base_ms, increment_ms| TimeControl {
+            base_ms,
+            increment_ms,
+        };
+        assert_eq!("10+0.1".parse(), Ok(tc(10_000, 100)));
+        assert_eq!("0.5".parse(), Ok(tc(500, 0)));
+        assert_eq!(" 60+1 ".parse(), Ok(tc(60_000, 1_000)));
+        for bad in [
+            "", "0", "0+1", "-1+0", "10+", "ten", "10+0.1+2", "1e3", "40/60+1",
+        ] {
+            assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
+        }
+        assert_eq!(tc(10_000, 100).to_string(), "10+0.1");
+        assert_eq!(tc(2_500, 0).to_string(), "2.5+0");
+        assert_eq!(
+            runner::clock_go_command([Some(9_500), Some(-20)], [Some(100), Some(0)]),
+            "go wtime 9500 btime -20 winc 100 binc 0"
+        );
+        assert_eq!(
+            runner::clock_go_command([None, Some(300)], [None, Some(10)]),
+            "go btime 300 binc 10"
+        );
+        let limits = |words: &[&str]| {
+            let mut all = vec!["--engine", "e1", "--engine", "e2"];
+            all.extend_from_slice(words);
+            match_config::<crate::oware::Board>(&args(&all), Rules::default()).map(|c| c.limits)
+        };
+        assert_eq!(
+            limits(&["--tc", "10+0.1"]).unwrap(),
+            [SearchLimit::Clock(tc(10_000, 100)); 2]
+        );
+        assert_eq!(
+            limits(&["--tc", "10+0.1", "--limit", "2:nodes=20000"]).unwrap(),
+            [
+                SearchLimit::Clock(tc(10_000, 100)),
+                SearchLimit::Nodes(20_000)
+            ]
+        );
+        assert_eq!(
+            limits(&["--limit", "1:movetime=50", "--limit", "2:go"]).unwrap(),
+            [SearchLimit::MoveTime(50), SearchLimit::EngineDefault]
+        );
+        assert_eq!(
+            limits(&["--limit", "2:depth=7", "--limit", "1:tc=1"]).unwrap(),
+            [SearchLimit::Clock(tc(1_000, 0)), SearchLimit::Depth(7)]
+        );
+        for bad in [
+            &["--limit", "nodes=5"][..],
+            &["--limit", "3:nodes=5"],
+            &["--limit", "1:nodes=0"],
+            &["--limit", "1:tc=0"],
+            &["--limit", "1:speed=3"],
+            &["--limit", "1:nodes=5", "--limit", "1:depth=3"],
+        ] {
+            assert!(limits(bad).is_err(), "{bad:?}");
+        }
+        assert!(Cli::try_parse_from(["m", "--tc", "1+0", "--nodes", "2"]).is_err());
+        assert!(Cli::try_parse_from(["m", "--tc", "x"]).is_err());
+        let names = ["a".to_string(), "b".to_string()];
+        let both = [SearchLimit::Clock(tc(10_000, 100)); 2];
+        assert_eq!(describe_limits(&names, &both, None), "clock 10+0.1");
+        let mixed = [SearchLimit::Clock(tc(10_000, 100)), SearchLimit::Nodes(5)];
+        assert_eq!(
+            describe_limits(&names, &mixed, None),
+            "a: clock 10+0.1; b: 5 nodes per move"
         );
     }
 

@@ -31,22 +31,98 @@ pub enum SearchLimit {
     Depth(u32),
     /// `go movetime MS` (milliseconds; not reproducible).
     MoveTime(u64),
+    /// A game clock: `go wtime ... btime ... winc ... binc ...`, and a loss on time for an engine
+    /// that exceeds its clock (not reproducible).
+    Clock(TimeControl),
     /// Plain `go`: the engine's own default (for our engine, its `Level`).
     EngineDefault,
 }
 
+/// A game clock of Fischer type: a base time for the game and an increment added after each
+/// move, in milliseconds (`--tc 10+0.1`: 10,000 and 100).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Time for the game, in milliseconds (at least 1).
+    pub base_ms: u64,
+    /// Time added after each move, in milliseconds.
+    pub increment_ms: u64,
+}
+
+/// Why a time control cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "'{0}' is not a time control: expected SECONDS or SECONDS+INCREMENT (10+0.1), the base above 0"
+)]
+pub struct TimeControlError(pub String);
+
+impl std::str::FromStr for TimeControl {
+    type Err = TimeControlError;
+
+    /// `SECONDS` or `SECONDS+INCREMENT`, each a decimal number of seconds (`10+0.1`, `0.5`,
+    /// `60+1`), rounded to the millisecond; the base must be at least a millisecond.
+    fn from_str(text: &str) -> Result<TimeControl, TimeControlError> {
+        let error = || TimeControlError(text.to_string());
+        let (base, increment) = text.trim().split_once('+').unwrap_or((text.trim(), "0"));
+        let ms = |t: &str| -> Result<u64, TimeControlError> {
+            let t = t.trim();
+            if t.is_empty() || !t.chars().all(|c| c.is_ascii_digit() || c == '.') {
+                return Err(error());
+            }
+            let secs: f64 = t.parse().map_err(|_| error())?;
+            let ms = (secs * 1000.0).round();
+            if ms.is_finite() && ms < 1e15 {
+                Ok(ms as u64)
+            } else {
+                Err(error())
+            }
+        };
+        let (base_ms, increment_ms) = (ms(base)?, ms(increment)?);
+        if base_ms == 0 {
+            return Err(error());
+        }
+        Ok(TimeControl {
+            base_ms,
+            increment_ms,
+        })
+    }
+}
+
+/// Milliseconds as seconds, without trailing zeros (`10000` is `10`, `100` is `0.1`).
+fn seconds(ms: u64) -> String {
+    if ms.is_multiple_of(1000) {
+        (ms / 1000).to_string()
+    } else {
+        let text = format!("{}.{:03}", ms / 1000, ms % 1000);
+        text.trim_end_matches('0').to_string()
+    }
+}
+
+impl fmt::Display for TimeControl {
+    /// `10+0.1`, as `--tc` reads it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}+{}",
+            seconds(self.base_ms),
+            seconds(self.increment_ms)
+        )
+    }
+}
+
 impl SearchLimit {
-    /// The `go` command.
+    /// The `go` command of a limit without a clock (for [`SearchLimit::Clock`] see
+    /// [`clock_go_command`]).
     pub fn go_command(&self) -> String {
         match self {
             SearchLimit::Nodes(n) => format!("go nodes {n}"),
             SearchLimit::Depth(d) => format!("go depth {d}"),
             SearchLimit::MoveTime(ms) => format!("go movetime {ms}"),
-            SearchLimit::EngineDefault => "go".to_string(),
+            SearchLimit::Clock(_) | SearchLimit::EngineDefault => "go".to_string(),
         }
     }
 
-    /// The time allowed for one move: `margin`, plus the move time for [`SearchLimit::MoveTime`].
+    /// The time allowed for one move: `margin`, plus the move time for [`SearchLimit::MoveTime`]
+    /// (an engine on a clock is allowed what is left on it, see [`play_match`]).
     pub fn time_allowed(&self, margin: Duration) -> Duration {
         match self {
             SearchLimit::MoveTime(ms) => margin + Duration::from_millis(*ms),
@@ -61,9 +137,29 @@ impl fmt::Display for SearchLimit {
             SearchLimit::Nodes(n) => write!(f, "{n} nodes per move"),
             SearchLimit::Depth(d) => write!(f, "depth {d} per move"),
             SearchLimit::MoveTime(ms) => write!(f, "{ms} ms per move"),
+            SearchLimit::Clock(tc) => write!(f, "clock {tc}"),
             SearchLimit::EngineDefault => f.write_str("the engines' default search"),
         }
     }
+}
+
+/// The `go` command of a move under a game clock: `go wtime W btime B winc WI binc BI`, each
+/// player's time left (`time_ms`, the first player's first; negative once run out) and
+/// increment, for the players that play on a clock (`None`: that player's engine has another
+/// limit, and its fields are left out).
+pub fn clock_go_command(time_ms: [Option<i64>; 2], increment_ms: [Option<u64>; 2]) -> String {
+    let mut go = "go".to_string();
+    for (key, value) in [("wtime", time_ms[0]), ("btime", time_ms[1])] {
+        if let Some(v) = value {
+            go.push_str(&format!(" {key} {v}"));
+        }
+    }
+    for (key, value) in [("winc", increment_ms[0]), ("binc", increment_ms[1])] {
+        if let Some(v) = value {
+            go.push_str(&format!(" {key} {v}"));
+        }
+    }
+    go
 }
 
 /// A start for a pair of games: a position and moves played from it before the engines take over.
@@ -276,6 +372,8 @@ pub enum Fault {
     ClosedPipe,
     /// No answer in the time allowed.
     Timeout,
+    /// More time taken than the engine's game clock held (with the match's `--time-margin`).
+    TimeLoss,
     /// A `bestmove` line without a move.
     Garbage,
     /// The engine could not be (re)started.
@@ -284,12 +382,13 @@ pub enum Fault {
 
 impl Fault {
     /// Every fault, in display order.
-    pub const ALL: [Fault; 7] = [
+    pub const ALL: [Fault; 8] = [
         Fault::IllegalMove,
         Fault::NoMove,
         Fault::Crash,
         Fault::ClosedPipe,
         Fault::Timeout,
+        Fault::TimeLoss,
         Fault::Garbage,
         Fault::StartFailure,
     ];
@@ -313,6 +412,7 @@ impl fmt::Display for Fault {
             Fault::Crash => "crash",
             Fault::ClosedPipe => "closed pipe",
             Fault::Timeout => "timeout",
+            Fault::TimeLoss => "loss on time",
             Fault::Garbage => "garbage",
             Fault::StartFailure => "start failure",
         })
@@ -518,10 +618,13 @@ pub struct MatchConfig<G: Game> {
     pub names: [String; 2],
     /// Games to play (pairs share an opening; an odd last game has no partner).
     pub games: usize,
-    /// The search limit per move.
-    pub limit: SearchLimit,
+    /// The search limit of each engine, the first engine's first.
+    pub limits: [SearchLimit; 2],
     /// Time allowed for `isready` before a game, and for a move beyond its move time.
     pub timeout: Duration,
+    /// How far an engine on a game clock may run past it before it loses on time (the runner's
+    /// own measure includes the pipes' and the threads' delays).
+    pub time_margin: Duration,
     /// Time allowed for starting an engine: `uci` to `uciok`, then the first `isready` to
     /// `readyok` (a JVM on a loaded machine takes many seconds).
     pub handshake_timeout: Duration,
@@ -826,8 +929,16 @@ fn play_game<G: Refereed>(
         // Openings are checked when loaded; this cannot happen.
         log::error!("opening of pair {pair} refused by the rules");
     }
-    let go = config.limit.go_command();
-    let allowed = config.limit.time_allowed(config.timeout);
+    // Each player's limit, and the clocks of those that play on one (by player index).
+    let limits = [first, first.opponent()].map(|side| config.limits[engine_of(side)]);
+    let increments = limits.map(|l| match l {
+        SearchLimit::Clock(tc) => Some(tc.increment_ms),
+        _ => None,
+    });
+    let mut clocks = limits.map(|l| match l {
+        SearchLimit::Clock(tc) => Some(tc.base_ms as i64),
+        _ => None,
+    });
     loop {
         if let Some(end) = state.end() {
             record.termination = Termination::Rules(end);
@@ -848,7 +959,37 @@ fn play_game<G: Refereed>(
             return Some(record);
         };
         let position = position_command(&opening.start, state.moves(), &config.rules);
+        let limit = limits[side.index()];
+        let (go, allowed) = match clocks[side.index()] {
+            Some(left) => (
+                clock_go_command(clocks, increments),
+                Duration::from_millis(left.max(0) as u64) + config.time_margin,
+            ),
+            None => (limit.go_command(), limit.time_allowed(config.timeout)),
+        };
+        let asked = std::time::Instant::now();
         let answer = engine.best_move(&position, &go, allowed, Some(stop), G::read_move);
+        if let Some(left) = clocks[side.index()].as_mut() {
+            let used = asked.elapsed();
+            let on_clock = *left;
+            *left -= used.as_millis() as i64;
+            let late = match &answer {
+                Ok(_) => *left < -(config.time_margin.as_millis() as i64),
+                Err(EngineError::Timeout { .. }) => true,
+                Err(_) => false,
+            };
+            if late {
+                let detail = format!(
+                    "{} ms used with {on_clock} ms on the clock (margin {} ms)",
+                    used.as_millis(),
+                    config.time_margin.as_millis()
+                );
+                engines[e] = None;
+                forfeit(&mut record, side, Fault::TimeLoss, detail);
+                return Some(record);
+            }
+            *left += increments[side.index()].unwrap_or(0) as i64;
+        }
         let said = engine
             .last_info_string()
             .map(|l| format!("; the engine said '{l}'"))

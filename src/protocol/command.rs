@@ -3,7 +3,7 @@
 use std::str::FromStr;
 use std::time::Duration;
 
-use crate::search::{Limits, MAX_DEPTH};
+use crate::search::{Clock, Limits, MAX_DEPTH};
 
 /// One line of input from the GUI.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,7 +30,8 @@ pub enum Command {
         /// The words after `moves`.
         moves: Vec<String>,
     },
-    /// `go [nodes N] [depth D] [movetime MS] [infinite] [ponder]`.
+    /// `go [nodes N] [depth D] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS]
+    /// [movestogo N] [infinite] [ponder]`.
     Go {
         /// The explicit limits (empty for plain `go`: the level decides).
         limits: Limits,
@@ -216,10 +217,21 @@ fn parse_go(rest: &[&str]) -> Result<Command, CommandError> {
             }
             "infinite" => limits.infinite = true,
             "ponder" => ponder = true,
-            // Clock information is accepted for compatibility with chess GUIs and ignored (the
-            // budget is in nodes or movetime); GUIs send negative times when a clock has run out.
-            "wtime" | "btime" | "winc" | "binc" | "movestogo" => {
-                number(i64::MIN, i64::MAX)?;
+            // GUIs send negative times when a clock has run out (the search then does its first
+            // iteration only), and some a negative increment when there is none.
+            "wtime" | "btime" => {
+                let ms = number(i64::MIN, i64::MAX)?;
+                let clock = limits.clock.get_or_insert_with(Clock::default);
+                clock.time_ms[usize::from(word == "btime")] = Some(ms);
+            }
+            "winc" | "binc" => {
+                let ms = number(i64::MIN, i64::MAX)?.max(0) as u64;
+                let clock = limits.clock.get_or_insert_with(Clock::default);
+                clock.increment_ms[usize::from(word == "binc")] = ms;
+            }
+            "movestogo" => {
+                let moves = number(i64::MIN, i64::MAX)?.clamp(1, i64::from(u32::MAX)) as u32;
+                limits.clock.get_or_insert_with(Clock::default).moves_to_go = Some(moves);
             }
             other => {
                 return Err(CommandError::Unexpected {
@@ -341,6 +353,30 @@ mod tests {
                 ..
             }
         ));
+        let Command::Go { limits, .. } = c else {
+            panic!("not go")
+        };
+        let clock = limits.clock.expect("a clock");
+        assert_eq!(clock.time_ms, [Some(-100), Some(5)]);
+        assert_eq!((clock.increment_ms, clock.moves_to_go), ([0, 0], None));
+        let c: Command = "go btime 900 binc 30 winc -5 movestogo 0".parse().unwrap();
+        let Command::Go { limits, .. } = c else {
+            panic!("not go")
+        };
+        assert_eq!(
+            limits.clock,
+            Some(Clock {
+                time_ms: [None, Some(900)],
+                increment_ms: [0, 30],
+                moves_to_go: Some(1),
+                overhead_ms: 0,
+            })
+        );
+        assert!(!limits.is_empty() && limits.depends_on_time());
+        let Ok(Command::Go { limits, .. }) = "go depth 5 nodes 9".parse::<Command>() else {
+            panic!("not go")
+        };
+        assert!(!limits.depends_on_time());
         for repeated in [
             "go depth 3 depth 10",
             "go nodes 5 depth 2 nodes 5",

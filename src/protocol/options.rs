@@ -5,6 +5,11 @@ use crate::game::{OptionDecl, OptionKind, OptionValue};
 use crate::search::{Level, DEFAULT_HASH_MB, MAX_HASH_MB};
 use crate::variant::Variant;
 
+/// The `MoveOverhead` option's default, in milliseconds.
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
+/// The largest `MoveOverhead`, in milliseconds.
+const MAX_MOVE_OVERHEAD_MS: i64 = 5_000;
+
 /// The `Seed` option's default.
 const DEFAULT_SEED: &str = "perfectplay";
 
@@ -26,6 +31,9 @@ pub struct EngineSettings {
     pub ponder: bool,
     /// `OwnBook` as the GUI set it (there is no book).
     pub own_book: bool,
+    /// `MoveOverhead`, in milliseconds: kept back from the clock on every move under `go wtime
+    /// ...` for the delays the engine does not see (the GUI's, the pipes', the system's).
+    pub move_overhead_ms: u64,
 }
 
 impl Default for EngineSettings {
@@ -38,6 +46,7 @@ impl Default for EngineSettings {
             variant: Variant::default(),
             ponder: false,
             own_book: false,
+            move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
         }
     }
 }
@@ -75,6 +84,13 @@ pub fn engine_options() -> Vec<OptionDecl<EngineSettings>> {
             MAX_HASH_MB as i64,
             |s| OptionValue::Spin(s.hash_mb as i64),
             |s, v| s.hash_mb = v.spin() as usize,
+        ),
+        OptionDecl::spin(
+            "MoveOverhead",
+            0,
+            MAX_MOVE_OVERHEAD_MS,
+            |s| OptionValue::Spin(s.move_overhead_ms as i64),
+            |s, v| s.move_overhead_ms = v.spin() as u64,
         ),
         OptionDecl::check(
             "Ponder",

@@ -410,7 +410,10 @@ impl<W: Write> Session<W> {
         lines
     }
 
-    fn go(&mut self, limits: Limits, ponder: bool) -> io::Result<()> {
+    fn go(&mut self, mut limits: Limits, ponder: bool) -> io::Result<()> {
+        if let Some(clock) = limits.clock.as_mut() {
+            clock.overhead_ms = self.settings.move_overhead_ms;
+        }
         let control = Arc::new(Control::new(ponder));
         let running = Running {
             control: Arc::clone(&control),

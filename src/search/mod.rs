@@ -9,11 +9,19 @@
 //! `perfectplay bench` and, for the whole, a match at equal nodes against the first search (see
 //! the commit log). Killer moves and a history table were tried and cost nodes.
 //!
-//! Determinism: with a node or depth limit (no `movetime`, no `stop`), the same root, history,
-//! options and limits give the same move, score, depth and node count on every run and every
-//! machine; the clock is only read to honour `movetime` and to report time. Each search starts
-//! with a logically empty table (entries of earlier searches are ignored), so this holds for a
-//! search whatever was searched before it, for a given `Hash` size.
+//! Determinism: with a node or depth limit (no `movetime`, no game clock, no `infinite`, no
+//! `ponder`, no `stop`), the same root, history, options and limits give the same move, score,
+//! depth and node count on every run and every machine; the clock is only read to honour
+//! `movetime` and the game clock, and to report time. Such a search starts with a logically empty
+//! table (entries of earlier searches are ignored), so this holds for it whatever was searched
+//! before it, for a given `Hash` size. The searches that depend on time anyway
+//! ([`Limits::depends_on_time`], and pondering) keep what earlier searches stored since the last
+//! reproducible one (or `ucinewgame`): a search on the opponent's time, and the previous moves'
+//! searches, then help the next one.
+//!
+//! Time management under a game clock ([`TimeBudget`]): the side to move's clock gives a soft
+//! limit, after which no new iteration starts (longer while the best move changes or the score
+//! drops), and a hard limit, checked inside the search, which is never above the clock.
 
 mod limits;
 mod negamax;
@@ -21,7 +29,7 @@ mod negamax;
 mod tests;
 mod tt;
 
-pub use limits::{Control, Level, Limits};
+pub use limits::{Clock, Control, Level, Limits, TimeBudget, MOVES_LEFT_GUESS};
 pub use negamax::{Searcher, MAX_DEPTH};
 pub use tt::{HashReport, DEFAULT_HASH_MB, MAX_HASH_MB};
 

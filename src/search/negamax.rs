@@ -9,6 +9,7 @@ use crate::search::tt::{
 };
 use crate::search::{
     Control, Iteration, Limits, Oracle, Root, Score, SearchConfig, SearchHandler, SearchResult,
+    TimeBudget,
 };
 
 /// The deepest iteration the search attempts, in plies.
@@ -124,7 +125,8 @@ pub struct Searcher<G: Game> {
     seldepth: u32,
     aborted: bool,
     can_abort: bool,
-    movetime: Option<Duration>,
+    /// When the search stops inside an iteration: `movetime`, or the clock's hard limit.
+    hard_limit: Option<Duration>,
     pv: Vec<Vec<G::Move>>,
     prev_pv: Vec<G::Move>,
     /// The children of the nodes on the current path, as a stack: a node pushes its children
@@ -172,7 +174,7 @@ impl<G: Game> Searcher<G> {
             seldepth: 0,
             aborted: false,
             can_abort: false,
-            movetime: None,
+            hard_limit: None,
             pv: (0..MAX_PLY + 1)
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
@@ -223,9 +225,10 @@ impl<G: Game> Searcher<G> {
         self.tt.bytes()
     }
 
-    /// Forgets everything learned from earlier searches (`ucinewgame`): zeroes the transposition
-    /// table. (Each search already ignores what earlier searches stored, so that its result depends
-    /// only on its own root, limits, options and the table's size.)
+    /// Forgets everything learned from earlier searches (`ucinewgame`): empties the transposition
+    /// table. (Each reproducible search already ignores what earlier searches stored, so that its
+    /// result depends only on its own root, limits, options and the table's size; searches that
+    /// depend on time use it, see [`Searcher::search`].)
     pub fn clear(&mut self) {
         self.prev_pv.clear();
         self.tt.clear();
@@ -237,8 +240,13 @@ impl<G: Game> Searcher<G> {
     /// The effective limits are `limits` combined with the level's caps (at levels 1-5, or when
     /// `limits` is empty); `go infinite` ignores the level. A root with a single legal move is
     /// answered at once without search (depth 0). An iteration cut short by the node budget,
-    /// `movetime` or `control.stop()` is discarded, except that the first iteration always
-    /// completes so there is always a move.
+    /// `movetime`, the clock's hard limit or `control.stop()` is discarded, except that the first
+    /// iteration always completes so there is always a move. Under a game clock no iteration
+    /// starts after the soft limit ([`TimeBudget::soft_limit`]).
+    ///
+    /// A search that depends on time ([`Limits::depends_on_time`], or pondering) uses the
+    /// transposition table's entries of the searches before it back to the last reproducible one;
+    /// a reproducible search (nodes, depth, the level) starts from a logically empty table.
     pub fn search(
         &mut self,
         root: &Root<G>,
@@ -258,7 +266,15 @@ impl<G: Game> Searcher<G> {
             budget = budget.min(level.max_nodes());
         }
         self.budget = budget;
-        self.movetime = limits.movetime;
+        // `go infinite` searches until `stop`, whatever the clock says.
+        let clock = limits
+            .clock
+            .filter(|_| !limits.infinite)
+            .and_then(|c| c.budget_for(root.position.to_move().index()));
+        self.hard_limit = match (limits.movetime, clock) {
+            (Some(mt), Some(c)) => Some(mt.min(c.hard)),
+            (mt, c) => mt.or(c.map(|c| c.hard)),
+        };
         self.cycle = config.cycle;
         self.weights = config.weights.clone();
         self.nodes = 0;
@@ -266,7 +282,8 @@ impl<G: Game> Searcher<G> {
         self.aborted = false;
         self.path_dependent = false;
         self.tbhits = 0;
-        self.tt.new_search();
+        self.tt
+            .new_search(limits.depends_on_time() || control.is_pondering());
         self.keys.clear();
         self.keys.extend_from_slice(&root.history);
         if self.keys.last() != Some(&root.position.key()) {
@@ -307,6 +324,10 @@ impl<G: Game> Searcher<G> {
             root.game_ply as u64,
         );
         self.prev_pv.clear();
+        // How much the best move has been changing, and the previous iteration's score (for the
+        // soft limit under a clock).
+        let mut instability = 0.0;
+        let mut previous: Option<(G::Move, i32)> = None;
         for depth in 1..=max_depth {
             self.can_abort = depth > 1;
             let last = root_moves[0].score;
@@ -344,6 +365,21 @@ impl<G: Game> Searcher<G> {
             let proven = rm_score_is_proven(root_moves[0].score, depth);
             if proven || self.nodes >= self.budget || self.out_of_time(control) {
                 break;
+            }
+            let (best_move, score) = (root_moves[0].child.mv, root_moves[0].score);
+            let mut score_drop = 0;
+            if let Some((last_move, last_score)) = previous {
+                instability /= 2.0;
+                if last_move != best_move {
+                    instability += 1.0;
+                }
+                score_drop = last_score.saturating_sub(score);
+            }
+            previous = Some((best_move, score));
+            if let Some(budget) = clock {
+                if self.past_soft_limit(&budget, instability, score_drop, control) {
+                    break;
+                }
             }
         }
         result.nodes = self.nodes;
@@ -557,7 +593,22 @@ impl<G: Game> Searcher<G> {
 
     fn out_of_time(&self, control: &Control) -> bool {
         control.is_stopped()
-            || (!control.is_pondering() && self.movetime.is_some_and(|mt| control.elapsed() >= mt))
+            || (!control.is_pondering()
+                && self
+                    .hard_limit
+                    .is_some_and(|hard| control.elapsed() >= hard))
+    }
+
+    /// Whether, between iterations, the clock's soft limit has passed (never while pondering:
+    /// the clock starts at `ponderhit`).
+    fn past_soft_limit(
+        &self,
+        budget: &TimeBudget,
+        instability: f64,
+        score_drop: i32,
+        control: &Control,
+    ) -> bool {
+        !control.is_pondering() && control.elapsed() >= budget.soft_limit(instability, score_drop)
     }
 
     /// Fail-soft principal variation search with a transposition table. `irrev` is the index in

@@ -239,6 +239,111 @@ fn same_search_gives_same_result_and_nodes() {
     assert!(last.seldepth >= last.depth);
 }
 
+/// Searches that depend on time keep the table of the searches before them; reproducible ones
+/// (nodes, depth) ignore it, whatever ran before. A `movetime` of an hour, never reached, makes
+/// a search that depends on time but ends at its depth, so the figures are exact.
+#[test]
+fn time_searches_reuse_the_table_and_node_searches_stay_reproducible() {
+    let roots = bench_positions();
+    let cfg = config(CycleRule::default());
+    let depth_only = Limits {
+        depth: Some(10),
+        ..Limits::default()
+    };
+    let timed = Limits {
+        movetime: Some(std::time::Duration::from_secs(3600)),
+        ..depth_only
+    };
+    let clocked = Limits {
+        clock: Some(Clock {
+            time_ms: [Some(3_600_000); 2],
+            ..Clock::default()
+        }),
+        ..depth_only
+    };
+    let nodes = Limits {
+        nodes: Some(60_000),
+        ..Limits::default()
+    };
+    let control = Control::default();
+    let fresh = |limits: &Limits, root: &Root<Board>| {
+        Searcher::<Board>::with_hash_mb(4).search(root, limits, &cfg, &control, &mut Silent)
+    };
+    let mut searcher = Searcher::<Board>::with_hash_mb(4);
+    let root = &roots[5];
+    let first = searcher.search(root, &timed, &cfg, &control, &mut Silent);
+    assert_eq!(first, fresh(&depth_only, root));
+    // The same search again finds the first one's entries: far fewer nodes.
+    let again = searcher.search(root, &timed, &cfg, &control, &mut Silent);
+    assert!(
+        again.nodes * 2 < first.nodes,
+        "{} nodes after {}",
+        again.nodes,
+        first.nodes
+    );
+    let clock_again = searcher.search(root, &clocked, &cfg, &control, &mut Silent);
+    assert!(clock_again.nodes * 2 < first.nodes);
+    // A node search after them is the one of a fresh searcher, and the entries before it do not
+    // come back for the time search after it (which sees the node search's own).
+    assert_eq!(
+        searcher.search(root, &nodes, &cfg, &control, &mut Silent),
+        fresh(&nodes, root)
+    );
+    let mut other = Searcher::<Board>::with_hash_mb(4);
+    other.search(root, &nodes, &cfg, &control, &mut Silent);
+    assert_eq!(
+        searcher.search(root, &timed, &cfg, &control, &mut Silent),
+        other.search(root, &timed, &cfg, &control, &mut Silent)
+    );
+    // Pondering keeps the table too.
+    let pondering = Control::new(true);
+    let pondered = searcher.search(root, &depth_only, &cfg, &pondering, &mut Silent);
+    assert!(pondered.nodes * 2 < first.nodes);
+    assert_eq!(
+        searcher.search(&roots[6], &depth_only, &cfg, &control, &mut Silent),
+        fresh(&depth_only, &roots[6])
+    );
+}
+
+/// Under a clock with nothing usable left, the search does its first iteration only (the
+/// clock's hard limit is 0, and the first iteration always completes); the side to move's clock
+/// is the one read.
+#[test]
+fn an_empty_clock_gives_the_first_iteration_only() {
+    let root = &bench_positions()[2];
+    let cfg = config(CycleRule::default());
+    let to_move = root.position.to_move().index();
+    let mut time_ms = [Some(3_600_000); 2];
+    time_ms[to_move] = Some(-20);
+    let limits = Limits {
+        clock: Some(Clock {
+            time_ms,
+            overhead_ms: 30,
+            ..Clock::default()
+        }),
+        depth: Some(6),
+        ..Limits::default()
+    };
+    let mut searcher = Searcher::<Board>::with_hash_mb(1);
+    let result = searcher.search(root, &limits, &cfg, &Control::default(), &mut Silent);
+    assert_eq!(result.depth, 1);
+    // `go infinite` ignores the clock (here the depth ends it).
+    let infinite = Limits {
+        infinite: true,
+        ..limits
+    };
+    let result = searcher.search(root, &infinite, &cfg, &Control::default(), &mut Silent);
+    assert_eq!(result.depth, 6);
+    // The opponent's empty clock does not matter: depth 6 in microseconds, far below an hour.
+    time_ms.swap(0, 1);
+    let limits = Limits {
+        clock: limits.clock.map(|c| Clock { time_ms, ..c }),
+        ..limits
+    };
+    let result = searcher.search(root, &limits, &cfg, &Control::default(), &mut Silent);
+    assert_eq!(result.depth, 6);
+}
+
 #[test]
 fn clear_and_resize_keep_results() {
     let root = &bench_positions()[3];

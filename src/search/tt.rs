@@ -7,9 +7,13 @@
 //! searched to, the best move (as its index in the legal move list) and the generation (search) that
 //! wrote it.
 //!
-//! Every search starts a new generation, and entries of older generations count as empty: each
-//! search behaves as if the table were fresh, which keeps a search's result independent of the
-//! searches before it (the determinism the protocol promises), at no cost of clearing the memory.
+//! Every search starts a new generation. A reproducible search also moves the oldest generation
+//! that counts up to its own, so entries of older generations count as empty: it behaves as if
+//! the table were fresh, which keeps its result independent of the searches before it (the
+//! determinism the protocol promises), at no cost of clearing the memory. A search that keeps the
+//! table (one that depends on time anyway) leaves that floor where it is, and reads the entries
+//! of the searches since it as its own; when a bucket is full, it replaces older generations'
+//! entries before its own ones (each generation of age counting as [`AGE_DEPTH`] plies less).
 //! The memory is written once, when the table is made: by several threads, aligned to huge pages
 //! and offered to the system for them, so the search never pays for page faults.
 //! Replacement inside a bucket is deterministic: the entry of the same key, else an empty or stale
@@ -60,6 +64,11 @@ struct Entry {
 struct Bucket {
     entries: [Entry; 4],
 }
+
+/// When a search that keeps the table must replace an entry, each search since the entry was
+/// written counts as this many plies less of depth: an old deep entry still beats a fresh
+/// shallow one for a while, but the table does not silt up with the past.
+const AGE_DEPTH: i32 = 4;
 
 /// The transparent huge page size the table is aligned to (x86-64 and most aarch64 systems).
 const HUGE_PAGE: usize = 2 << 20;
@@ -209,6 +218,8 @@ pub struct TranspositionTable {
     buckets: Buckets,
     mask: u64,
     generation: u16,
+    /// The oldest generation whose entries count (at most `generation`).
+    floor: u16,
     megabytes: usize,
     report: HashReport,
 }
@@ -247,6 +258,7 @@ impl TranspositionTable {
             buckets,
             mask: count as u64 - 1,
             generation: 1,
+            floor: 1,
             megabytes,
             report,
         }
@@ -268,26 +280,39 @@ impl TranspositionTable {
     }
 
     /// Empties the table: every entry written so far counts as empty from now on. This starts a
-    /// new generation (as every search does) instead of writing the memory, so it is instant
-    /// whatever the size; the memory is zeroed only when the generation counter wraps (and when
-    /// the table is made).
+    /// new generation (as every reproducible search does) instead of writing the memory, so it
+    /// is instant whatever the size; the memory is zeroed only when the generation counter wraps
+    /// (and when the table is made).
     pub fn clear(&mut self) {
-        self.new_search();
+        self.new_search(false);
     }
 
     /// Zeroes every entry (all memory written).
     fn zero(&mut self) {
         self.buckets.fill(Bucket::default());
         self.generation = 1;
+        self.floor = 1;
     }
 
-    /// Starts a new search: entries written before count as empty from now on.
-    pub fn new_search(&mut self) {
+    /// Starts a new search. With `keep`, the entries that counted so far still count (as
+    /// written by older generations); without, every entry written before counts as empty from
+    /// now on.
+    pub fn new_search(&mut self, keep: bool) {
         if self.generation == u16::MAX {
             self.zero();
         } else {
             self.generation += 1;
+            if !keep {
+                self.floor = self.generation;
+            }
         }
+    }
+
+    /// Whether `entry` counts in this search (written since the floor; zeroed entries have
+    /// generation 0, below every floor).
+    #[inline(always)]
+    fn counts(&self, entry: &Entry) -> bool {
+        entry.generation >= self.floor
     }
 
     fn bucket_index(&self, key: u64) -> usize {
@@ -313,7 +338,8 @@ impl TranspositionTable {
         let _ = key;
     }
 
-    /// The entry for `key` written in this search, if any.
+    /// The entry for `key` that counts in this search (written in it, or in a search it keeps
+    /// the table of), if any.
     ///
     /// Always inlined, as [`TranspositionTable::store`] is: both are on the search's hot path,
     /// and the compiler left them as calls.
@@ -324,7 +350,7 @@ impl TranspositionTable {
         bucket
             .entries
             .iter()
-            .find(|e| e.check == check && e.generation == self.generation)
+            .find(|e| e.check == check && self.counts(e))
             .map(|e| Hit {
                 score: e.score,
                 depth: e.depth,
@@ -342,16 +368,17 @@ impl TranspositionTable {
     #[inline(always)]
     pub fn store(&mut self, key: u64, depth: u32, score: i32, bound: Bound, mv: u8) {
         let check = (key >> 32) as u32;
-        let generation = self.generation;
+        let (generation, floor) = (self.generation, self.floor);
         let index = self.bucket_index(key);
         let bucket = &mut self.buckets[index];
         let mut slot = 0;
+        // The worth of keeping the entry in `slot`: below every depth for one that does not count.
         let mut worst = i32::MAX;
         for (i, e) in bucket.entries.iter().enumerate() {
-            if e.generation != generation {
-                if worst > -1 {
+            if e.generation < floor {
+                if worst > i32::MIN {
                     slot = i;
-                    worst = -1;
+                    worst = i32::MIN;
                 }
                 continue;
             }
@@ -359,14 +386,16 @@ impl TranspositionTable {
                 slot = i;
                 break;
             }
-            if (e.depth as i32) < worst {
+            // Of this search's entries (the only ones in a reproducible search), the depth alone.
+            let worth = e.depth as i32 - AGE_DEPTH * i32::from(generation - e.generation);
+            if worth < worst {
                 slot = i;
-                worst = e.depth as i32;
+                worst = worth;
             }
         }
         let e = &mut bucket.entries[slot];
         // Keep the move of an earlier result for this position when the new one has none.
-        let mv = if mv == NO_MOVE && e.check == check && e.generation == generation {
+        let mv = if mv == NO_MOVE && e.check == check && e.generation >= floor {
             e.mv
         } else {
             mv
@@ -461,12 +490,57 @@ mod tests {
     fn new_search_and_clear_forget() {
         let mut tt = TranspositionTable::new(1, 1);
         tt.store(99 << 32, 3, 1, Bound::Exact, 0);
-        tt.new_search();
+        tt.new_search(false);
         assert_eq!(tt.probe(99 << 32), None);
         tt.store(99 << 32, 3, 1, Bound::Exact, 0);
         assert!(tt.hashfull() <= 1000);
         tt.clear();
         assert_eq!(tt.probe(99 << 32), None);
+    }
+
+    #[test]
+    fn searches_that_keep_the_table_read_the_earlier_ones() {
+        let mut tt = TranspositionTable::new(1, 1);
+        let (a, b) = (5 << 32, 6 << 32);
+        tt.store(a, 3, 1, Bound::Exact, 2);
+        tt.new_search(true);
+        assert_eq!(tt.probe(a).map(|h| (h.score, h.mv)), Some((1, 2)));
+        tt.store(b, 4, 7, Bound::Lower, 1);
+        // Only this search's entries count for hashfull; both count for probes.
+        tt.new_search(true);
+        assert!(tt.probe(a).is_some() && tt.probe(b).is_some());
+        // A search that does not keep the table forgets all of them, and a later one that keeps
+        // it does not bring them back.
+        tt.new_search(false);
+        assert_eq!((tt.probe(a), tt.probe(b)), (None, None));
+        tt.new_search(true);
+        assert_eq!((tt.probe(a), tt.probe(b)), (None, None));
+        tt.store(a, 1, 9, Bound::Exact, 0);
+        tt.new_search(true);
+        tt.clear();
+        assert_eq!(tt.probe(a), None);
+    }
+
+    #[test]
+    fn old_entries_are_replaced_first_when_the_table_is_kept() {
+        let mut tt = TranspositionTable::new(1, 1);
+        let keys: Vec<u64> = (1..=6u64).map(|k| k << 32 | 9).collect();
+        // Two deep entries of an older search, then two shallow ones of this search.
+        tt.store(keys[0], 12, 0, Bound::Exact, 0);
+        tt.store(keys[1], 6, 0, Bound::Exact, 0);
+        tt.new_search(true);
+        tt.new_search(true);
+        tt.store(keys[2], 3, 0, Bound::Exact, 0);
+        tt.store(keys[3], 4, 0, Bound::Exact, 0);
+        // Two searches old, the depth-6 entry is worth 6 - 8 < 3: replaced first; the depth-12
+        // one (worth 4) outlives the fresh depth-3 one.
+        tt.store(keys[4], 5, 0, Bound::Exact, 0);
+        assert!(tt.probe(keys[1]).is_none());
+        tt.store(keys[5], 5, 0, Bound::Exact, 0);
+        assert!(tt.probe(keys[2]).is_none());
+        for &k in &[keys[0], keys[3], keys[4], keys[5]] {
+            assert!(tt.probe(k).is_some());
+        }
     }
 
     #[test]
