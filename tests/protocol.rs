@@ -108,10 +108,16 @@ fn uci_handshake_lists_id_options_and_uciok() {
         "option name ScoreMateAsCp type check default false",
         "option name Repetitions type spin default 3 min 2 max 1000",
         "option name NoCaptureLimit type spin default 500 min 0 max 100000",
-        "option name WeightCapture type spin default 100 min -100000 max 100000",
-        "option name WeightSeeds type spin default 2 min -100000 max 100000",
-        "option name WeightSmall type spin default -5 min -100000 max 100000",
-        "option name WeightLarge type spin default 3 min -100000 max 100000",
+        "option name WeightCapture type spin default 68 min -100000 max 100000",
+        "option name WeightSeeds type spin default 22 min -100000 max 100000",
+        "option name WeightSmall type spin default -22 min -100000 max 100000",
+        "option name WeightLarge type spin default 52 min -100000 max 100000",
+        "option name WeightEmpty type spin default -195 min -100000 max 100000",
+        "option name WeightReach type spin default -55 min -100000 max 100000",
+        "option name WeightThreats type spin default -69 min -100000 max 100000",
+        "option name WeightTempo type spin default -59 min -100000 max 100000",
+        "option name WeightCaptureLate type spin default 24 min -100000 max 100000",
+        "option name WeightSeedsLate type spin default -3 min -100000 max 100000",
         "uciok",
         "readyok",
     ]
@@ -143,11 +149,11 @@ fn go_nodes_reports_each_iteration_and_a_legal_bestmove() {
             last.score.as_str(),
             last.pv.as_str()
         ),
-        (9, 12663, "cp -22", "CbAdAaDaE")
+        (8, 10350, "cp -10", "FfEeCdAe")
     );
-    assert_eq!(infos.len(), 9);
-    assert_eq!(best, "C");
-    assert_eq!(out.last().unwrap(), "bestmove C ponder b");
+    assert_eq!(infos.len(), 8);
+    assert_eq!(best, "F");
+    assert_eq!(out.last().unwrap(), "bestmove F ponder f");
     assert!(last.nodes <= 20000, "node budget respected");
 
     let out = transcript("position startpos moves FfBeBc\ngo nodes 50000\n");
@@ -160,9 +166,9 @@ fn go_nodes_reports_each_iteration_and_a_legal_bestmove() {
             last.score.as_str(),
             last.pv.as_str()
         ),
-        (11, 31001, "cp 11", "BeDdDcAcDdB")
+        (11, 29817, "cp 34", "EaAbBcAaBbF")
     );
-    assert_eq!(best, "B");
+    assert_eq!(best, "E");
 }
 
 #[test]
@@ -178,7 +184,7 @@ fn go_depth_stops_at_that_depth() {
             last.score.as_str(),
             last.pv.as_str()
         ),
-        (5, 932, "cp -9", "FbBcF")
+        (5, 687, "cp 73", "FeEdF")
     );
     assert_eq!(best, "F");
 
@@ -186,8 +192,8 @@ fn go_depth_stops_at_that_depth() {
     let out = transcript("position startpos moves FfBeBc\ngo depth 6 movetime 100000\n");
     let (infos, best) = check_search(&game_after(START, "FfBeBc"), &out);
     assert_eq!(infos.len(), 6);
-    assert_eq!(infos[5].nodes, 1220);
-    assert_eq!(best, "C");
+    assert_eq!(infos[5].nodes, 1573);
+    assert_eq!(best, "E");
 }
 
 /// Each bad line gets exactly one `info string error: ...` line that mentions `needle`. A refused
@@ -592,8 +598,8 @@ fn go_ponder_answers_after_ponderhit_or_stop() {
 #[test]
 fn end_of_input_after_go_nodes_still_prints_the_bestmove() {
     let out = transcript("go nodes 20000\n");
-    assert_eq!(out.last().unwrap(), "bestmove C ponder b");
-    assert_eq!(out.len(), 10);
+    assert_eq!(out.last().unwrap(), "bestmove F ponder f");
+    assert_eq!(out.len(), 9);
 
     // go infinite is stopped by the end of input, and answers.
     let out = transcript("position startpos moves Ff\ngo infinite\n");

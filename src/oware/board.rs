@@ -107,11 +107,6 @@ impl Board {
         houses
     }
 
-    /// Seeds in house `i` (0-11, absolute: `A` is 0, `a` is 6).
-    fn house(&self, i: usize) -> u8 {
-        byte_at(self.absolute(), i)
-    }
-
     /// The stores, South's first.
     fn stores(&self) -> [u8; 2] {
         [self.store_at(0), self.store_at(1)]
@@ -380,37 +375,39 @@ impl Board {
         at_least(row, FEED_THRESHOLDS) != 0
     }
 
-    /// The static evaluation from the side to move, in hundredths of a seed (see [`Weights`]).
+    /// The static evaluation from the side to move, in hundredths of a seed: the features of
+    /// [`Board::features`] times the [`Weights`].
     ///
     /// Computed on each row's six houses as the bytes of one word (the search calls this for
     /// nearly every node); [`Board::evaluate_plain`] is the same sum written out.
     #[inline]
     pub fn evaluate(&self, w: &Weights) -> i32 {
-        let (mine, theirs) = (RowStats::of(mine(self.w)), RowStats::of(theirs(self.w)));
+        let (my_row, their_row) = (mine(self.w), theirs(self.w));
+        let (mine, theirs) = (RowStats::of(my_row), RowStats::of(their_row));
         let (me, opp) = self.relative_stores();
-        let captured = me as i32 - opp as i32;
-        w.capture * captured
-            + w.row_seeds * (mine.seeds - theirs.seeds)
+        let store = me as i32 - opp as i32;
+        let stored = me as i32 + opp as i32;
+        let rows = mine.seeds - theirs.seeds;
+        w.capture * store
+            + w.row_seeds * rows
+            + w.empty * (theirs.non_empty - mine.non_empty)
             + w.small_house * (mine.small - theirs.small)
             + w.big_house * (mine.big - theirs.big)
+            + w.reach * (mine.reach - theirs.reach)
+            + w.threats * threatened(their_row, mine.small_mask)
+            + w.tempo
+            + w.store_late * (store * stored / 16)
+            + w.rows_late * (rows * stored / 16)
     }
 
-    /// [`Board::evaluate`] written out house by house (the reference for tests).
+    /// [`Board::evaluate`] as the sum of [`Board::features`] times the weights (the reference
+    /// for tests).
     pub fn evaluate_plain(&self, w: &Weights) -> i32 {
-        let me = self.side_to_move();
-        let opp = me.opponent();
-        let (mb, ob) = (me.first_house(), opp.first_house());
-        let mut seeds = 0i32;
-        let mut small = 0i32;
-        let mut big = 0i32;
-        for k in 0..6 {
-            let (a, b) = (self.house(mb + k) as i32, self.house(ob + k) as i32);
-            seeds += a - b;
-            small += (matches!(a, 1 | 2) as i32) - (matches!(b, 1 | 2) as i32);
-            big += ((a >= 12) as i32) - ((b >= 12) as i32);
-        }
-        let captured = self.store_at(me.index()) as i32 - self.store_at(opp.index()) as i32;
-        w.capture * captured + w.row_seeds * seeds + w.small_house * small + w.big_house * big
+        self.features()
+            .iter()
+            .zip(w.to_array())
+            .map(|(f, w)| f * w)
+            .sum()
     }
 
     /// A 64-bit hash of houses, stores, side to move and variant (of the word as it is: each
@@ -443,34 +440,80 @@ pub(crate) fn outcome_of(stores: [u8; 2], side: Side) -> Outcome {
     compare(stores[side.index()], stores[side.opponent().index()])
 }
 
-/// What the evaluation counts in one row: seeds, houses of 1 or 2, houses of 12 or more.
+/// What the evaluation counts in one row: seeds, houses holding some seeds, 1 or 2 (also as bits
+/// 0-5), 12 or more, and the seeds the first lap of each house's sowing puts in the other row.
 struct RowStats {
     seeds: i32,
+    non_empty: i32,
     small: i32,
+    small_mask: u8,
     big: i32,
+    reach: i32,
 }
 
 impl RowStats {
     /// From a row as bytes of a word (each at most 48, so below 128: no byte borrows from the next).
     #[inline]
     fn of(row: u64) -> RowStats {
-        const ONES: u64 = 0x0101_0101_0101_0101;
-        const HIGH: u64 = 0x8080_8080_8080_8080;
-        // Byte k of `at_least(n)` has its high bit set iff house k holds at least n seeds.
-        let at_least = |n: u64| ((row | HIGH) - n * ONES) & HIGH;
+        // Byte k of `at_least(row, n)` has its high bit set iff house k holds at least n seeds.
         // The two unused bytes are 0: they count as neither small nor big.
-        let (one, three, twelve) = (at_least(1), at_least(3), at_least(12));
-        // Sum of the bytes (each sum here is below 256) by one multiplication; a mask of high
-        // bits is counted the same way once shifted down to ones (cheaper than a popcount without
-        // the instruction).
-        let byte_sum = |x: u64| (x.wrapping_mul(ONES) >> 56) as i32;
+        let (one, three, twelve) = (
+            at_least(row, ROW_ONES),
+            at_least(row, 3 * ROW_ONES),
+            at_least(row, 12 * ROW_ONES),
+        );
+        // Byte k holds max(n - (5 - k), 0), then at most 6: the seeds sown past the row's end.
+        let past =
+            ((row | ROW_HIGH) - REACH_THRESHOLDS) & spread_high(at_least(row, REACH_THRESHOLDS));
+        let over_six =
+            ((past | ROW_HIGH) - 6 * ROW_ONES) & spread_high(at_least(past, 6 * ROW_ONES));
+        let reach = past - over_six;
+        let small = one & !three;
         RowStats {
-            seeds: byte_sum(row),
-            small: byte_sum((one & !three) >> 7),
-            big: byte_sum(twelve >> 7),
+            seeds: byte_sum(row) as i32,
+            non_empty: byte_sum(one >> 7) as i32,
+            small: byte_sum(small >> 7) as i32,
+            small_mask: pack_high_bits(small),
+            big: byte_sum(twelve >> 7) as i32,
+            reach: byte_sum(reach) as i32,
         }
     }
 }
+
+/// Byte k holds 5 - k: the seeds house k of a row sows before the row ends.
+const REACH_THRESHOLDS: u64 = 0x0001_0203_0405;
+
+/// 0x7F in each byte whose high bit is set in `high` (a mask of high bits), else 0.
+#[inline]
+fn spread_high(high: u64) -> u64 {
+    high - (high >> 7)
+}
+
+/// The houses in `targets` (bits 0-5 of the row sown into) on which the sowing of a house of
+/// `row` (the row before it, as bytes) of fewer than 12 seeds ends.
+#[inline]
+fn threatened(row: u64, targets: u8) -> i32 {
+    // House k of n seeds ends on the next row's house k + n - 6 when 6 <= k + n < 12 (an empty
+    // house, or 12 and more seeds, lands outside bits 6-11).
+    // The shift is at most 5 + 48.
+    let mut ends = 0u64;
+    for k in 0..6 {
+        ends |= 1u64 << (k + (row >> (8 * k)) as u8 as u32);
+    }
+    let hit = (ends >> 6) as u8 & 0x3F & targets;
+    BIT_COUNT[hit as usize] as i32
+}
+
+/// `BIT_COUNT[b]`: the bits set in the 6-bit `b`.
+const BIT_COUNT: [u8; 64] = {
+    let mut counts = [0u8; 64];
+    let mut b = 0;
+    while b < 64 {
+        counts[b] = (b as u32).count_ones() as u8;
+        b += 1;
+    }
+    counts
+};
 
 /// The byte of house `i` in a word of houses.
 #[inline]

@@ -6,10 +6,12 @@
 //! `4-4-4-4-4-4-4-4-4-4-4-4-0-0-S` (twelve houses, South's store, North's store, side to move).
 
 mod board;
+mod eval;
 mod notation;
 mod state;
 
 pub use board::{Board, BoardError, MoveList, HALF_SEEDS, TOTAL_SEEDS};
+pub use eval::{Weights, FEATURES, FEATURE_NAMES};
 pub use state::{EndReason, GameEnd, GameState, Rules};
 
 pub use crate::game::PlayError;
@@ -209,37 +211,13 @@ pub enum NotationError {
     Variant(String),
 }
 
-/// Evaluation weights, in hundredths of a seed, all counted from the side to move as its own value
-/// minus the opponent's. Settable through the protocol's options.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Weights {
-    /// Per seed of store difference (default 100: the dominant term, one seed = 100 cp).
-    pub capture: i32,
-    /// Per seed of row difference (seeds on one's own side; default 2).
-    pub row_seeds: i32,
-    /// Per house holding 1 or 2 seeds, which the opponent may capture (default -5).
-    pub small_house: i32,
-    /// Per house holding 12 or more seeds, which laps the board (default 3).
-    pub big_house: i32,
-}
-
-impl Default for Weights {
-    fn default() -> Self {
-        Weights {
-            capture: 100,
-            row_seeds: 2,
-            small_house: -5,
-            big_house: 3,
-        }
-    }
-}
-
 /// The largest magnitude of an evaluation weight option.
 const WEIGHT_RANGE: i64 = 100_000;
 
 /// Oware's options: the cycle rule (`Repetitions`, `NoCaptureLimit`) and the evaluation weights
-/// (`WeightCapture`, `WeightSeeds`, `WeightSmall`, `WeightLarge`, in hundredths of a seed). The
-/// variant is chosen by the engine's `Variant` option.
+/// (`WeightCapture`, `WeightSeeds`, `WeightSmall`, `WeightLarge`, `WeightEmpty`, `WeightReach`,
+/// `WeightThreats`, `WeightTempo`, `WeightCaptureLate`, `WeightSeedsLate`: the fields of
+/// [`Weights`], in hundredths of a seed). The variant is chosen by the engine's `Variant` option.
 pub fn options() -> Vec<OptionDecl<Settings<Board>>> {
     type Decl = OptionDecl<Settings<Board>>;
     fn weight(
@@ -283,6 +261,36 @@ pub fn options() -> Vec<OptionDecl<Settings<Board>>> {
             "WeightLarge",
             |s| OptionValue::Spin(s.weights.big_house.into()),
             |s, v| s.weights.big_house = v.spin() as i32,
+        ),
+        weight(
+            "WeightEmpty",
+            |s| OptionValue::Spin(s.weights.empty.into()),
+            |s, v| s.weights.empty = v.spin() as i32,
+        ),
+        weight(
+            "WeightReach",
+            |s| OptionValue::Spin(s.weights.reach.into()),
+            |s, v| s.weights.reach = v.spin() as i32,
+        ),
+        weight(
+            "WeightThreats",
+            |s| OptionValue::Spin(s.weights.threats.into()),
+            |s, v| s.weights.threats = v.spin() as i32,
+        ),
+        weight(
+            "WeightTempo",
+            |s| OptionValue::Spin(s.weights.tempo.into()),
+            |s, v| s.weights.tempo = v.spin() as i32,
+        ),
+        weight(
+            "WeightCaptureLate",
+            |s| OptionValue::Spin(s.weights.store_late.into()),
+            |s, v| s.weights.store_late = v.spin() as i32,
+        ),
+        weight(
+            "WeightSeedsLate",
+            |s| OptionValue::Spin(s.weights.rows_late.into()),
+            |s, v| s.weights.rows_late = v.spin() as i32,
         ),
     ]
 }

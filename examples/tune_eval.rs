@@ -1,0 +1,405 @@
+//! Fits the Oware evaluation's weights to self-play games ("Texel tuning"), in two steps, both
+//! deterministic (see `docs/evaluation.md`):
+//!
+//! ```text
+//! cargo run --release --example tune_eval -- generate --games 2500 --seed 12 > positions.txt
+//! cargo run --release --example tune_eval -- fit positions.txt
+//! ```
+//!
+//! `generate` plays perfectplay against itself (Abapa, default rules) from random openings
+//! (`--opening-plies` random legal moves drawn from `--seed` by the match runner's opening
+//! generator) at `--nodes` nodes a move, with the evaluation weights given by `--weights` (the
+//! default weights when not given), and writes every position after the opening that is quiet
+//! (the side to move has no capture, so the static evaluation is what the search would use) and
+//! not over: one line each, `DIAGRAM RESULT SCORE`, the result of the game for the side to move
+//! (1, 0.5 or 0) and the search's score of the position in centi-seeds (or `-` for a proven one).
+//!
+//! `fit` minimises the mean squared error between the result and `sigmoid(x . w)` over the
+//! positions (x the features of [`Board::features`], w in units of the logit), by full-batch
+//! gradient descent with Adam for `--iterations` steps from zero weights; `--lambda` blends the
+//! result with `sigmoid` of the search score (`K` fitted to the scores first) as the target. It
+//! prints the weights in centi-seeds (the evaluation's unit): the logits divided by the `K` that
+//! best fits the evaluation of `--scale-of` weights (the defaults when not given) to the same
+//! targets, so the fitted evaluation keeps the scale of that one (the search's margins are in
+//! centi-seeds); and the error of the fit and of the `--scale-of` weights.
+//! Features left out by `--only` (a comma-separated list of names) stay at zero.
+
+use std::fs;
+use std::io::{self, Write};
+
+use anyhow::{bail, Context};
+use clap::{Parser, Subcommand};
+use perfectplay::arena::runner::random_openings;
+use perfectplay::game::{Game, GameState};
+use perfectplay::oware::{Board, Rules, Weights, FEATURES, FEATURE_NAMES};
+use perfectplay::search::{
+    seed_hash, Control, Level, Limits, Root, Score, SearchConfig, Searcher, Silent, DEFAULT_HASH_MB,
+};
+
+#[derive(Parser)]
+struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Plays self-play games and prints their quiet positions with the games' results.
+    Generate {
+        /// Games to play.
+        #[arg(long, default_value_t = 2500)]
+        games: usize,
+        /// Nodes searched for every move after the opening.
+        #[arg(long, default_value_t = 4000)]
+        nodes: u64,
+        /// Random plies at the start of each game.
+        #[arg(long, default_value_t = 8)]
+        opening_plies: usize,
+        /// Seed of the random openings.
+        #[arg(long, default_value_t = 11)]
+        seed: u64,
+        /// Evaluation weights (as printed by `fit`: FEATURES comma-separated integers), instead
+        /// of the defaults.
+        #[arg(long)]
+        weights: Option<String>,
+    },
+    /// Fits the weights to positions written by `generate`.
+    Fit {
+        /// The positions file.
+        file: String,
+        /// Gradient steps.
+        #[arg(long, default_value_t = 3000)]
+        iterations: usize,
+        /// Weight of the game result in the target (the rest: the search score).
+        #[arg(long, default_value_t = 1.0)]
+        lambda: f64,
+        /// Fit only these features (comma-separated names); the others stay 0.
+        #[arg(long)]
+        only: Option<String>,
+        /// The weights whose best-fitting `K` sets the scale of the printed weights (as printed
+        /// by `fit`: FEATURES comma-separated integers; the default weights when not given).
+        #[arg(long)]
+        scale_of: Option<String>,
+    },
+}
+
+fn main() -> anyhow::Result<()> {
+    match Args::parse().command {
+        Command::Generate {
+            games,
+            nodes,
+            opening_plies,
+            seed,
+            weights,
+        } => {
+            let weights = match weights {
+                Some(text) => parse_weights(&text)?,
+                None => Weights::default(),
+            };
+            generate(games, nodes, opening_plies, seed, weights)
+        }
+        Command::Fit {
+            file,
+            iterations,
+            lambda,
+            only,
+            scale_of,
+        } => {
+            let text = fs::read_to_string(&file).with_context(|| format!("reading {file}"))?;
+            let samples = read_samples(&text)?;
+            let mask = feature_mask(only.as_deref())?;
+            let scale = match scale_of {
+                Some(text) => parse_weights(&text)?,
+                None => Weights::default(),
+            };
+            fit(&samples, iterations, lambda, &mask, &scale);
+            Ok(())
+        }
+    }
+}
+
+fn parse_weights(text: &str) -> anyhow::Result<Weights> {
+    let values: Vec<i32> = text
+        .split(',')
+        .map(|w| w.trim().parse::<i32>())
+        .collect::<Result<_, _>>()
+        .context("weights are comma-separated integers")?;
+    let Ok(array) = <[i32; FEATURES]>::try_from(values.as_slice()) else {
+        bail!("{} weights given, {FEATURES} expected", values.len());
+    };
+    Ok(Weights::from_array(array))
+}
+
+fn feature_mask(only: Option<&str>) -> anyhow::Result<[bool; FEATURES]> {
+    let Some(only) = only else {
+        return Ok([true; FEATURES]);
+    };
+    let mut mask = [false; FEATURES];
+    for name in only.split(',') {
+        let Some(i) = FEATURE_NAMES.iter().position(|&n| n == name.trim()) else {
+            bail!(
+                "no feature '{name}' (features: {})",
+                FEATURE_NAMES.join(",")
+            );
+        };
+        mask[i] = true;
+    }
+    Ok(mask)
+}
+
+/// A quiet position with its game's result for the side to move, and its search score.
+struct Sample {
+    board: Board,
+    result: f64,
+    score: Option<i32>,
+}
+
+fn generate(
+    games: usize,
+    nodes: u64,
+    opening_plies: usize,
+    seed: u64,
+    weights: Weights,
+) -> anyhow::Result<()> {
+    let rules = Rules::default();
+    let mut searcher = Searcher::<Board>::with_hash_mb(DEFAULT_HASH_MB);
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let openings = random_openings::<Board>(games, opening_plies, seed, &rules);
+    let mut written = 0usize;
+    for (n, opening) in openings.iter().enumerate() {
+        let mut game = GameState::new(opening.start, rules);
+        game.play_all(&opening.moves)
+            .map_err(|(i, e)| anyhow::anyhow!("opening {}, move {}: {e}", n + 1, i + 1))?;
+        let config = SearchConfig {
+            weights,
+            cycle: Board::cycle_rule(&rules),
+            level: Level::default(),
+            seed: seed_hash(&(n + 1).to_string()),
+        };
+        let mut seen: Vec<(Board, Option<i32>)> = Vec::new();
+        while !game.is_over() {
+            let board = *game.position();
+            let root = Root {
+                position: board,
+                history: game.keys_since_irreversible().to_vec(),
+                game_ply: game.ply() as u32,
+            };
+            let result = searcher.search(&root, &limits, &config, &Control::default(), &mut Silent);
+            let Some(mv) = result.best_move else {
+                bail!("game {}: no move at ply {}", n + 1, game.ply());
+            };
+            if is_quiet(&board) {
+                let score = match result.score {
+                    Score::Cp(cp) => Some(cp),
+                    Score::Mate(_) => None,
+                };
+                seen.push((board, score));
+            }
+            game.play(mv)
+                .with_context(|| format!("game {}: the engine's move {mv}", n + 1))?;
+        }
+        let Some(end) = game.end() else {
+            bail!("game {}: over without an end", n + 1);
+        };
+        for (board, score) in seen {
+            let result = match end.winner {
+                None => "0.5",
+                Some(side) if side == board.side_to_move() => "1",
+                Some(_) => "0",
+            };
+            let score = score.map_or("-".to_string(), |s| s.to_string());
+            writeln!(out, "{board} {result} {score}").context("writing to stdout")?;
+            written += 1;
+        }
+        if (n + 1) % 100 == 0 {
+            eprintln!("{} games, {written} positions", n + 1);
+        }
+    }
+    out.flush().context("writing to stdout")?;
+    Ok(())
+}
+
+/// Whether the side to move has no capture (so the search would stand pat on the evaluation).
+fn is_quiet(board: &Board) -> bool {
+    board.outcome().is_none() && board.legal_moves().iter().all(|&mv| board.play(mv).1 == 0)
+}
+
+fn read_samples(text: &str) -> anyhow::Result<Vec<Sample>> {
+    let mut samples = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let [diagram, result, score] = words[..] else {
+            bail!("line {}: expected DIAGRAM RESULT SCORE", i + 1);
+        };
+        let board: Board = diagram
+            .parse()
+            .with_context(|| format!("line {}: diagram", i + 1))?;
+        let result: f64 = result
+            .parse()
+            .with_context(|| format!("line {}: result", i + 1))?;
+        let score = match score {
+            "-" => None,
+            s => Some(
+                s.parse()
+                    .with_context(|| format!("line {}: score", i + 1))?,
+            ),
+        };
+        samples.push(Sample {
+            board,
+            result,
+            score,
+        });
+    }
+    if samples.is_empty() {
+        bail!("no positions");
+    }
+    Ok(samples)
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Mean squared error of `sigmoid(x . w)` against the targets.
+fn error(xs: &[[f64; FEATURES]], ys: &[f64], w: &[f64; FEATURES]) -> f64 {
+    let sum: f64 = xs
+        .iter()
+        .zip(ys)
+        .map(|(x, y)| {
+            let p = sigmoid(dot(x, w));
+            (p - y) * (p - y)
+        })
+        .sum();
+    sum / xs.len() as f64
+}
+
+fn dot(x: &[f64; FEATURES], w: &[f64; FEATURES]) -> f64 {
+    x.iter().zip(w).map(|(a, b)| a * b).sum()
+}
+
+/// The `K` (per centi-seed) for which `sigmoid(K * score)` best fits the results, by golden
+/// section search.
+fn fit_k(scored: &[(f64, f64)]) -> f64 {
+    let err = |k: f64| -> f64 {
+        scored
+            .iter()
+            .map(|&(s, y)| {
+                let p = sigmoid(k * s);
+                (p - y) * (p - y)
+            })
+            .sum::<f64>()
+    };
+    let (mut a, mut b) = (1e-5, 0.05);
+    let phi = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..100 {
+        let c = b - phi * (b - a);
+        let d = a + phi * (b - a);
+        if err(c) < err(d) {
+            b = d;
+        } else {
+            a = c;
+        }
+    }
+    (a + b) / 2.0
+}
+
+fn fit(
+    samples: &[Sample],
+    iterations: usize,
+    lambda: f64,
+    mask: &[bool; FEATURES],
+    scale: &Weights,
+) {
+    let xs: Vec<[f64; FEATURES]> = samples
+        .iter()
+        .map(|s| s.board.features().map(f64::from))
+        .collect();
+    let scored: Vec<(f64, f64)> = samples
+        .iter()
+        .filter_map(|s| s.score.map(|c| (c as f64, s.result)))
+        .collect();
+    let k_score = fit_k(&scored);
+    let ys: Vec<f64> = samples
+        .iter()
+        .map(|s| match s.score {
+            Some(c) => lambda * s.result + (1.0 - lambda) * sigmoid(k_score * c as f64),
+            None => s.result,
+        })
+        .collect();
+    println!(
+        "{} positions, {FEATURES} features; search score K = {k_score:.6} per centi-seed",
+        samples.len()
+    );
+    let default = scale.to_array().map(f64::from);
+    let k_default = {
+        let evals: Vec<(f64, f64)> = xs
+            .iter()
+            .zip(&ys)
+            .map(|(x, &y)| (dot(x, &default), y))
+            .collect();
+        fit_k(&evals)
+    };
+    let default_scaled = default.map(|w| w * k_default);
+    println!(
+        "scale weights: K = {k_default:.6}, error {:.6}",
+        error(&xs, &ys, &default_scaled)
+    );
+
+    // Adam, full batch, from zero.
+    let (rate, beta1, beta2, eps) = (0.01, 0.9, 0.999, 1e-8);
+    let mut w = [0f64; FEATURES];
+    let mut m = [0f64; FEATURES];
+    let mut v = [0f64; FEATURES];
+    let n = xs.len() as f64;
+    for t in 1..=iterations {
+        let mut grad = [0f64; FEATURES];
+        for (x, &y) in xs.iter().zip(&ys) {
+            let p = sigmoid(dot(x, &w));
+            let g = 2.0 * (p - y) * p * (1.0 - p);
+            for (gi, xi) in grad.iter_mut().zip(x) {
+                *gi += g * xi;
+            }
+        }
+        for i in 0..FEATURES {
+            if !mask[i] {
+                continue;
+            }
+            let g = grad[i] / n;
+            m[i] = beta1 * m[i] + (1.0 - beta1) * g;
+            v[i] = beta2 * v[i] + (1.0 - beta2) * g * g;
+            let mh = m[i] / (1.0 - beta1.powi(t as i32));
+            let vh = v[i] / (1.0 - beta2.powi(t as i32));
+            w[i] -= rate * mh / (vh.sqrt() + eps);
+        }
+        if t % 500 == 0 {
+            eprintln!("step {t}: error {:.6}", error(&xs, &ys, &w));
+        }
+    }
+    let fitted_error = error(&xs, &ys, &w);
+    let k = k_default;
+    println!("fitted: K = {k:.6}, error {fitted_error:.6}");
+    let scaled: Vec<i32> = w.iter().map(|wi| (wi / k).round() as i32).collect();
+    for (name, (wi, si)) in FEATURE_NAMES.iter().zip(w.iter().zip(&scaled)) {
+        println!("  {name:12} {si:6}   ({wi:+.5} logit)");
+    }
+    println!(
+        "weights: {}",
+        scaled
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    let rounded = Weights::from_array(
+        <[i32; FEATURES]>::try_from(scaled.as_slice()).expect("FEATURES weights"),
+    );
+    let rounded_scaled = rounded.to_array().map(|wi| f64::from(wi) * k);
+    println!(
+        "rounded weights: error {:.6}",
+        error(&xs, &ys, &rounded_scaled)
+    );
+}
