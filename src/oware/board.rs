@@ -35,6 +35,8 @@ pub struct Board {
 const STORE_BYTE: usize = 12;
 const SIDE_BYTE: usize = 14;
 const VARIANT_BYTE: usize = 15;
+/// The twelve house bytes of a board's word.
+const HOUSES_MASK: u128 = (1u128 << 96) - 1;
 /// The relative index of the opponent's first house.
 const OPP_FIRST: usize = 6;
 
@@ -97,6 +99,23 @@ impl Board {
         match self.side_to_move() {
             Side::South => self.w,
             Side::North => turn(self.w),
+        }
+    }
+
+    /// The twelve houses seen from the side to move (its row first, then the opponent's), as the
+    /// low twelve bytes of a word; the tablebase's normalised position.
+    #[inline]
+    pub(crate) fn relative_houses(&self) -> u128 {
+        self.w & HOUSES_MASK
+    }
+
+    /// The position with these houses (the low twelve bytes of `houses`, the side to move's row
+    /// first), South to move, empty stores: the tablebase's positions, which ignore the stores.
+    /// The seeds need not total 48.
+    #[inline]
+    pub(crate) fn from_relative_houses(houses: u128, variant: Variant) -> Board {
+        Board {
+            w: (houses & HOUSES_MASK) | (variant as u128) << (8 * VARIANT_BYTE),
         }
     }
 

@@ -8,6 +8,7 @@
 mod board;
 mod notation;
 mod state;
+pub mod tablebase;
 
 pub use board::{Board, BoardError, MoveList, HALF_SEEDS, TOTAL_SEEDS};
 pub use state::{EndReason, GameEnd, GameState, Rules};
