@@ -26,7 +26,7 @@
 //! The passes run on all cores (rayon); each threshold's propagation is depth-first from the
 //! seeds found by one scan of the layer, with atomic bytes for the shared state.
 
-use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -99,8 +99,14 @@ pub(super) fn predecessors(child: u128, variant: Variant, mut f: impl FnMut(u128
     let mut p = [0u8; 12];
     p[..6].copy_from_slice(&c[6..]);
     p[6..].copy_from_slice(&c[..6]);
+    // Whether the opponent has seeds after the move. A move without capture only adds seeds to
+    // the opponent's row, so with none after it the opponent had none before either: under
+    // abapa the move did not feed an empty row and was illegal; under awari it starved the
+    // opponent and was legal only if every move did.
     let fed = c[..6].iter().any(|&s| s > 0);
-    let opponent_had_seeds = p[6..].iter().any(|&s| s > 0);
+    if !fed && variant == Variant::Abapa {
+        return;
+    }
     for h in 0..6 {
         if p[h] != 0 {
             continue;
@@ -113,14 +119,15 @@ pub(super) fn predecessors(child: u128, variant: Variant, mut f: impl FnMut(u128
             work[house] -= 1;
             work[h] = k as u8 + 1;
             let before = word(&work);
+            // The last seed landed in `house`: a capture only if it is the opponent's and now
+            // holds 2 or 3 (and then the rules decide, grand slams included).
+            let may_capture = house >= 6 && matches!(p[house], 2 | 3);
+            if fed && !may_capture {
+                f(before);
+                continue;
+            }
             let board = Board::from_relative_houses(before, variant);
-            let legal = match variant {
-                // Feeding: with the opponent's row empty, only a move that feeds it is legal.
-                Variant::Abapa => fed || opponent_had_seeds,
-                // A move that starves the opponent is legal only when every move does.
-                Variant::Awari => fed || board.legal_mask() & (1 << h) != 0,
-            };
-            if !legal {
+            if !fed && board.legal_mask() & (1 << h) == 0 {
                 continue;
             }
             let (after, captured) = board.play(Move::from_house(h));
@@ -138,31 +145,138 @@ pub(super) fn predecessors(child: u128, variant: Variant, mut f: impl FnMut(u128
 #[inline]
 fn moves_of(houses: u128, n: u32, variant: Variant, lower: &[LayerRef<'_>]) -> (i32, i32, u8) {
     let board = Board::from_relative_houses(houses, variant);
-    let mask = board.legal_mask();
+    let h = houses.to_le_bytes();
+    // Each move played once: the child and its capture, and whether it leaves the opponent seeds.
+    let mut children = [(0u128, 0u8); 6];
+    let mut mask = match variant {
+        Variant::Abapa => board.legal_mask(),
+        Variant::Awari => 0,
+    };
+    if variant == Variant::Awari {
+        let mut sown = 0u8;
+        for k in 0..6 {
+            if h[k] == 0 {
+                continue;
+            }
+            sown |= 1 << k;
+            let (child, captured) = board.play(Move::from_house(k));
+            let child = child.relative_houses();
+            children[k] = (child, captured);
+            // After the move the opponent's row comes first.
+            if child as u64 & 0xFFFF_FFFF_FFFF != 0 {
+                mask |= 1 << k;
+            }
+        }
+        // A move that starves the opponent is legal only when every move does.
+        if mask == 0 {
+            mask = sown;
+        }
+    } else {
+        for (k, c) in children.iter_mut().enumerate() {
+            if mask & (1 << k) != 0 {
+                let (child, captured) = board.play(Move::from_house(k));
+                *c = (child.relative_houses(), captured);
+            }
+        }
+    }
     if mask == 0 {
         // The game is over: each player takes the seeds of their own row.
-        let h = houses.to_le_bytes();
         let mine: i32 = h[..6].iter().map(|&s| s as i32).sum();
         let v = 2 * mine - n as i32;
         return (v, v, 0);
     }
     let (mut exit_low, mut exit_high, mut inside) = (-(n as i32), -(n as i32), 0u8);
-    for k in 0..6 {
+    for (k, &(child, captured)) in children.iter().enumerate() {
         if mask & (1 << k) == 0 {
             continue;
         }
-        let (child, captured) = board.play(Move::from_house(k));
         if captured == 0 {
             inside += 1;
             continue;
         }
         let layer = &lower[(n - captured as u32) as usize];
-        let i = rank(child.relative_houses()) as usize;
+        let i = rank(child) as usize;
         let c = captured as i32;
         exit_low = exit_low.max(c - layer.high[i] as i8 as i32);
         exit_high = exit_high.max(c - layer.low[i] as i8 as i32);
     }
     (exit_low, exit_high, inside)
+}
+
+/// Calls `f` with the offset of every byte of `bytes` equal to `a` or to `b`, eight bytes at a
+/// time (most words hold neither).
+#[inline]
+fn find_bytes(bytes: &[u8], a: u8, b: u8, mut f: impl FnMut(usize)) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let has = |w: u64, x: u8| {
+        let y = w ^ (ONES * x as u64);
+        y.wrapping_sub(ONES) & !y & HIGH != 0
+    };
+    let mut words = bytes.chunks_exact(8);
+    let mut at = 0;
+    for chunk in &mut words {
+        let w = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+        if has(w, a) || has(w, b) {
+            for (j, &x) in chunk.iter().enumerate() {
+                if x == a || x == b {
+                    f(at + j);
+                }
+            }
+        }
+        at += 8;
+    }
+    for (j, &x) in words.remainder().iter().enumerate() {
+        if x == a || x == b {
+            f(at + j);
+        }
+    }
+}
+
+/// The state of a position while its layer is built, one word: byte 0 the lower bound's state
+/// byte (see [`enc`]), byte [`high_shift`]` / 8` the upper bound's (the same byte where values are
+/// exact), byte 2 the moves that stay in the layer and do not lead into `W` yet.
+const COUNT_SHIFT: u32 = 16;
+
+/// Where the upper bound's byte is in a state word: byte 0 under awari (one exact value),
+/// byte 1 under abapa.
+fn high_shift(exact: bool) -> u32 {
+    if exact {
+        0
+    } else {
+        8
+    }
+}
+
+/// Sets the state byte at `shift` to `ASSIGNED | value` if it is not assigned yet and `ok` holds
+/// for it; whether this call set it.
+#[inline]
+fn assign(state: &AtomicU32, shift: u32, value: i32, ok: impl Fn(u8) -> bool) -> bool {
+    let mut s = state.load(Relaxed);
+    loop {
+        let b = (s >> shift) as u8;
+        if b & ASSIGNED != 0 || !ok(b) {
+            return false;
+        }
+        let new = (s & !(0xFF << shift)) | ((ASSIGNED | enc(value)) as u32) << shift;
+        match state.compare_exchange_weak(s, new, Relaxed, Relaxed) {
+            Ok(_) => return true,
+            Err(now) => s = now,
+        }
+    }
+}
+
+/// Asks the processor to bring a position's state into the cache before it is needed.
+#[inline]
+fn prefetch(state: &AtomicU32) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint; it reads nothing and faults on no address.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>((state as *const AtomicU32).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = state;
 }
 
 /// Builds the layer of `n` seeds; `lower` holds the layers of 0 to `n - 1` seeds.
@@ -179,123 +293,116 @@ pub(super) fn build_layer(
     );
     let len = layer_len(n);
     let exact = variant == Variant::Awari;
-    let mut low = vec![0u8; len as usize];
-    let mut high = if exact {
+    let hs = high_shift(exact);
+    let state: Vec<AtomicU32> = (0..len).map(|_| AtomicU32::new(0)).collect();
+    // The best exits, kept apart for the scans for seeds (read while the states change).
+    let mut exits_low = vec![0u8; len as usize];
+    let mut exits_high = if exact {
         Vec::new()
     } else {
         vec![0u8; len as usize]
     };
-    let mut count = vec![0u8; len as usize];
-    {
-        let low_a = atomics(&mut low);
-        let high_a = if exact { low_a } else { atomics(&mut high) };
-        let count_a = atomics(&mut count);
-        let chunks = len.div_ceil(CHUNK);
+    let chunks = len.div_ceil(CHUNK);
 
-        progress.start(n, Phase::Moves, len);
+    progress.start(n, Phase::Moves, len);
+    {
+        let el_a = atomics(&mut exits_low);
+        let eh_a = if exact {
+            el_a
+        } else {
+            atomics(&mut exits_high)
+        };
         (0..chunks).into_par_iter().for_each(|c| {
             let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(len));
             let mut h = houses(unrank(start, n));
             for i in start..end {
+                let i = i as usize;
                 let (el, eh, inside) = moves_of(word(&h), n, variant, lower);
-                low_a[i as usize].store(enc(el), Relaxed);
-                if !exact {
-                    high_a[i as usize].store(enc(eh), Relaxed);
-                }
-                count_a[i as usize].store(inside, Relaxed);
+                el_a[i].store(enc(el), Relaxed);
+                eh_a[i].store(enc(eh), Relaxed);
+                let s = enc(el) as u32 | (enc(eh) as u32) << hs | (inside as u32) << COUNT_SHIFT;
+                state[i].store(s, Relaxed);
                 next(&mut h);
             }
             progress.advance(end - start);
         });
-        progress.finish();
+    }
+    progress.finish();
+    let exits_high_ref: &[u8] = if exact { &exits_low } else { &exits_high };
 
-        let last = if exact { 1 } else { -(n as i32) + 1 };
-        let thresholds = (n as i32 - last + 1).max(0) as u64;
-        progress.start(n, Phase::Values, len * thresholds);
-        for t in (last..=n as i32).rev() {
-            (0..chunks).into_par_iter().for_each(|c| {
-                let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(len));
-                let mut stack: Vec<(u128, bool)> = Vec::new();
-                for i in start..end {
-                    let i = i as usize;
-                    let l = low_a[i].load(Relaxed);
-                    if l == enc(t)
-                        && low_a[i]
-                            .compare_exchange(l, l | ASSIGNED, Relaxed, Relaxed)
-                            .is_ok()
-                    {
-                        stack.push((unrank(i as u64, n), true));
-                    }
-                    if count_a[i].load(Relaxed) == 0 {
-                        let hb = high_a[i].load(Relaxed);
-                        if hb == enc(-t)
-                            && high_a[i]
-                                .compare_exchange(hb, hb | ASSIGNED, Relaxed, Relaxed)
-                                .is_ok()
-                        {
-                            stack.push((unrank(i as u64, n), false));
+    let last = if exact { 1 } else { -(n as i32) + 1 };
+    let thresholds = (n as i32 - last + 1).max(0) as u64;
+    progress.start(n, Phase::Values, len * thresholds);
+    for t in (last..=n as i32).rev() {
+        (0..chunks).into_par_iter().for_each(|c| {
+            let (lo, hi) = ((c * CHUNK) as usize, ((c + 1) * CHUNK).min(len) as usize);
+            let mut found = Vec::new();
+            if exact {
+                find_bytes(&exits_low[lo..hi], enc(t), enc(-t), |j| found.push(lo + j));
+            } else {
+                find_bytes(&exits_low[lo..hi], enc(t), enc(t), |j| found.push(lo + j));
+                find_bytes(&exits_high_ref[lo..hi], enc(-t), enc(-t), |j| {
+                    found.push(lo + j)
+                });
+            }
+            // Positions that joined W_t (true) or L_t (false), whose predecessors are next.
+            let mut stack: Vec<(u128, bool)> = Vec::new();
+            let mut preds: Vec<(u128, usize)> = Vec::new();
+            for i in found {
+                if assign(&state[i], 0, t, |b| b == enc(t)) {
+                    stack.push((unrank(i as u64, n), true));
+                }
+                let s = state[i].load(Relaxed);
+                if (s >> COUNT_SHIFT) as u8 == 0 && assign(&state[i], hs, -t, |b| b == enc(-t)) {
+                    stack.push((unrank(i as u64, n), false));
+                }
+                while let Some((w, joined_w)) = stack.pop() {
+                    preds.clear();
+                    predecessors(w, variant, |before| {
+                        let p = rank(before) as usize;
+                        prefetch(&state[p]);
+                        preds.push((before, p));
+                    });
+                    for &(before, p) in &preds {
+                        if joined_w {
+                            // One more move of `p` leads into W_t; with none left outside it,
+                            // p is in L_t if its exits allow.
+                            let old = state[p].fetch_sub(1 << COUNT_SHIFT, Relaxed);
+                            debug_assert!((old >> COUNT_SHIFT) as u8 > 0);
+                            if (old >> COUNT_SHIFT) as u8 == 1
+                                && assign(&state[p], hs, -t, |b| dec(b) <= -t)
+                            {
+                                stack.push((before, false));
+                            }
+                        } else if assign(&state[p], 0, t, |_| true) {
+                            // A move of `p` leads into L_t: p is in W_t.
+                            stack.push((before, true));
                         }
                     }
-                    while let Some((w, joined_w)) = stack.pop() {
-                        predecessors(w, variant, |before| {
-                            let p = rank(before) as usize;
-                            if joined_w {
-                                // One more move of `p` leads into W_t.
-                                let left = count_a[p].fetch_sub(1, Relaxed);
-                                debug_assert!(left > 0);
-                                if left == 1 {
-                                    let hb = high_a[p].load(Relaxed);
-                                    if hb & ASSIGNED == 0
-                                        && dec(hb) <= -t
-                                        && high_a[p]
-                                            .compare_exchange(
-                                                hb,
-                                                ASSIGNED | enc(-t),
-                                                Relaxed,
-                                                Relaxed,
-                                            )
-                                            .is_ok()
-                                    {
-                                        stack.push((before, false));
-                                    }
-                                }
-                            } else {
-                                // A move of `p` leads into L_t: p is in W_t.
-                                let l = low_a[p].load(Relaxed);
-                                if l & ASSIGNED == 0
-                                    && low_a[p]
-                                        .compare_exchange(l, ASSIGNED | enc(t), Relaxed, Relaxed)
-                                        .is_ok()
-                                {
-                                    stack.push((before, true));
-                                }
-                            }
-                        });
-                    }
                 }
-                progress.advance(end - start);
-            });
-        }
-        progress.finish();
+            }
+            progress.advance((hi - lo) as u64);
+        });
     }
-    drop(count);
+    progress.finish();
+    drop((exits_low, exits_high));
 
-    // The bytes become values: unassigned lower bounds are -n (awari: 0), upper bounds n.
+    // The states become values: unassigned lower bounds are -n (awari: 0), upper bounds n.
     let unset_low = if exact { 0 } else { -(n as i32) };
-    low.par_iter_mut().for_each(|b| {
-        *b = if *b & ASSIGNED != 0 {
-            dec(*b)
-        } else {
-            unset_low
-        } as i8 as u8;
-    });
-    high.par_iter_mut().for_each(|b| {
-        *b = if *b & ASSIGNED != 0 {
-            dec(*b)
-        } else {
-            n as i32
-        } as i8 as u8;
-    });
+    let value = |b: u8, unset: i32| if b & ASSIGNED != 0 { dec(b) } else { unset } as i8 as u8;
+    let low: Vec<u8> = state
+        .par_iter()
+        .map(|s| value(s.load(Relaxed) as u8, unset_low))
+        .collect();
+    let high: Vec<u8> = if exact {
+        Vec::new()
+    } else {
+        state
+            .par_iter()
+            .map(|s| value((s.load(Relaxed) >> 8) as u8, n as i32))
+            .collect()
+    };
+    drop(state);
     let bounded = if exact {
         0
     } else {

@@ -55,17 +55,31 @@ pub fn save(tb: &Tablebase, dir: &Path) -> Result<Vec<PathBuf>, TableError> {
         source,
     })?;
     let mut written = Vec::new();
-    for (n, layer) in tb.layers.iter().enumerate() {
-        if let Storage::Owned { low, high } = &layer.storage {
-            let path = dir.join(layer_name(tb.variant, n as u32));
-            save_layer(tb.variant, n as u32, low, high, layer.bounded, &path)?;
-            written.push(path);
-        }
+    for n in 0..tb.layers.len() as u32 {
+        written.extend(save_layer(tb, n, dir)?);
     }
     Ok(written)
 }
 
-fn save_layer(
+/// Writes the layer of `seeds` seeds of `tb` to its file in `dir` (which must exist), whole or
+/// not at all, unless it came from a file; the path written. Nothing for a layer the table does
+/// not hold.
+///
+/// # Errors
+/// [`TableError::Io`] when the file cannot be written.
+pub fn save_layer(tb: &Tablebase, seeds: u32, dir: &Path) -> Result<Option<PathBuf>, TableError> {
+    let Some(layer) = tb.layers.get(seeds as usize) else {
+        return Ok(None);
+    };
+    let Storage::Owned { low, high } = &layer.storage else {
+        return Ok(None);
+    };
+    let path = dir.join(layer_name(tb.variant, seeds));
+    write_layer(tb.variant, seeds, low, high, layer.bounded, &path)?;
+    Ok(Some(path))
+}
+
+fn write_layer(
     variant: Variant,
     seeds: u32,
     low: &[u8],
