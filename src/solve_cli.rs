@@ -26,20 +26,27 @@ pub enum SolveGame {
 pub struct SolveArgs {
     /// The game to solve.
     game: SolveGame,
-    /// Where to write the solution (written whole or not at all).
-    #[arg(long, default_value = DEFAULT_FILE)]
-    out: PathBuf,
+    /// Where to write the solution (written whole or not at all) [default: the engine's default
+    /// place, $XDG_DATA_HOME/perfectplay/dobutsu.solution, XDG_DATA_HOME defaulting to
+    /// ~/.local/share].
+    #[arg(long)]
+    out: Option<PathBuf>,
     /// Instead of solving, print the value of this position (a FEN) and of every legal move,
     /// from the solution file given by --table.
     #[arg(long)]
     probe: Option<String>,
-    /// The solution file that --probe reads.
-    #[arg(long, default_value = DEFAULT_FILE)]
-    table: PathBuf,
+    /// The solution file that --probe reads [default: as for --out].
+    #[arg(long)]
+    table: Option<PathBuf>,
 }
 
-/// The default solution file, in the working directory.
-pub const DEFAULT_FILE: &str = "dobutsu.solution";
+/// `path`, or the default place of the solution file.
+fn or_default_place(path: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    path.or_else(file::default_path).context(
+        "neither XDG_DATA_HOME nor HOME is set to an absolute path, so there is no default \
+         place for the solution file: give one with --out or --table",
+    )
+}
 
 /// Tanaka's figures (IPSJ SIG-GI 2009); they count a position and its mirror image once.
 const TANAKA: [(&str, u64); 7] = [
@@ -101,7 +108,12 @@ impl Progress for Bars {
 pub fn run(args: SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
     let SolveGame::Dobutsu = args.game;
     if let Some(fen) = &args.probe {
-        return probe(fen, &args.table, out);
+        return probe(fen, &or_default_place(args.table)?, out);
+    }
+    let path = or_default_place(args.out)?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("making the directory {}", dir.display()))?;
     }
     let started = Instant::now();
     let bars = Bars {
@@ -111,9 +123,9 @@ pub fn run(args: SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
     let (solution, figures) = solve::analyse(&Position::start(), &bars);
     let solved = started.elapsed().as_secs_f64();
     let cpu_solved = cpu_seconds();
-    file::save(&solution, &figures, &args.out)
-        .with_context(|| format!("writing the solution to {}", args.out.display()))?;
-    let size = std::fs::metadata(&args.out).map(|m| m.len()).unwrap_or(0);
+    file::save(&solution, &figures, &path)
+        .with_context(|| format!("writing the solution to {}", path.display()))?;
+    let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
     report(&figures, out)?;
     writeln!(out)?;
     for (phase, secs) in bars.times.lock().expect("times lock").iter() {
@@ -125,7 +137,7 @@ pub fn run(args: SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
         "analysis {solved:.1} s wall, {user:.1} s user + {sys:.1} s sys CPU; peak memory {} MiB; \
          solution {} ({:.1} MB) written in {:.1} s",
         peak_memory_kib().map_or("?".into(), |k| (k / 1024).to_string()),
-        args.out.display(),
+        path.display(),
         size as f64 / 1e6,
         started.elapsed().as_secs_f64() - solved
     )?;

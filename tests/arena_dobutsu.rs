@@ -46,7 +46,12 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn real_engine() -> String {
-    format!("'{}'", env!("CARGO_BIN_EXE_perfectplay"))
+    // No solution from the machine's default place: the plain search plays.
+    format!(
+        "env 'XDG_DATA_HOME={}/no-data' '{}'",
+        env!("CARGO_TARGET_TMPDIR"),
+        env!("CARGO_BIN_EXE_perfectplay")
+    )
 }
 
 // ---------------------------------------------------------------------------------------------

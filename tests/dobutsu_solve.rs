@@ -1,9 +1,16 @@
 //! The Dobutsu Shogi solver checked against a brute-force solver on reduced piece sets (always
 //! run), and the full analysis against Tanaka's figures (ignored: it takes minutes).
 
+mod common;
+
 use std::collections::HashMap;
 
 use std::path::PathBuf;
+
+use common::Engine;
+use perfectplay::arena::pgn;
+use perfectplay::dobutsu::Rules;
+use perfectplay::game::{Game, Notation};
 
 use perfectplay::dobutsu::solve::{self, file, Silent, Solution, Value};
 use perfectplay::dobutsu::Position;
@@ -227,9 +234,10 @@ impl Rng {
 }
 
 /// The whole analysis (about 4 minutes of CPU on this machine, 280 MB): Tanaka's figures
-/// exactly, the start lost in 78 plies and played out as such, and 1,000 random reachable
-/// positions played out by the solution with the value kept and the distance falling by one each
-/// ply. Run with `cargo test --release --test dobutsu_solve -- --ignored`.
+/// exactly, the start lost in 78 plies and played out as such, by the solution and by the engine
+/// with the solution loaded; that engine against the plain search at every level; and 1,000
+/// random reachable positions played out by the solution with the value kept and the distance
+/// falling by one each ply. Run with `cargo test --release --test dobutsu_solve -- --ignored`.
 #[test]
 #[ignore = "the full analysis takes minutes"]
 fn full_analysis_reproduces_tanaka_and_plays_perfectly() {
@@ -261,6 +269,12 @@ fn full_analysis_reproduces_tanaka_and_plays_perfectly() {
     assert_eq!(ply, 78);
     assert_eq!(pos.side_to_move(), perfectplay::dobutsu::Player::Sente);
     assert_eq!(pos.outcome(), Some(Outcome::Loss));
+
+    let path = temp_file("full.solution");
+    file::save(&solution, &f, &path).unwrap();
+    engine_plays_the_start_out(&solution, &path);
+    matches_against_the_plain_search(&solution, &path);
+    std::fs::remove_file(&path).unwrap();
 
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let mut moves = Vec::new();
@@ -324,4 +338,313 @@ fn probe_command_prints_the_value_of_every_move() {
     assert!(!out.status.success());
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("no table file"), "{err}");
+}
+
+/// What the engine answers when it has loaded the solution at `path`.
+fn loaded_line(path: &std::path::Path, solution: &Solution) -> String {
+    format!(
+        "info string loaded the solution {} ({} positions besides those the rules decide)",
+        path.display(),
+        solution.len()
+    )
+}
+
+/// The `score` an engine with the solution loaded reports for a position of value `v`: `mate N`
+/// with N the moves to the end (plies halved, rounded up; negative for a loss), `cp 0` for a draw.
+fn solution_score(v: Value) -> String {
+    let moves = (i32::from(v.plies) + 1) / 2;
+    match v.outcome {
+        Outcome::Win => format!("mate {moves}"),
+        Outcome::Loss => format!("mate -{moves}"),
+        Outcome::Draw => "cp 0".into(),
+    }
+}
+
+/// What the engine said for one `go`: the move, the last `info depth` line's score and its
+/// `tbhits` (0 when absent), and the `info string`s.
+fn engine_answer(engine: &mut Engine, position: &str) -> (String, String, u64, Vec<String>) {
+    engine.send(position);
+    engine.send("go nodes 2000");
+    let lines = engine.until_bestmove();
+    let mv = lines.last().unwrap().split(' ').nth(1).unwrap().to_string();
+    let info = lines.iter().rev().find(|l| l.starts_with("info depth"));
+    let words: Vec<&str> = info.map_or(Vec::new(), |l| l.split(' ').collect());
+    let after = |key: &str| {
+        words.iter().position(|&w| w == key).map(|i| {
+            words[i + 1..]
+                .iter()
+                .take(if key == "score" { 2 } else { 1 })
+                .copied()
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+    };
+    let score = after("score").unwrap_or_default();
+    let tbhits = after("tbhits").map_or(0, |t| t.parse().unwrap());
+    let strings = lines
+        .iter()
+        .filter(|l| l.starts_with("info string"))
+        .cloned()
+        .collect();
+    (mv, score, tbhits, strings)
+}
+
+/// With a solution loaded by `SolutionPath`, the engine plays it: from positions of a small piece
+/// set's solution it reports the exact distance as `score mate N` with `tbhits`, and its move
+/// keeps the value; playing both sides from a won position ends the game in exactly the stored
+/// number of plies; a position outside the solution is searched, saying so; a weaker level does
+/// not use it; a bad file is refused with one line and the engine plays on by search.
+#[test]
+fn the_engine_plays_a_loaded_solution_perfectly() {
+    let fen = "1l1/1c1/1C1/GL1[] w";
+    let start = Position::from_fen(fen).unwrap();
+    let (solution, figures) = solve::analyse(&start, &Silent);
+    let path = temp_file("engine.solution");
+    file::save(&solution, &figures, &path).unwrap();
+    let mut engine = Engine::start();
+    engine.send("setoption name Variant value dobutsu");
+    engine.send(&format!(
+        "setoption name SolutionPath value {}",
+        path.display()
+    ));
+    assert_eq!(engine.sync(), [loaded_line(&path, &solution)]);
+
+    // Every 97th position of the solution's piece set that the rules have not decided (a Lion
+    // capture available is decided: the search sees it without the table, and the positions
+    // after it are not in the solution).
+    let mut checked = [0; 3];
+    let mut longest: Option<(Position, Value)> = None;
+    for (i, &key) in brute_force(&start).keys().enumerate() {
+        let pos = Position::from_key(key).unwrap();
+        if i % 97 != 0 || pos.proven().is_some() {
+            continue;
+        }
+        let v = solution.probe(&pos).unwrap();
+        let (mv, score, tbhits, strings) = engine_answer(
+            &mut engine,
+            &format!("position fen {}", pos.write_position()),
+        );
+        assert!(strings.is_empty(), "{strings:?}");
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        if moves.len() > 1 {
+            assert_eq!(score, solution_score(v), "{}", pos.write_position());
+            assert!(tbhits > 0, "{}", pos.write_position());
+        }
+        let mv = pos.parse_moves(&[mv.as_str()]).unwrap()[0];
+        let after = solution.probe(&pos.play(mv).0).unwrap();
+        assert_eq!(after.before_move(), v, "{} {mv}", pos.write_position());
+        checked[v.outcome as usize] += 1;
+        if v.outcome == Outcome::Win && longest.is_none_or(|(_, l)| v.plies > l.plies) {
+            longest = Some((pos, v));
+        }
+    }
+    assert!(
+        checked.iter().all(|&n| n > 0),
+        "wins, draws and losses: {checked:?}"
+    );
+
+    // Both sides played by the engine from the longest win found: the game ends as stored.
+    let (from, v) = longest.unwrap();
+    let mut game = vec![];
+    let mut pos = from;
+    while Game::outcome(&pos).is_none() {
+        let (mv, ..) = engine_answer(
+            &mut engine,
+            &format!(
+                "position fen {} moves {}",
+                from.write_position(),
+                game.join(" ")
+            ),
+        );
+        pos = pos.play(pos.parse_moves(&[mv.as_str()]).unwrap()[0]).0;
+        game.push(mv);
+        assert!(game.len() <= usize::from(v.plies), "{game:?}");
+    }
+    assert_eq!(game.len(), usize::from(v.plies));
+    assert_eq!(Game::outcome(&pos), Some(Outcome::Loss));
+
+    // The start position has other pieces: not in this solution.
+    let (_, score, tbhits, strings) = engine_answer(&mut engine, "position startpos");
+    assert_eq!(
+        strings,
+        [
+            "info string the position is not in the solution (no game from the start reaches it); \
+          playing by search"
+        ]
+    );
+    assert!(score.starts_with("cp"), "{score}");
+    assert_eq!(tbhits, 0);
+
+    // Level 5 plays by search.
+    let position = format!("position fen {}", from.write_position());
+    engine.send("setoption name Level value 5");
+    let (_, _, tbhits, _) = engine_answer(&mut engine, &position);
+    assert_eq!(tbhits, 0);
+    engine.send("setoption name Level value 6");
+
+    // A corrupt file: one error line, then search.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    let bad = temp_file("engine-bad.solution");
+    std::fs::write(&bad, &bytes).unwrap();
+    engine.send(&format!(
+        "setoption name SolutionPath value {}",
+        bad.display()
+    ));
+    assert_eq!(
+        engine.sync(),
+        [format!(
+            "info string error: table file {} is corrupt (checksum mismatch); playing by search",
+            bad.display()
+        )]
+    );
+    let (_, _, tbhits, _) = engine_answer(&mut engine, &position);
+    assert_eq!(tbhits, 0);
+    engine.send("setoption name SolutionPath value <empty>");
+    assert_eq!(
+        engine.sync(),
+        ["info string no tables loaded: playing by search"]
+    );
+}
+
+/// The engine with the full solution plays both sides from the start: every move's score is the
+/// exact distance (`mate -39`, `mate 39`, `mate -38`, ...), and Gote wins at ply 78.
+fn engine_plays_the_start_out(solution: &Solution, path: &std::path::Path) {
+    let mut engine = Engine::start();
+    engine.send("setoption name Variant value dobutsu");
+    engine.send(&format!(
+        "setoption name SolutionPath value {}",
+        path.display()
+    ));
+    let said = engine.sync();
+    assert_eq!(said.len(), 1);
+    assert!(said[0].contains("(99485568 positions"), "{said:?}");
+    let mut game: Vec<String> = Vec::new();
+    let mut pos = Position::start();
+    while Game::outcome(&pos).is_none() {
+        let (mv, score, tbhits, strings) = engine_answer(
+            &mut engine,
+            &format!("position startpos moves {}", game.join(" ")),
+        );
+        assert!(strings.is_empty(), "{strings:?}");
+        let v = solution.probe(&pos).unwrap();
+        assert_eq!(v.plies as usize, 78 - game.len());
+        if pos.proven().is_none() {
+            assert_eq!(score, solution_score(v), "after {game:?}");
+            assert!(tbhits > 0);
+        }
+        pos = pos.play(pos.parse_moves(&[mv.as_str()]).unwrap()[0]).0;
+        game.push(mv);
+        assert!(game.len() <= 78, "{game:?}");
+    }
+    assert_eq!(game.len(), 78);
+    assert_eq!(pos.side_to_move(), perfectplay::dobutsu::Player::Sente);
+    assert_eq!(Game::outcome(&pos), Some(Outcome::Loss));
+}
+
+/// Matches of the engine with the solution against the plain search (20,000 nodes a move) at
+/// each level, from the start and from random 4-ply openings, colours swapped in each pair: the
+/// solution never loses as the second player from the start, never loses an opening it was given
+/// drawn or won, and wins every opening it was given won.
+fn matches_against_the_plain_search(solution: &Solution, path: &std::path::Path) {
+    let engine = format!(
+        "env 'XDG_DATA_HOME={}' '{}'",
+        common::NO_DATA,
+        env!("CARGO_BIN_EXE_perfectplay")
+    );
+    let mut games = 0;
+    for level in 1..=6 {
+        for (plies, pairs) in [(0, 1), (4, 9)] {
+            let pgn = temp_file(&format!("solution-match-{level}-{plies}.pgn"));
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+                .args([
+                    "match",
+                    "--variant",
+                    "dobutsu",
+                    "--quiet",
+                    "--nodes",
+                    "20000",
+                ])
+                .args(["--engine", &engine, "--engine", &engine])
+                .args(["--name", "1:solution", "--name", "2:search"])
+                .arg(format!("--option=1:SolutionPath={}", path.display()))
+                .arg(format!("--option=2:Level={level}"))
+                .args(["--games", &(2 * pairs).to_string()])
+                .args(["--opening-plies", &plies.to_string()])
+                .args(["--seed", &level.to_string()])
+                .arg("--pgn")
+                .arg(&pgn)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let records = pgn::parse(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
+            assert_eq!(records.len(), 2 * pairs);
+            for g in &records {
+                let r = pgn::replay::<Position>(g, &Rules::default()).unwrap();
+                let end = r.end.expect("every game ends by the rules");
+                // The position the engines were given, and the solution engine's side.
+                let mut pos = Position::start();
+                for word in &g.moves[..plies] {
+                    pos = pos.play(pos.parse_moves(&[word.as_str()]).unwrap()[0]).0;
+                }
+                let solution_side = if g.tag("White") == Some("solution") {
+                    0
+                } else {
+                    1
+                };
+                let v = solution.probe(&pos).unwrap();
+                let given = if pos.side_to_move() as usize == solution_side {
+                    v.outcome
+                } else {
+                    v.outcome.flip()
+                };
+                let won = end
+                    .winner
+                    .map(|w| perfectplay::game::Player::index(w) == solution_side);
+                let context = format!("level {level}: {:?} {}", g.moves, end.result_string());
+                match given {
+                    Outcome::Win => assert_eq!(won, Some(true), "{context}"),
+                    Outcome::Draw => assert_ne!(won, Some(false), "{context}"),
+                    Outcome::Loss => {}
+                }
+                if plies == 0 && solution_side == 1 {
+                    assert_eq!(won, Some(true), "{context}");
+                }
+                games += 1;
+            }
+        }
+    }
+    assert_eq!(games, 120);
+}
+
+/// The engine finds the solution in its default place, `$XDG_DATA_HOME/perfectplay/
+/// dobutsu.solution`, when Dobutsu is selected, says so, and shows the place as `SolutionPath`'s
+/// default.
+#[test]
+fn the_engine_finds_the_solution_in_its_default_place() {
+    let start = Position::from_fen("1l1/1c1/1C1/1L1[] w").unwrap();
+    let (solution, figures) = solve::analyse(&start, &Silent);
+    let data = temp_file("data");
+    let path = data.join("perfectplay").join("dobutsu.solution");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    file::save(&solution, &figures, &path).unwrap();
+    let mut engine = Engine::start_with_data(&[], data.to_str().unwrap());
+    engine.send("setoption name Variant value dobutsu");
+    assert_eq!(engine.sync(), [loaded_line(&path, &solution)]);
+    engine.send("uci");
+    let listed = engine.read_until("uciok", |l| l == "uciok");
+    assert!(listed.contains(&format!(
+        "option name SolutionPath type string default {}",
+        path.display()
+    )));
+    let (_, score, tbhits, _) = engine_answer(&mut engine, "position fen 1l1/1c1/1C1/1L1[] w");
+    assert_eq!(score, solution_score(solution.probe(&start).unwrap()));
+    assert!(tbhits > 0);
+    std::fs::remove_dir_all(&data).unwrap();
 }

@@ -4,7 +4,8 @@
 use crate::dobutsu::eval::{evaluate, Weights};
 use crate::dobutsu::{FenError, MoveError, Player, Position};
 use crate::game::{
-    self, CycleRule, Game, Notation, OptionDecl, OptionValue, Outcome, Settings, Step,
+    self, CycleRule, Game, Notation, OptionDecl, OptionKind, OptionValue, Outcome, Settings, Step,
+    TableSettings, Tables,
 };
 
 /// Dobutsu Shogi's rule set: the cycle rule only (a repetition is a draw; there is no ply limit).
@@ -94,7 +95,50 @@ impl Game for Position {
                 |s| OptionValue::Spin(s.weights.mobility.into()),
                 |s, v| s.weights.mobility = v.spin() as i32,
             ),
+            // The solution file (`perfectplay solve dobutsu`): shown as the default place's path
+            // until set; an empty value (`<empty>`) loads none.
+            OptionDecl {
+                name: "SolutionPath",
+                kind: OptionKind::Text,
+                get: |s| {
+                    OptionValue::Text(match &s.tables.path {
+                        Some(path) => path.clone(),
+                        None => crate::dobutsu::solve::file::default_path()
+                            .map(|p| p.display().to_string())
+                            .unwrap_or_default(),
+                    })
+                },
+                set: |s, v| s.tables.path = Some(v.text().to_string()),
+            },
         ]
+    }
+
+    /// The solution file named by `SolutionPath`, or the one in the default place
+    /// ([`crate::dobutsu::solve::file::default_path`]) if there is one there.
+    fn load_tables(tables: &TableSettings, _rules: &Rules) -> Result<Option<Tables<Self>>, String> {
+        use crate::dobutsu::solve::file;
+        let path = match &tables.path {
+            Some(path) if path.is_empty() => return Ok(None),
+            Some(path) => std::path::PathBuf::from(path),
+            None => match file::default_path() {
+                Some(path) if path.exists() => path,
+                _ => return Ok(None),
+            },
+        };
+        let solution = file::load(&path).map_err(|e| e.to_string())?;
+        Ok(Some(Tables {
+            description: format!(
+                "the solution {} ({} positions besides those the rules decide)",
+                path.display(),
+                solution.len()
+            ),
+            outside: Some(
+                "the position is not in the solution (no game from the start reaches it); \
+                 playing by search"
+                    .into(),
+            ),
+            oracle: std::sync::Arc::new(solution),
+        }))
     }
     #[inline]
     fn legal_moves(&self, out: &mut Vec<Self::Move>) {

@@ -8,11 +8,13 @@
 
 mod options;
 mod state;
+mod tables;
 
 pub use options::{
     find_option, quoted, OptionDecl, OptionError, OptionKind, OptionValue, MAX_QUOTED_CHARS,
 };
 pub use state::{EndReason, GameEnd, GameState, PlayError};
+pub use tables::{TableSettings, Tables};
 
 use std::fmt::{Debug, Display};
 
@@ -86,12 +88,14 @@ impl Default for CycleRule {
     }
 }
 
-/// The rules and evaluation weights of a game, as the options set them.
+/// The rules, evaluation weights and tables of a game, as the options set them.
 pub struct Settings<G: Game> {
     /// The rule set games are played under.
     pub rules: G::Rules,
     /// The evaluation weights.
     pub weights: G::Weights,
+    /// Where the game's exact tables are ([`Game::load_tables`]).
+    pub tables: TableSettings,
 }
 
 // By hand: derived impls would ask the position type itself for `Default` and the others.
@@ -100,6 +104,7 @@ impl<G: Game> Default for Settings<G> {
         Settings {
             rules: G::Rules::default(),
             weights: G::Weights::default(),
+            tables: TableSettings::default(),
         }
     }
 }
@@ -109,13 +114,14 @@ impl<G: Game> Clone for Settings<G> {
         Settings {
             rules: self.rules.clone(),
             weights: self.weights.clone(),
+            tables: self.tables.clone(),
         }
     }
 }
 
 impl<G: Game> PartialEq for Settings<G> {
     fn eq(&self, other: &Self) -> bool {
-        self.rules == other.rules && self.weights == other.weights
+        self.rules == other.rules && self.weights == other.weights && self.tables == other.tables
     }
 }
 
@@ -124,6 +130,7 @@ impl<G: Game> Debug for Settings<G> {
         f.debug_struct("Settings")
             .field("rules", &self.rules)
             .field("weights", &self.weights)
+            .field("tables", &self.tables)
             .finish()
     }
 }
@@ -157,9 +164,23 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
     /// The cycle rule of a rule set.
     fn cycle_rule(rules: &Self::Rules) -> CycleRule;
 
-    /// The options this game declares (rules and weights), each with its type, range, default and
-    /// setter: the protocol lists them for `uci` and sets them through them.
+    /// The options this game declares (rules, weights, tables), each with its type, range,
+    /// default and setter: the protocol lists them for `uci` and sets them through them.
     fn options() -> Vec<OptionDecl<Settings<Self>>>;
+
+    /// Loads the exact tables `tables` names (no path: the game's default place) for play under
+    /// `rules` (called when the game is selected, with its variant, and when `tables` changes).
+    /// `Ok(None)` when the game has none, or none is in the default place.
+    ///
+    /// # Errors
+    /// A message naming the file and why it was refused (missing, truncated, corrupt, of another
+    /// game); the engine then plays by search. The default loads nothing.
+    fn load_tables(
+        _tables: &TableSettings,
+        _rules: &Self::Rules,
+    ) -> Result<Option<Tables<Self>>, String> {
+        Ok(None)
+    }
 
     /// Appends the legal moves of this position to `out` (which the caller clears). Empty when the
     /// game has ended by the rules; callers check [`Game::outcome`] first, since a position whose

@@ -166,6 +166,10 @@ impl<S> OptionDecl<S> {
                 let vars: String = choices.iter().map(|c| format!(" var {c}")).collect();
                 format!("option name {name} type combo default {default}{vars}")
             }
+            // UCI's way to show an empty text (Stockfish: `SyzygyPath`).
+            OptionKind::Text if default.text().is_empty() => {
+                format!("option name {name} type string default {EMPTY}")
+            }
             OptionKind::Text => format!("option name {name} type string default {default}"),
         }
     }
@@ -203,6 +207,7 @@ impl<S> OptionDecl<S> {
             OptionKind::Text if value.chars().any(char::is_control) => {
                 Err(bad("text without control characters".into()))
             }
+            OptionKind::Text if value == EMPTY => Ok(OptionValue::Text(String::new())),
             OptionKind::Text => Ok(OptionValue::Text(value.to_string())),
         }
     }
@@ -217,6 +222,10 @@ impl<S> OptionDecl<S> {
         Ok(())
     }
 }
+
+/// How a declaration shows an empty text, and a `setoption` value that means one (the UCI
+/// convention).
+pub const EMPTY: &str = "<empty>";
 
 /// The longest name or value an [`OptionError`] quotes, in characters.
 pub const MAX_QUOTED_CHARS: usize = 60;

@@ -7,10 +7,12 @@ use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 
-use crate::game::{find_option, GameState, Notation, OptionError, Settings};
+use crate::game::{find_option, GameState, Notation, OptionError, Settings, Tables};
 use crate::protocol::options::EngineSettings;
 use crate::protocol::{format_bestmove, format_hash_report, format_info, Event};
-use crate::search::{Control, Iteration, Limits, Root, SearchConfig, SearchHandler, Searcher};
+use crate::search::{
+    Control, Iteration, Level, Limits, Root, SearchConfig, SearchHandler, Searcher,
+};
 use crate::variant::{Variant, VisitGame};
 
 /// The error when there is no position: the last `position` command was refused.
@@ -58,6 +60,9 @@ pub(crate) trait SelectedGame: Send {
         control: Arc<Control>,
         tx: Sender<Event>,
     ) -> Go;
+    /// The `info string` saying what tables the game loaded from their default place when it was
+    /// made, if there is anything to say (once).
+    fn take_loaded(&mut self) -> Option<String>;
     /// Gives up the searcher (its table), for a [`SelectedGame`] of the same game to adopt.
     fn into_searcher(self: Box<Self>) -> Box<dyn Any + Send>;
     /// Takes over the searcher of another [`SelectedGame`] if it is of the same game.
@@ -73,6 +78,11 @@ pub(crate) struct GameEngine<G: Notation> {
     /// Locked by the search thread while it searches; the session only touches it between
     /// searches (commands that arrive during a search wait for its end).
     searcher: Arc<Mutex<Searcher<G>>>,
+    /// The exact tables loaded ([`crate::game::Game::load_tables`]), which full-strength searches
+    /// probe.
+    tables: Option<Tables<G>>,
+    /// What loading the tables of the default place said, until the session takes it.
+    loaded: Option<String>,
 }
 
 impl<G: Notation> GameEngine<G> {
@@ -80,6 +90,7 @@ impl<G: Notation> GameEngine<G> {
         let settings = Settings::<G> {
             rules,
             weights: G::Weights::default(),
+            tables: Default::default(),
         };
         let searcher = Searcher::with_hash_mb(hash_mb);
         // Nothing but protocol lines may go to the output: what making the table took goes to
@@ -90,10 +101,33 @@ impl<G: Notation> GameEngine<G> {
         } else {
             log::info!("{}", format_hash_report(report));
         }
-        GameEngine {
+        let mut engine = GameEngine {
             game: Some(GameState::from_start(settings.rules.clone())),
             settings,
             searcher: Arc::new(Mutex::new(searcher)),
+            tables: None,
+            loaded: None,
+        };
+        // Tables in the default place; the session says what loading them gave.
+        engine.loaded = engine.load_tables();
+        engine
+    }
+
+    /// Loads the tables the settings name, replacing those loaded; returns the `info string` that
+    /// says what was loaded (`None` when there is nothing to say: no tables, and none asked for).
+    fn load_tables(&mut self) -> Option<String> {
+        let asked = self.settings.tables.path.is_some();
+        let had = self.tables.take().is_some();
+        match G::load_tables(&self.settings.tables, &self.settings.rules) {
+            Ok(Some(tables)) => {
+                let line = format!("info string loaded {}", tables.description);
+                self.tables = Some(tables);
+                Some(line)
+            }
+            Ok(None) => {
+                (asked || had).then(|| "info string no tables loaded: playing by search".into())
+            }
+            Err(e) => Some(format!("info string error: {e}; playing by search")),
         }
     }
 
@@ -135,30 +169,34 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
             return Some(Err(e));
         }
         let rules_changed = settings.rules != self.settings.rules;
+        // (A new variant makes a new engine, which loads its own tables.)
+        let tables_changed = settings.tables != self.settings.tables;
         self.settings = settings;
+        let mut lines = Vec::new();
+        if tables_changed {
+            lines.extend(self.load_tables());
+        }
         if !rules_changed {
-            return Some(Ok(Vec::new()));
+            return Some(Ok(lines));
         }
         // A rule option always takes effect: the game is replayed under the new rules, or starts
         // again if it is not legal under them.
         let Some((start, moves)) = self.game_text() else {
-            return Some(Ok(Vec::new()));
+            return Some(Ok(lines));
         };
         let words: Vec<&str> = moves.iter().map(String::as_str).collect();
         match self.replay(start.as_deref(), &words) {
-            Ok(game) => {
-                self.game = Some(game);
-                Some(Ok(Vec::new()))
-            }
+            Ok(game) => self.game = Some(game),
             Err(e) => {
                 self.game = Some(GameState::from_start(self.settings.rules.clone()));
-                Some(Ok(vec![format!(
+                lines.push(format!(
                     "info string the current game is not legal under the new rules ({}); \
                      the position is reset to the start",
                     crate::game::quoted(&e)
-                )]))
+                ));
             }
         }
+        Some(Ok(lines))
     }
 
     fn new_game(&mut self) {
@@ -246,6 +284,18 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
                 end.result_string()
             ));
         }
+        // The tables are for full strength: a weaker level is meant to be beaten.
+        let oracle = self
+            .tables
+            .as_ref()
+            .filter(|_| settings.level.number() == Level::FULL);
+        if let Some(tables) = oracle {
+            let pos = game.position();
+            if pos.proven().is_none() && tables.oracle.probe(pos).is_none() {
+                said.extend(tables.outside.iter().map(|o| format!("info string {o}")));
+            }
+        }
+        let oracle = oracle.map(|t| Arc::clone(&t.oracle));
         let root = Root {
             position: game.position().clone(),
             history: game.keys_since_irreversible().to_vec(),
@@ -267,11 +317,16 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
             };
             let result = {
                 let mut searcher = searcher.lock().unwrap_or_else(PoisonError::into_inner);
+                searcher.set_oracle(oracle);
                 searcher.search(&root, &limits, &config, &control, &mut handler)
             };
             let _ = tx.send(Event::Done(format_bestmove::<G>(&result)));
         });
         Go::Searching(said)
+    }
+
+    fn take_loaded(&mut self) -> Option<String> {
+        self.loaded.take()
     }
 
     fn into_searcher(self: Box<Self>) -> Box<dyn Any + Send> {

@@ -172,10 +172,15 @@ struct Session<W: Write> {
 impl<W: Write> Session<W> {
     fn new(out: W, tx: Sender<Event>) -> Self {
         let settings = EngineSettings::default();
+        let mut game = engine_for(settings.variant, settings.hash_mb);
+        // Nothing but replies may go out before the first command.
+        if let Some(line) = game.take_loaded() {
+            log::info!("{line}");
+        }
         Session {
             out,
             tx,
-            game: engine_for(settings.variant, settings.hash_mb),
+            game,
             settings,
             game_options: Vec::new(),
             running: None,
@@ -368,7 +373,8 @@ impl<W: Write> Session<W> {
     fn engine_settings_changed(&mut self, old: &EngineSettings) -> Vec<String> {
         let mut lines = Vec::new();
         if self.settings.variant != old.variant {
-            let new = engine_for(self.settings.variant, self.settings.hash_mb);
+            let mut new = engine_for(self.settings.variant, self.settings.hash_mb);
+            lines.extend(new.take_loaded());
             let previous = std::mem::replace(&mut self.game, new);
             let position = previous.game_text();
             if position.is_none() {
@@ -377,7 +383,9 @@ impl<W: Write> Session<W> {
             }
             if previous.game_name() == self.game.game_name() {
                 for (name, value) in &self.game_options {
-                    let _ = self.game.set_option(name, value);
+                    if let Some(Ok(said)) = self.game.set_option(name, value) {
+                        lines.extend(said);
+                    }
                 }
                 if let Some((start, moves)) = position {
                     let words: Vec<&str> = moves.iter().map(String::as_str).collect();

@@ -355,7 +355,8 @@ impl<G: Game> Searcher<G> {
 
     /// The move from the oracle when it holds every child of the root: the best value for the
     /// mover (the fastest win, a draw, the slowest loss), equal ones broken by the seeded hash as
-    /// in the search, and a principal variation that follows the table's best moves.
+    /// in the search, and a principal variation that follows the table's best moves. A child that
+    /// the cycle rule ends (a repetition of the game's history) gets the rule's value instead.
     fn root_from_oracle(
         &mut self,
         root_moves: &[RootMove<G>],
@@ -364,9 +365,19 @@ impl<G: Game> Searcher<G> {
     ) -> Option<SearchResult<G::Move>> {
         let oracle = self.oracle.clone()?;
         let mut scored = Vec::with_capacity(root_moves.len());
+        // `keys` ends with the root's key; a child goes after it.
+        let at = self.keys.len();
         for rm in root_moves {
-            let value = oracle.probe(&rm.child.pos)?;
-            self.tbhits += 1;
+            // The table knows nothing of the game's history: a move into a position that ends the
+            // game by the cycle rule is worth what the rule gives.
+            let value =
+                if !rm.child.irreversible && self.cycle_ends_game_at(at, 0, || rm.child.key()) {
+                    (rm.child.pos.cycle_outcome(), 0)
+                } else {
+                    let value = oracle.probe(&rm.child.pos)?;
+                    self.tbhits += 1;
+                    value
+                };
             scored.push((-oracle_score(value, 1), rm));
         }
         let salt = mix(seed, u64::from(game_ply));

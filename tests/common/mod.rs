@@ -13,6 +13,10 @@ use std::time::{Duration, Instant};
 /// How long any single expected reply may take. Generous: the machine is shared.
 pub const REPLY_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// A data directory with nothing in it, so that the engine finds no table in its default place
+/// (`$XDG_DATA_HOME/perfectplay`) whatever the machine has there.
+pub const NO_DATA: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/no-data");
+
 /// The engine binary, running, with its stdout read line by line on a thread.
 pub struct Engine {
     child: Child,
@@ -28,8 +32,15 @@ impl Engine {
 
     /// Starts the built binary with `args` (e.g. `--option NAME=VALUE` presets).
     pub fn start_with_args(args: &[&str]) -> Engine {
+        Engine::start_with_data(args, NO_DATA)
+    }
+
+    /// Starts the built binary with `args` and `data` as its data directory (`XDG_DATA_HOME`,
+    /// where it looks for tables).
+    pub fn start_with_data(args: &[&str], data: &str) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
             .args(args)
+            .env("XDG_DATA_HOME", data)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

@@ -7,7 +7,7 @@
 //! bitset words, 2 the number of values, 3 the longest distance; 4-8 the forward pass's census
 //! (mirror images merged): Lion captures, Try losses, Try wins, no moves, undecided.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::{Figures, Index, Solution, Storage};
 use crate::retro::file::{self as table, TableError, TableFile, COUNTS};
@@ -16,6 +16,24 @@ use crate::retro::file::{self as table, TableError, TableFile, COUNTS};
 pub const GAME: &str = "dobutsu";
 /// The version of this payload layout.
 pub const VERSION: u32 = 1;
+
+/// The solution file's name in its default place.
+pub const FILE_NAME: &str = "dobutsu.solution";
+
+/// The default place of the solution file, where `perfectplay solve dobutsu` writes it and the
+/// engine looks for it: `$XDG_DATA_HOME/perfectplay/dobutsu.solution`, where `XDG_DATA_HOME`
+/// defaults to `$HOME/.local/share` (the XDG base directory convention). `None` when neither
+/// variable is set (or they are not absolute paths).
+pub fn default_path() -> Option<PathBuf> {
+    let absolute = |var: &str| {
+        std::env::var_os(var)
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+    };
+    let data =
+        absolute("XDG_DATA_HOME").or_else(|| absolute("HOME").map(|h| h.join(".local/share")))?;
+    Some(data.join("perfectplay").join(FILE_NAME))
+}
 
 /// A solution file mapped into memory.
 pub struct Mapped {
