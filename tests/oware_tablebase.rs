@@ -321,3 +321,35 @@ fn probe_refuses_other_variants_and_larger_boards() {
         .unwrap();
     assert_eq!(v, Value { low: 2, high: 2 });
 }
+
+mod common;
+
+/// The engine scores a position of the table by it (`tbhits`, an exact `score cp`: 100 per seed
+/// of final margin, stores included) and plays a move that keeps the value; with
+/// `TablebaseSeeds` 0 it searches without the table.
+#[test]
+fn the_engine_plays_table_positions_by_the_table() {
+    let diagram = "2-0-1-0-3-0-0-1-0-2-1-0-20-18-S";
+    let b: Board = diagram
+        .parse::<Board>()
+        .unwrap()
+        .with_variant(Variant::Awari);
+    let tb = Tablebase::build(Variant::Awari, 10, &Silent);
+    let value = tb.probe(&b).unwrap().exact().unwrap() as i32;
+    let input = format!("setoption name Variant value awari\nposition fen {diagram}\ngo depth 6\n");
+    let out = common::transcript(&input);
+    let (last, infos) = out.split_last().unwrap();
+    let info = common::parse_info(infos.last().unwrap());
+    assert_eq!(info.score, format!("cp {}", 100 * (2 + value)), "{out:?}");
+    assert!(infos.iter().all(|l| l.contains(" tbhits ")), "{out:?}");
+    let best: perfectplay::oware::Move = last.strip_prefix("bestmove ").unwrap().parse().unwrap();
+    let moves = tb.move_values(&b).unwrap();
+    assert!(
+        moves
+            .iter()
+            .any(|(m, v)| *m == best && v.exact() == Some(value as i8)),
+        "{best} in {moves:?}"
+    );
+    let without = common::transcript(&format!("setoption name TablebaseSeeds value 0\n{input}"));
+    assert!(without.iter().all(|l| !l.contains("tbhits")), "{without:?}");
+}

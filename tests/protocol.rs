@@ -111,6 +111,8 @@ fn uci_handshake_lists_id_options_and_uciok() {
         "option name WeightSeeds type spin default 2 min -100000 max 100000",
         "option name WeightSmall type spin default -5 min -100000 max 100000",
         "option name WeightLarge type spin default 3 min -100000 max 100000",
+        "option name TablebasePath type string default <empty>",
+        "option name TablebaseSeeds type spin default 12 min 0 max 48",
         "uciok",
         "readyok",
     ]

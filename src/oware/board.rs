@@ -4,7 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::game::{CycleRule, Game, OptionDecl, Outcome, Settings, Step};
+use crate::game::{CycleRule, Game, OptionDecl, Outcome, Settings, Step, TableSettings, Tables};
 use crate::oware::{Move, NotationError, Rules, Side, Variant, Weights};
 
 /// Seeds in play at the start: 12 houses of 4.
@@ -773,6 +773,11 @@ impl Game for Board {
     }
     fn options() -> Vec<OptionDecl<Settings<Board>>> {
         super::options()
+    }
+    /// The endgame tablebase `TablebasePath` and `TablebaseSeeds` name
+    /// ([`crate::oware::tablebase::oracle::load_tables`]).
+    fn load_tables(tables: &TableSettings, rules: &Rules) -> Result<Option<Tables<Board>>, String> {
+        crate::oware::tablebase::oracle::load_tables(tables, rules.variant)
     }
     #[inline]
     fn legal_moves(&self, out: &mut Vec<Move>) {

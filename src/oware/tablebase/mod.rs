@@ -19,6 +19,7 @@
 mod build;
 pub mod file;
 pub mod index;
+pub mod oracle;
 
 use std::collections::HashMap;
 use std::fmt;
