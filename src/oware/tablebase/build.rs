@@ -28,6 +28,7 @@
 
 use std::sync::atomic::{AtomicU32, AtomicU8, Ordering::Relaxed};
 
+use memmap2::MmapMut;
 use rayon::prelude::*;
 
 use super::index::{houses, layer_len, next, rank, unrank, word};
@@ -42,11 +43,56 @@ pub(super) struct LayerRef<'a> {
     pub high: &'a [u8],
 }
 
+/// Zeroed memory of the build, asked for in huge pages: the passes read it at random, and with
+/// 4 KiB pages nearly every such read would also miss the address translation cache.
+pub(super) struct Buffer(Option<MmapMut>);
+
+impl Buffer {
+    /// `len` zero bytes.
+    ///
+    /// # Panics
+    /// When the memory cannot be had (as a `Vec` would abort).
+    pub(super) fn zeroed(len: usize) -> Buffer {
+        if len == 0 {
+            return Buffer(None);
+        }
+        let map = MmapMut::map_anon(len).unwrap_or_else(|e| panic!("{len} bytes of memory: {e}"));
+        #[cfg(target_os = "linux")]
+        // Only advice: without huge pages the build is slower, not wrong.
+        let _ = map.advise(memmap2::Advice::HugePage);
+        Buffer(Some(map))
+    }
+
+    /// The bytes as atomic words of four (the length must be a multiple of 4).
+    fn words(&mut self) -> &[AtomicU32] {
+        let bytes: &mut [u8] = self;
+        assert!(bytes.len().is_multiple_of(4) && (bytes.as_ptr() as usize).is_multiple_of(4));
+        // SAFETY: a mapping is page-aligned, the length is a multiple of 4, any bits are a valid
+        // AtomicU32, and the exclusive borrow is held as long as the view lives.
+        unsafe {
+            std::slice::from_raw_parts(bytes.as_mut_ptr().cast::<AtomicU32>(), bytes.len() / 4)
+        }
+    }
+}
+
+impl std::ops::Deref for Buffer {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        self.0.as_deref().unwrap_or(&[])
+    }
+}
+
+impl std::ops::DerefMut for Buffer {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        self.0.as_deref_mut().unwrap_or(&mut [])
+    }
+}
+
 /// A built layer: the value bytes (`i8`) per position; `high` is empty where every value is exact
 /// (`awari`).
 pub(super) struct Built {
-    pub low: Vec<u8>,
-    pub high: Vec<u8>,
+    pub low: Buffer,
+    pub high: Buffer,
     /// Positions whose lower and upper bounds differ.
     pub bounded: u64,
 }
@@ -139,20 +185,24 @@ pub(super) fn predecessors(child: u128, variant: Variant, mut f: impl FnMut(u128
     }
 }
 
-/// What a position's moves give: its best exit for the lower bound and for the upper bound
-/// (the mover's value by a capture, or the end of the game), and the number of moves that stay in
-/// the layer. Positions without an exit get `-n` for both (the least a mover can get).
+/// A position's moves, played: the end of the game's value if it has no legal move, else the
+/// moves that stay in the layer and the captures (seeds, child's layer and rank).
+struct Moves {
+    end: Option<i32>,
+    inside: u8,
+    captures: [(u8, u64); 6],
+    count: usize,
+}
+
+/// Plays every legal move of a position once.
 #[inline]
-fn moves_of(houses: u128, n: u32, variant: Variant, lower: &[LayerRef<'_>]) -> (i32, i32, u8) {
+fn play_moves(houses: u128, n: u32, variant: Variant) -> Moves {
     let board = Board::from_relative_houses(houses, variant);
     let h = houses.to_le_bytes();
-    // Each move played once: the child and its capture, and whether it leaves the opponent seeds.
     let mut children = [(0u128, 0u8); 6];
-    let mut mask = match variant {
-        Variant::Abapa => board.legal_mask(),
-        Variant::Awari => 0,
-    };
+    let mut mask = 0u8;
     if variant == Variant::Awari {
+        // Each move played once: the child, its capture, and whether the opponent keeps seeds.
         let mut sown = 0u8;
         for k in 0..6 {
             if h[k] == 0 {
@@ -172,6 +222,7 @@ fn moves_of(houses: u128, n: u32, variant: Variant, lower: &[LayerRef<'_>]) -> (
             mask = sown;
         }
     } else {
+        mask = board.legal_mask();
         for (k, c) in children.iter_mut().enumerate() {
             if mask & (1 << k) != 0 {
                 let (child, captured) = board.play(Move::from_house(k));
@@ -179,28 +230,58 @@ fn moves_of(houses: u128, n: u32, variant: Variant, lower: &[LayerRef<'_>]) -> (
             }
         }
     }
+    let mut moves = Moves {
+        end: None,
+        inside: 0,
+        captures: [(0, 0); 6],
+        count: 0,
+    };
     if mask == 0 {
         // The game is over: each player takes the seeds of their own row.
         let mine: i32 = h[..6].iter().map(|&s| s as i32).sum();
-        let v = 2 * mine - n as i32;
-        return (v, v, 0);
+        moves.end = Some(2 * mine - n as i32);
+        return moves;
     }
-    let (mut exit_low, mut exit_high, mut inside) = (-(n as i32), -(n as i32), 0u8);
     for (k, &(child, captured)) in children.iter().enumerate() {
         if mask & (1 << k) == 0 {
             continue;
         }
         if captured == 0 {
-            inside += 1;
-            continue;
+            moves.inside += 1;
+        } else {
+            moves.captures[moves.count] = (captured, rank(child));
+            moves.count += 1;
         }
-        let layer = &lower[(n - captured as u32) as usize];
-        let i = rank(child) as usize;
-        let c = captured as i32;
-        exit_low = exit_low.max(c - layer.high[i] as i8 as i32);
-        exit_high = exit_high.max(c - layer.low[i] as i8 as i32);
     }
-    (exit_low, exit_high, inside)
+    moves
+}
+
+/// What a position's moves give: its best exit for the lower bound and for the upper bound
+/// (the mover's value by a capture, or the end of the game), and the number of moves that stay in
+/// the layer. Positions without an exit get `-n` for both (the least a mover can get).
+#[inline]
+fn exits(moves: &Moves, n: u32, lower: &[LayerRef<'_>]) -> (i32, i32, u8) {
+    if let Some(v) = moves.end {
+        return (v, v, 0);
+    }
+    let (mut exit_low, mut exit_high) = (-(n as i32), -(n as i32));
+    for &(captured, i) in &moves.captures[..moves.count] {
+        let layer = &lower[(n - captured as u32) as usize];
+        let c = captured as i32;
+        exit_low = exit_low.max(c - layer.high[i as usize] as i8 as i32);
+        exit_high = exit_high.max(c - layer.low[i as usize] as i8 as i32);
+    }
+    (exit_low, exit_high, moves.inside)
+}
+
+/// Asks the processor for the bytes a position's captures will read.
+#[inline]
+fn prefetch_exits(moves: &Moves, n: u32, lower: &[LayerRef<'_>]) {
+    for &(captured, i) in &moves.captures[..moves.count] {
+        let layer = &lower[(n - captured as u32) as usize];
+        prefetch_byte(&layer.low[i as usize]);
+        prefetch_byte(&layer.high[i as usize]);
+    }
 }
 
 /// Calls `f` with the offset of every byte of `bytes` equal to `a` or to `b`, eight bytes at a
@@ -266,6 +347,19 @@ fn assign(state: &AtomicU32, shift: u32, value: i32, ok: impl Fn(u8) -> bool) ->
     }
 }
 
+/// Asks the processor to bring a byte into the cache before it is needed.
+#[inline]
+fn prefetch_byte(b: &u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint; it reads nothing and faults on no address.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>((b as *const u8).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = b;
+}
+
 /// Asks the processor to bring a position's state into the cache before it is needed.
 #[inline]
 fn prefetch(state: &AtomicU32) {
@@ -294,14 +388,11 @@ pub(super) fn build_layer(
     let len = layer_len(n);
     let exact = variant == Variant::Awari;
     let hs = high_shift(exact);
-    let state: Vec<AtomicU32> = (0..len).map(|_| AtomicU32::new(0)).collect();
+    let mut state_bytes = Buffer::zeroed(4 * len as usize);
+    let state = state_bytes.words();
     // The best exits, kept apart for the scans for seeds (read while the states change).
-    let mut exits_low = vec![0u8; len as usize];
-    let mut exits_high = if exact {
-        Vec::new()
-    } else {
-        vec![0u8; len as usize]
-    };
+    let mut exits_low = Buffer::zeroed(len as usize);
+    let mut exits_high = Buffer::zeroed(if exact { 0 } else { len as usize });
     let chunks = len.div_ceil(CHUNK);
 
     progress.start(n, Phase::Moves, len);
@@ -315,14 +406,29 @@ pub(super) fn build_layer(
         (0..chunks).into_par_iter().for_each(|c| {
             let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(len));
             let mut h = houses(unrank(start, n));
-            for i in start..end {
-                let i = i as usize;
-                let (el, eh, inside) = moves_of(word(&h), n, variant, lower);
-                el_a[i].store(enc(el), Relaxed);
-                eh_a[i].store(enc(eh), Relaxed);
-                let s = enc(el) as u32 | (enc(eh) as u32) << hs | (inside as u32) << COUNT_SHIFT;
-                state[i].store(s, Relaxed);
-                next(&mut h);
+            // Batches of positions: their moves played and their lookups asked for first, so
+            // that the reads of the smaller layers overlap.
+            const BATCH: usize = 16;
+            let mut batch: Vec<Moves> = Vec::with_capacity(BATCH);
+            let mut i = start as usize;
+            while i < end as usize {
+                batch.clear();
+                let take = BATCH.min(end as usize - i);
+                for _ in 0..take {
+                    let moves = play_moves(word(&h), n, variant);
+                    prefetch_exits(&moves, n, lower);
+                    batch.push(moves);
+                    next(&mut h);
+                }
+                for moves in &batch {
+                    let (el, eh, inside) = exits(moves, n, lower);
+                    el_a[i].store(enc(el), Relaxed);
+                    eh_a[i].store(enc(eh), Relaxed);
+                    let s =
+                        enc(el) as u32 | (enc(eh) as u32) << hs | (inside as u32) << COUNT_SHIFT;
+                    state[i].store(s, Relaxed);
+                    i += 1;
+                }
             }
             progress.advance(end - start);
         });
@@ -347,7 +453,7 @@ pub(super) fn build_layer(
             }
             // Positions that joined W_t (true) or L_t (false), whose predecessors are next.
             let mut stack: Vec<(u128, bool)> = Vec::new();
-            let mut preds: Vec<(u128, usize)> = Vec::new();
+            let mut preds: Vec<(u128, usize, bool)> = Vec::new();
             for i in found {
                 if assign(&state[i], 0, t, |b| b == enc(t)) {
                     stack.push((unrank(i as u64, n), true));
@@ -356,14 +462,19 @@ pub(super) fn build_layer(
                 if (s >> COUNT_SHIFT) as u8 == 0 && assign(&state[i], hs, -t, |b| b == enc(-t)) {
                     stack.push((unrank(i as u64, n), false));
                 }
-                while let Some((w, joined_w)) = stack.pop() {
+                while !stack.is_empty() {
+                    // The predecessors of several positions at once, their states asked for
+                    // first, so that the reads overlap.
                     preds.clear();
-                    predecessors(w, variant, |before| {
-                        let p = rank(before) as usize;
-                        prefetch(&state[p]);
-                        preds.push((before, p));
-                    });
-                    for &(before, p) in &preds {
+                    let from = stack.len().saturating_sub(8);
+                    for (w, joined_w) in stack.drain(from..) {
+                        predecessors(w, variant, |before| {
+                            let p = rank(before) as usize;
+                            prefetch(&state[p]);
+                            preds.push((before, p, joined_w));
+                        });
+                    }
+                    for &(before, p, joined_w) in &preds {
                         if joined_w {
                             // One more move of `p` leads into W_t; with none left outside it,
                             // p is in L_t if its exits allow.
@@ -390,19 +501,15 @@ pub(super) fn build_layer(
     // The states become values: unassigned lower bounds are -n (awari: 0), upper bounds n.
     let unset_low = if exact { 0 } else { -(n as i32) };
     let value = |b: u8, unset: i32| if b & ASSIGNED != 0 { dec(b) } else { unset } as i8 as u8;
-    let low: Vec<u8> = state
-        .par_iter()
-        .map(|s| value(s.load(Relaxed) as u8, unset_low))
-        .collect();
-    let high: Vec<u8> = if exact {
-        Vec::new()
-    } else {
-        state
-            .par_iter()
-            .map(|s| value((s.load(Relaxed) >> 8) as u8, n as i32))
-            .collect()
-    };
-    drop(state);
+    let mut low = Buffer::zeroed(len as usize);
+    low.par_iter_mut()
+        .zip(state.par_iter())
+        .for_each(|(b, s)| *b = value(s.load(Relaxed) as u8, unset_low));
+    let mut high = Buffer::zeroed(if exact { 0 } else { len as usize });
+    high.par_iter_mut()
+        .zip(state.par_iter())
+        .for_each(|(b, s)| *b = value((s.load(Relaxed) >> 8) as u8, n as i32));
+    drop(state_bytes);
     let bounded = if exact {
         0
     } else {

@@ -111,7 +111,10 @@ pub struct LayerReport {
 /// Where a layer's values live.
 enum Storage {
     /// Built here: lower bounds, upper bounds (empty when exact).
-    Owned { low: Vec<u8>, high: Vec<u8> },
+    Owned {
+        low: build::Buffer,
+        high: build::Buffer,
+    },
     /// A verified layer file; the payload is the lower bounds, then the upper bounds (abapa).
     Mapped(file::Mapped),
 }
