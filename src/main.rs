@@ -2,6 +2,7 @@
 
 mod match_cli;
 mod solve_cli;
+mod tablebase_cli;
 
 use std::io::{self, BufReader, Write};
 use std::process::ExitCode;
@@ -78,6 +79,10 @@ enum Commands {
     Match(Box<perfectplay::arena::MatchArgs>),
     /// Solves a game by retrograde analysis and writes the solution file, or probes it.
     Solve(solve_cli::SolveArgs),
+    /// Builds Oware endgame tablebases (every position with up to N seeds on the board) by
+    /// retrograde analysis, or probes them.
+    #[command(after_help = "What a value promises under abapa and awari: docs/tablebases.md.")]
+    Tablebase(tablebase_cli::TablebaseArgs),
 }
 
 /// Runs the command; a closed standard output (`perfectplay bench | head -0`) ends it quietly
@@ -201,6 +206,7 @@ fn run() -> anyhow::Result<()> {
             match_cli::run(*args, &mut io::stdout().lock())?;
         }
         Commands::Solve(args) => solve_cli::run(args, &mut io::stdout().lock())?,
+        Commands::Tablebase(args) => tablebase_cli::run(args, &mut io::stdout().lock())?,
     }
     Ok(())
 }

@@ -252,7 +252,7 @@ fn probe(fen: &str, table: &std::path::Path, out: &mut impl Write) -> anyhow::Re
 }
 
 /// Peak resident memory (VmHWM) in KiB, from /proc/self/status.
-fn peak_memory_kib() -> Option<u64> {
+pub(crate) fn peak_memory_kib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
@@ -260,7 +260,7 @@ fn peak_memory_kib() -> Option<u64> {
 
 /// User and system CPU seconds of the process, from /proc/self/stat (clock ticks of 1/100 s,
 /// the Linux default).
-fn cpu_seconds() -> Option<(f64, f64)> {
+pub(crate) fn cpu_seconds() -> Option<(f64, f64)> {
     let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
     let rest = &stat[stat.rfind(')')? + 2..];
     let fields: Vec<&str> = rest.split_whitespace().collect();

@@ -118,6 +118,8 @@ fn uci_handshake_lists_id_options_and_uciok() {
         "option name WeightTempo type spin default -59 min -100000 max 100000",
         "option name WeightCaptureLate type spin default 24 min -100000 max 100000",
         "option name WeightSeedsLate type spin default -3 min -100000 max 100000",
+        "option name TablebasePath type string default <empty>",
+        "option name TablebaseSeeds type spin default 12 min 0 max 48",
         "uciok",
         "readyok",
     ]

@@ -23,7 +23,9 @@ pub struct Tables<G> {
     /// The exact values.
     pub oracle: Arc<dyn Oracle<G>>,
     /// What was loaded, for an `info string` (such as `solution dobutsu.solution: 99485568
-    /// positions`).
+    /// positions`); empty for a game's built-in default that needs no announcement (Oware's
+    /// small tablebase built in memory when first needed), which is then only named when the
+    /// options asked for tables.
     pub description: String,
     /// What to say when a search's root is not in the tables (`None`: nothing, for tables that
     /// hold only part of the game by design, as endgame tablebases do).

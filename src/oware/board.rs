@@ -4,7 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::game::{CycleRule, Game, OptionDecl, Outcome, Settings, Step};
+use crate::game::{CycleRule, Game, OptionDecl, Outcome, Settings, Step, TableSettings, Tables};
 use crate::oware::{Move, NotationError, Rules, Side, Variant, Weights};
 
 /// Seeds in play at the start: 12 houses of 4.
@@ -35,6 +35,8 @@ pub struct Board {
 const STORE_BYTE: usize = 12;
 const SIDE_BYTE: usize = 14;
 const VARIANT_BYTE: usize = 15;
+/// The twelve house bytes of a board's word.
+const HOUSES_MASK: u128 = (1u128 << 96) - 1;
 /// The relative index of the opponent's first house.
 const OPP_FIRST: usize = 6;
 
@@ -97,6 +99,23 @@ impl Board {
         match self.side_to_move() {
             Side::South => self.w,
             Side::North => turn(self.w),
+        }
+    }
+
+    /// The twelve houses seen from the side to move (its row first, then the opponent's), as the
+    /// low twelve bytes of a word; the tablebase's normalised position.
+    #[inline]
+    pub(crate) fn relative_houses(&self) -> u128 {
+        self.w & HOUSES_MASK
+    }
+
+    /// The position with these houses (the low twelve bytes of `houses`, the side to move's row
+    /// first), South to move, empty stores: the tablebase's positions, which ignore the stores.
+    /// The seeds need not total 48.
+    #[inline]
+    pub(crate) fn from_relative_houses(houses: u128, variant: Variant) -> Board {
+        Board {
+            w: (houses & HOUSES_MASK) | (variant as u128) << (8 * VARIANT_BYTE),
         }
     }
 
@@ -797,6 +816,11 @@ impl Game for Board {
     }
     fn options() -> Vec<OptionDecl<Settings<Board>>> {
         super::options()
+    }
+    /// The endgame tablebase `TablebasePath` and `TablebaseSeeds` name
+    /// ([`crate::oware::tablebase::oracle::load_tables`]).
+    fn load_tables(tables: &TableSettings, rules: &Rules) -> Result<Option<Tables<Board>>, String> {
+        crate::oware::tablebase::oracle::load_tables(tables, rules.variant)
     }
     #[inline]
     fn legal_moves(&self, out: &mut Vec<Move>) {

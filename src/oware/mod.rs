@@ -9,6 +9,7 @@ mod board;
 mod eval;
 mod notation;
 mod state;
+pub mod tablebase;
 
 pub use board::{Board, BoardError, MoveList, HALF_SEEDS, TOTAL_SEEDS};
 pub use eval::{Weights, FEATURES, FEATURE_NAMES};
@@ -214,10 +215,12 @@ pub enum NotationError {
 /// The largest magnitude of an evaluation weight option.
 const WEIGHT_RANGE: i64 = 100_000;
 
-/// Oware's options: the cycle rule (`Repetitions`, `NoCaptureLimit`) and the evaluation weights
+/// Oware's options: the cycle rule (`Repetitions`, `NoCaptureLimit`), the evaluation weights
 /// (`WeightCapture`, `WeightSeeds`, `WeightSmall`, `WeightLarge`, `WeightEmpty`, `WeightReach`,
 /// `WeightThreats`, `WeightTempo`, `WeightCaptureLate`, `WeightSeedsLate`: the fields of
-/// [`Weights`], in hundredths of a seed). The variant is chosen by the engine's `Variant` option.
+/// [`Weights`], in hundredths of a seed) and the endgame tablebase (`TablebasePath`: a directory
+/// of layer files, empty for a table built in memory; `TablebaseSeeds`: the most seeds on the
+/// board it is used for, 0 for none). The variant is chosen by the engine's `Variant` option.
 pub fn options() -> Vec<OptionDecl<Settings<Board>>> {
     type Decl = OptionDecl<Settings<Board>>;
     fn weight(
@@ -291,6 +294,26 @@ pub fn options() -> Vec<OptionDecl<Settings<Board>>> {
             "WeightSeedsLate",
             |s| OptionValue::Spin(s.weights.rows_late.into()),
             |s, v| s.weights.rows_late = v.spin() as i32,
+        ),
+        OptionDecl {
+            name: "TablebasePath",
+            kind: crate::game::OptionKind::Text,
+            get: |s| OptionValue::Text(s.tables.path.clone().unwrap_or_default()),
+            set: |s, v| s.tables.path = Some(v.text().to_string()),
+        },
+        OptionDecl::spin(
+            "TablebaseSeeds",
+            0,
+            tablebase::index::MAX_SEEDS as i64,
+            |s| {
+                OptionValue::Spin(
+                    s.tables
+                        .limit
+                        .unwrap_or(tablebase::oracle::DEFAULT_SEEDS)
+                        .into(),
+                )
+            },
+            |s, v| s.tables.limit = Some(v.spin() as u32),
         ),
     ]
 }

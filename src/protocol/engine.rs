@@ -122,9 +122,11 @@ impl<G: Notation> GameEngine<G> {
         let had = self.tables.take().is_some();
         match G::load_tables(&self.settings.tables, &self.settings.rules) {
             Ok(Some(tables)) => {
-                let line = format!("info string loaded {}", tables.description);
+                // A game's built-in default (an empty description) goes unannounced.
+                let line = (asked || !tables.description.is_empty())
+                    .then(|| format!("info string loaded {}", tables.description));
                 self.tables = Some(tables);
-                Some(line)
+                line
             }
             Ok(None) => {
                 (asked || had).then(|| "info string no tables loaded: playing by search".into())

@@ -119,12 +119,33 @@ pub struct Iteration<M> {
 
 /// Exact values of positions from a solved table (a game's complete analysis, an endgame
 /// tablebase), which the search uses instead of searching them ([`Searcher::set_oracle`]).
-pub trait Oracle<G>: Send + Sync {
+///
+/// A table answers in one of two kinds: a result with its distance ([`Oracle::probe`], Dobutsu's
+/// solution), or an exact score without a distance ([`Oracle::score`], Oware's tablebases, which
+/// know the final margin but not how many plies it takes). A table of the second kind also
+/// chooses the root's move itself ([`Oracle::root_move`]), since equal scores alone do not say
+/// which move makes progress.
+pub trait Oracle<G: Game>: Send + Sync {
     /// The value of `pos` for the side to move under perfect play, with the plies to the end of
     /// the game as it is played (the winner ending fastest, the loser lasting longest; 0 for a
     /// draw), or `None` when the table does not hold `pos`. It must not depend on the game's
     /// history: the search scores the position with it wherever it meets it.
     fn probe(&self, pos: &G) -> Option<(Outcome, u32)>;
+
+    /// The exact score of `pos` for the side to move under perfect play, in the evaluation's
+    /// units (Oware: 100 per seed of final margin, stores included), where the table knows it but
+    /// not the distance; `None` when it does not (the default). Asked where [`Oracle::probe`]
+    /// answered `None`; like it, it must not depend on the history.
+    fn score(&self, _pos: &G) -> Option<i32> {
+        None
+    }
+
+    /// The move to play at the root `pos` when the table values it exactly with
+    /// [`Oracle::score`]: one that keeps the score and makes progress towards it, so that playing
+    /// such moves ends the game with that score. `None` (the default) lets the search choose.
+    fn root_move(&self, _pos: &G) -> Option<G::Move> {
+        None
+    }
 }
 
 /// Receives progress from a running search (the protocol prints it, the bench ignores it).

@@ -303,7 +303,10 @@ impl<G: Game> Searcher<G> {
             result.pv = result.best_move.into_iter().collect();
             return result;
         }
-        if let Some(found) = self.root_from_oracle(&root_moves, config.seed, root.game_ply) {
+        let found = self
+            .root_move_from_oracle(&root.position, &root_moves)
+            .or_else(|| self.root_from_oracle(&root_moves, config.seed, root.game_ply));
+        if let Some(found) = found {
             handler.iteration(&Iteration {
                 depth: 1,
                 seldepth: found.pv.len() as u32,
@@ -401,6 +404,7 @@ impl<G: Game> Searcher<G> {
     ) -> Option<SearchResult<G::Move>> {
         let oracle = self.oracle.clone()?;
         let mut scored = Vec::with_capacity(root_moves.len());
+        let mut probed = 0;
         // `keys` ends with the root's key; a child goes after it.
         let at = self.keys.len();
         for rm in root_moves {
@@ -412,9 +416,14 @@ impl<G: Game> Searcher<G> {
                 } else {
                     let value = oracle.probe(&rm.child.pos)?;
                     self.tbhits += 1;
+                    probed += 1;
                     value
                 };
             scored.push((-oracle_score(value, 1), rm));
+        }
+        // Every move ending the game by the cycle rule is no reason to skip the search.
+        if probed == 0 {
+            return None;
         }
         let salt = mix(seed, u64::from(game_ply));
         let (score, best) = scored
@@ -658,6 +667,9 @@ impl<G: Game> Searcher<G> {
         }
         if let Some(value) = self.probe_oracle(pos) {
             return oracle_score(value, ply);
+        }
+        if let Some(score) = self.score_oracle(pos, irrev) {
+            return score;
         }
         if ply >= MAX_PLY {
             return clamp_eval(pos.evaluate(&self.weights));
@@ -971,6 +983,53 @@ impl<G: Game> Searcher<G> {
         Some(value)
     }
 
+    /// The oracle's exact score of `pos` ([`Oracle::score`]), counted in `tbhits`; `None`
+    /// without one, and where the no-capture ply limit is within [`ORACLE_LIMIT_MARGIN`] plies
+    /// (the table's lines assume it is not reached on the way).
+    fn score_oracle(&mut self, pos: &G, irrev: usize) -> Option<i32> {
+        let oracle = self.oracle.as_ref()?;
+        let since = (self.keys.len() - 1 - irrev.min(self.keys.len() - 1)) as u32;
+        let limit = self.cycle.no_progress_limit;
+        if limit > 0 && since + ORACLE_LIMIT_MARGIN >= limit {
+            return None;
+        }
+        let score = oracle.score(pos)?;
+        self.tbhits += 1;
+        Some(score)
+    }
+
+    /// The root's move from the oracle ([`Oracle::root_move`]), when it gives one that does not
+    /// end the game by the cycle rule, with the root's exact score.
+    fn root_move_from_oracle(
+        &mut self,
+        root: &G,
+        root_moves: &[RootMove<G>],
+    ) -> Option<SearchResult<G::Move>> {
+        let oracle = self.oracle.clone()?;
+        let at = self.keys.len();
+        if self.cycle.no_progress_limit > 0
+            && (at as u32) + ORACLE_LIMIT_MARGIN >= self.cycle.no_progress_limit
+        {
+            return None;
+        }
+        let score = oracle.score(root)?;
+        let mv = oracle.root_move(root)?;
+        let rm = root_moves.iter().find(|rm| rm.child.mv == mv)?;
+        if !rm.child.irreversible && self.cycle_ends_game_at(at, 0, || rm.child.key()) {
+            return None;
+        }
+        // The root is the one position visited.
+        self.nodes += 1;
+        self.tbhits += 1;
+        Some(SearchResult {
+            best_move: Some(mv),
+            score: Score::Cp(score),
+            depth: 1,
+            nodes: self.nodes,
+            pv: vec![mv],
+        })
+    }
+
     /// Whether the position last pushed on `keys` ends the game by the cycle rule.
     fn cycle_ends_game(&self, irrev: usize) -> bool {
         let at = self.keys.len() - 1;
@@ -1102,6 +1161,10 @@ pub(crate) fn outcome_score(outcome: Outcome, ply: usize) -> i32 {
         Outcome::Draw => 0,
     }
 }
+
+/// How near the no-capture ply limit (in plies) the search stops using [`Oracle::score`]: the
+/// table's values assume the game is not cut on the way.
+const ORACLE_LIMIT_MARGIN: u32 = 100;
 
 /// The score at `ply` of a position the oracle values `(outcome, plies to the end)`.
 fn oracle_score((outcome, plies): (Outcome, u32), ply: usize) -> i32 {

@@ -230,6 +230,11 @@ pub fn parse_info(line: &str) -> Info {
             "info line '{line}': hashfull {hashfull} above 1000"
         );
     }
+    // `tbhits N` when the tablebase valued positions.
+    if words.words.get(words.at) == Some(&"tbhits") {
+        words.at += 1;
+        words.number("tbhits");
+    }
     words.keyword("pv");
     let pv = words.next("pv moves").to_string();
     assert!(

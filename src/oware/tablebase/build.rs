@@ -1,0 +1,522 @@
+//! The retrograde build of one layer (all positions with `n` seeds on the board), from the
+//! layers below it.
+//!
+//! **Moves pass.** Every position's legal moves are played once: a capture leaves the layer for a
+//! smaller, solved one, whose value gives the move's value at once (the seeds captured minus the
+//! child's value for its mover); a position without a legal move ends the game (each player takes
+//! their own row). What a position can get by leaving the layer, its best *exit*, and the number
+//! of its moves that stay in the layer are kept.
+//!
+//! **Thresholds.** The moves that stay in the layer form cycles. For each threshold `t` from `n`
+//! down, the positions whose mover can force a result of at least `t` in a finite number of plies
+//! (set `W_t`), and those whose opponent can force the mover to at most `-t` (set `L_t`), are
+//! grown from their seeds by the moves taken backwards (un-sowing): a position joins `W_t` when
+//! its best exit reaches `t` or a move leads into `L_t`; it joins `L_t` when its best exit is at
+//! most `-t` and every move that stays in the layer leads into `W_t` (a count per position of the
+//! moves not yet in `W` says when). Both sets only grow as `t` falls, so each position joins each
+//! set once, and its value is the threshold where it joins.
+//!
+//! - `awari`: a game that never ends splits the seeds left evenly (a margin of 0), so thresholds
+//!   run down to 1 and the positions in neither set are worth 0; every value is exact.
+//! - `abapa`: a game ended by the cycle rule gives each player their own row, which depends on
+//!   where the cycle is cut. Thresholds run down to `-n + 1`: the threshold where a position joins
+//!   `W` is a lower bound (the mover forces it without any repetition), the one where it joins `L`
+//!   gives an upper bound; they are equal where the value cannot depend on the history.
+//!
+//! The passes run on all cores (rayon); each threshold's propagation is depth-first from the
+//! seeds found by one scan of the layer, with atomic bytes for the shared state.
+
+use std::sync::atomic::{AtomicU32, AtomicU8, Ordering::Relaxed};
+
+use memmap2::MmapMut;
+use rayon::prelude::*;
+
+use super::index::{houses, layer_len, next, rank, unrank, word};
+use super::{Phase, Progress};
+use crate::oware::{Board, Move, Variant};
+
+/// A solved layer as the build reads it: the lower bounds and the upper bounds, one value byte
+/// (an `i8`) per position (the same slice twice where every value is exact).
+#[derive(Clone, Copy)]
+pub(super) struct LayerRef<'a> {
+    pub low: &'a [u8],
+    pub high: &'a [u8],
+}
+
+/// Zeroed memory of the build, asked for in huge pages: the passes read it at random, and with
+/// 4 KiB pages nearly every such read would also miss the address translation cache.
+pub(super) struct Buffer(Option<MmapMut>);
+
+impl Buffer {
+    /// `len` zero bytes.
+    ///
+    /// # Panics
+    /// When the memory cannot be had (as a `Vec` would abort).
+    pub(super) fn zeroed(len: usize) -> Buffer {
+        if len == 0 {
+            return Buffer(None);
+        }
+        let map = MmapMut::map_anon(len).unwrap_or_else(|e| panic!("{len} bytes of memory: {e}"));
+        #[cfg(target_os = "linux")]
+        // Only advice: without huge pages the build is slower, not wrong.
+        let _ = map.advise(memmap2::Advice::HugePage);
+        Buffer(Some(map))
+    }
+
+    /// The bytes as atomic words of four (the length must be a multiple of 4).
+    fn words(&mut self) -> &[AtomicU32] {
+        let bytes: &mut [u8] = self;
+        assert!(bytes.len().is_multiple_of(4) && (bytes.as_ptr() as usize).is_multiple_of(4));
+        // SAFETY: a mapping is page-aligned, the length is a multiple of 4, any bits are a valid
+        // AtomicU32, and the exclusive borrow is held as long as the view lives.
+        unsafe {
+            std::slice::from_raw_parts(bytes.as_mut_ptr().cast::<AtomicU32>(), bytes.len() / 4)
+        }
+    }
+}
+
+impl std::ops::Deref for Buffer {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        self.0.as_deref().unwrap_or(&[])
+    }
+}
+
+impl std::ops::DerefMut for Buffer {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        self.0.as_deref_mut().unwrap_or(&mut [])
+    }
+}
+
+/// A built layer: the value bytes (`i8`) per position; `high` is empty where every value is exact
+/// (`awari`).
+pub(super) struct Built {
+    pub low: Buffer,
+    pub high: Buffer,
+    /// Positions whose lower and upper bounds differ.
+    pub bounded: u64,
+}
+
+/// Positions per task of a pass.
+const CHUNK: u64 = 1 << 15;
+
+/// The state byte of a value while building: the value plus 64 (so 16..=112), with
+/// [`ASSIGNED`] set once the position has joined its set (before, it holds the best exit).
+#[inline]
+fn enc(v: i32) -> u8 {
+    (v + 64) as u8
+}
+
+#[inline]
+fn dec(b: u8) -> i32 {
+    (b & !ASSIGNED) as i32 - 64
+}
+
+const ASSIGNED: u8 = 0x80;
+
+/// The bytes as atomics, for the passes that share them between threads.
+fn atomics(v: &mut [u8]) -> &[AtomicU8] {
+    // SAFETY: AtomicU8 has the size, alignment and bit validity of u8, and the exclusive borrow
+    // of `v` is held for as long as the atomic view lives.
+    unsafe { &*(v as *mut [u8] as *const [AtomicU8]) }
+}
+
+/// The houses sown after house `h` of the mover's row, in order (eleven houses, `h` skipped).
+const AFTER: [[usize; 11]; 6] = {
+    let mut a = [[0usize; 11]; 6];
+    let mut h = 0;
+    while h < 6 {
+        let mut k = 0;
+        while k < 11 {
+            a[h][k] = (h + 1 + k) % 12;
+            k += 1;
+        }
+        h += 1;
+    }
+    a
+};
+
+/// Calls `f` with every position (word of houses, its mover's row first) that has a legal move
+/// without capture leading to `child` (one call per such position and move).
+#[inline]
+pub(super) fn predecessors(child: u128, variant: Variant, mut f: impl FnMut(u128)) {
+    let c = houses(child);
+    // The position before, from its mover's side: the child's second row first.
+    let mut p = [0u8; 12];
+    p[..6].copy_from_slice(&c[6..]);
+    p[6..].copy_from_slice(&c[..6]);
+    // Whether the opponent has seeds after the move. A move without capture only adds seeds to
+    // the opponent's row, so with none after it the opponent had none before either: under
+    // abapa the move did not feed an empty row and was illegal; under awari it starved the
+    // opponent and was legal only if every move did.
+    let fed = c[..6].iter().any(|&s| s > 0);
+    if !fed && variant == Variant::Abapa {
+        return;
+    }
+    for h in 0..6 {
+        if p[h] != 0 {
+            continue;
+        }
+        let mut work = p;
+        for (k, &house) in AFTER[h].iter().cycle().enumerate() {
+            if work[house] == 0 {
+                break;
+            }
+            work[house] -= 1;
+            work[h] = k as u8 + 1;
+            let before = word(&work);
+            // The last seed landed in `house`: a capture only if it is the opponent's and now
+            // holds 2 or 3 (and then the rules decide, grand slams included).
+            let may_capture = house >= 6 && matches!(p[house], 2 | 3);
+            if fed && !may_capture {
+                f(before);
+                continue;
+            }
+            let board = Board::from_relative_houses(before, variant);
+            if !fed && board.legal_mask() & (1 << h) == 0 {
+                continue;
+            }
+            let (after, captured) = board.play(Move::from_house(h));
+            if captured == 0 {
+                debug_assert_eq!(after.relative_houses(), child);
+                f(before);
+            }
+        }
+    }
+}
+
+/// A position's moves, played: the end of the game's value if it has no legal move, else the
+/// moves that stay in the layer and the captures (seeds, child's layer and rank).
+struct Moves {
+    end: Option<i32>,
+    inside: u8,
+    captures: [(u8, u64); 6],
+    count: usize,
+}
+
+/// Plays every legal move of a position once.
+#[inline]
+fn play_moves(houses: u128, n: u32, variant: Variant) -> Moves {
+    let board = Board::from_relative_houses(houses, variant);
+    let h = houses.to_le_bytes();
+    let mut children = [(0u128, 0u8); 6];
+    let mut mask = 0u8;
+    if variant == Variant::Awari {
+        // Each move played once: the child, its capture, and whether the opponent keeps seeds.
+        let mut sown = 0u8;
+        for k in 0..6 {
+            if h[k] == 0 {
+                continue;
+            }
+            sown |= 1 << k;
+            let (child, captured) = board.play(Move::from_house(k));
+            let child = child.relative_houses();
+            children[k] = (child, captured);
+            // After the move the opponent's row comes first.
+            if child as u64 & 0xFFFF_FFFF_FFFF != 0 {
+                mask |= 1 << k;
+            }
+        }
+        // A move that starves the opponent is legal only when every move does.
+        if mask == 0 {
+            mask = sown;
+        }
+    } else {
+        mask = board.legal_mask();
+        for (k, c) in children.iter_mut().enumerate() {
+            if mask & (1 << k) != 0 {
+                let (child, captured) = board.play(Move::from_house(k));
+                *c = (child.relative_houses(), captured);
+            }
+        }
+    }
+    let mut moves = Moves {
+        end: None,
+        inside: 0,
+        captures: [(0, 0); 6],
+        count: 0,
+    };
+    if mask == 0 {
+        // The game is over: each player takes the seeds of their own row.
+        let mine: i32 = h[..6].iter().map(|&s| s as i32).sum();
+        moves.end = Some(2 * mine - n as i32);
+        return moves;
+    }
+    for (k, &(child, captured)) in children.iter().enumerate() {
+        if mask & (1 << k) == 0 {
+            continue;
+        }
+        if captured == 0 {
+            moves.inside += 1;
+        } else {
+            moves.captures[moves.count] = (captured, rank(child));
+            moves.count += 1;
+        }
+    }
+    moves
+}
+
+/// What a position's moves give: its best exit for the lower bound and for the upper bound
+/// (the mover's value by a capture, or the end of the game), and the number of moves that stay in
+/// the layer. Positions without an exit get `-n` for both (the least a mover can get).
+#[inline]
+fn exits(moves: &Moves, n: u32, lower: &[LayerRef<'_>]) -> (i32, i32, u8) {
+    if let Some(v) = moves.end {
+        return (v, v, 0);
+    }
+    let (mut exit_low, mut exit_high) = (-(n as i32), -(n as i32));
+    for &(captured, i) in &moves.captures[..moves.count] {
+        let layer = &lower[(n - captured as u32) as usize];
+        let c = captured as i32;
+        exit_low = exit_low.max(c - layer.high[i as usize] as i8 as i32);
+        exit_high = exit_high.max(c - layer.low[i as usize] as i8 as i32);
+    }
+    (exit_low, exit_high, moves.inside)
+}
+
+/// Asks the processor for the bytes a position's captures will read.
+#[inline]
+fn prefetch_exits(moves: &Moves, n: u32, lower: &[LayerRef<'_>]) {
+    for &(captured, i) in &moves.captures[..moves.count] {
+        let layer = &lower[(n - captured as u32) as usize];
+        prefetch_byte(&layer.low[i as usize]);
+        prefetch_byte(&layer.high[i as usize]);
+    }
+}
+
+/// Calls `f` with the offset of every byte of `bytes` equal to `a` or to `b`, eight bytes at a
+/// time (most words hold neither).
+#[inline]
+fn find_bytes(bytes: &[u8], a: u8, b: u8, mut f: impl FnMut(usize)) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let has = |w: u64, x: u8| {
+        let y = w ^ (ONES * x as u64);
+        y.wrapping_sub(ONES) & !y & HIGH != 0
+    };
+    let mut words = bytes.chunks_exact(8);
+    let mut at = 0;
+    for chunk in &mut words {
+        let w = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+        if has(w, a) || has(w, b) {
+            for (j, &x) in chunk.iter().enumerate() {
+                if x == a || x == b {
+                    f(at + j);
+                }
+            }
+        }
+        at += 8;
+    }
+    for (j, &x) in words.remainder().iter().enumerate() {
+        if x == a || x == b {
+            f(at + j);
+        }
+    }
+}
+
+/// The state of a position while its layer is built, one word: byte 0 the lower bound's state
+/// byte (see [`enc`]), byte [`high_shift`]` / 8` the upper bound's (the same byte where values are
+/// exact), byte 2 the moves that stay in the layer and do not lead into `W` yet.
+const COUNT_SHIFT: u32 = 16;
+
+/// Where the upper bound's byte is in a state word: byte 0 under awari (one exact value),
+/// byte 1 under abapa.
+fn high_shift(exact: bool) -> u32 {
+    if exact {
+        0
+    } else {
+        8
+    }
+}
+
+/// Sets the state byte at `shift` to `ASSIGNED | value` if it is not assigned yet and `ok` holds
+/// for it; whether this call set it.
+#[inline]
+fn assign(state: &AtomicU32, shift: u32, value: i32, ok: impl Fn(u8) -> bool) -> bool {
+    let mut s = state.load(Relaxed);
+    loop {
+        let b = (s >> shift) as u8;
+        if b & ASSIGNED != 0 || !ok(b) {
+            return false;
+        }
+        let new = (s & !(0xFF << shift)) | ((ASSIGNED | enc(value)) as u32) << shift;
+        match state.compare_exchange_weak(s, new, Relaxed, Relaxed) {
+            Ok(_) => return true,
+            Err(now) => s = now,
+        }
+    }
+}
+
+/// Asks the processor to bring a byte into the cache before it is needed.
+#[inline]
+fn prefetch_byte(b: &u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint; it reads nothing and faults on no address.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>((b as *const u8).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = b;
+}
+
+/// Asks the processor to bring a position's state into the cache before it is needed.
+#[inline]
+fn prefetch(state: &AtomicU32) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint; it reads nothing and faults on no address.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>((state as *const AtomicU32).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = state;
+}
+
+/// Builds the layer of `n` seeds; `lower` holds the layers of 0 to `n - 1` seeds.
+pub(super) fn build_layer(
+    variant: Variant,
+    n: u32,
+    lower: &[LayerRef<'_>],
+    progress: &dyn Progress,
+) -> Built {
+    assert_eq!(
+        lower.len(),
+        n as usize,
+        "the layers below {n} seeds come first"
+    );
+    let len = layer_len(n);
+    let exact = variant == Variant::Awari;
+    let hs = high_shift(exact);
+    let mut state_bytes = Buffer::zeroed(4 * len as usize);
+    let state = state_bytes.words();
+    // The best exits, kept apart for the scans for seeds (read while the states change).
+    let mut exits_low = Buffer::zeroed(len as usize);
+    let mut exits_high = Buffer::zeroed(if exact { 0 } else { len as usize });
+    let chunks = len.div_ceil(CHUNK);
+
+    progress.start(n, Phase::Moves, len);
+    {
+        let el_a = atomics(&mut exits_low);
+        let eh_a = if exact {
+            el_a
+        } else {
+            atomics(&mut exits_high)
+        };
+        (0..chunks).into_par_iter().for_each(|c| {
+            let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(len));
+            let mut h = houses(unrank(start, n));
+            // Batches of positions: their moves played and their lookups asked for first, so
+            // that the reads of the smaller layers overlap.
+            const BATCH: usize = 16;
+            let mut batch: Vec<Moves> = Vec::with_capacity(BATCH);
+            let mut i = start as usize;
+            while i < end as usize {
+                batch.clear();
+                let take = BATCH.min(end as usize - i);
+                for _ in 0..take {
+                    let moves = play_moves(word(&h), n, variant);
+                    prefetch_exits(&moves, n, lower);
+                    batch.push(moves);
+                    next(&mut h);
+                }
+                for moves in &batch {
+                    let (el, eh, inside) = exits(moves, n, lower);
+                    el_a[i].store(enc(el), Relaxed);
+                    eh_a[i].store(enc(eh), Relaxed);
+                    let s =
+                        enc(el) as u32 | (enc(eh) as u32) << hs | (inside as u32) << COUNT_SHIFT;
+                    state[i].store(s, Relaxed);
+                    i += 1;
+                }
+            }
+            progress.advance(end - start);
+        });
+    }
+    progress.finish();
+    let exits_high_ref: &[u8] = if exact { &exits_low } else { &exits_high };
+
+    let last = if exact { 1 } else { -(n as i32) + 1 };
+    let thresholds = (n as i32 - last + 1).max(0) as u64;
+    progress.start(n, Phase::Values, len * thresholds);
+    for t in (last..=n as i32).rev() {
+        (0..chunks).into_par_iter().for_each(|c| {
+            let (lo, hi) = ((c * CHUNK) as usize, ((c + 1) * CHUNK).min(len) as usize);
+            let mut found = Vec::new();
+            if exact {
+                find_bytes(&exits_low[lo..hi], enc(t), enc(-t), |j| found.push(lo + j));
+            } else {
+                find_bytes(&exits_low[lo..hi], enc(t), enc(t), |j| found.push(lo + j));
+                find_bytes(&exits_high_ref[lo..hi], enc(-t), enc(-t), |j| {
+                    found.push(lo + j)
+                });
+            }
+            // Positions that joined W_t (true) or L_t (false), whose predecessors are next.
+            let mut stack: Vec<(u128, bool)> = Vec::new();
+            let mut preds: Vec<(u128, usize, bool)> = Vec::new();
+            for i in found {
+                if assign(&state[i], 0, t, |b| b == enc(t)) {
+                    stack.push((unrank(i as u64, n), true));
+                }
+                let s = state[i].load(Relaxed);
+                if (s >> COUNT_SHIFT) as u8 == 0 && assign(&state[i], hs, -t, |b| b == enc(-t)) {
+                    stack.push((unrank(i as u64, n), false));
+                }
+                while !stack.is_empty() {
+                    // The predecessors of several positions at once, their states asked for
+                    // first, so that the reads overlap.
+                    preds.clear();
+                    let from = stack.len().saturating_sub(8);
+                    for (w, joined_w) in stack.drain(from..) {
+                        predecessors(w, variant, |before| {
+                            let p = rank(before) as usize;
+                            prefetch(&state[p]);
+                            preds.push((before, p, joined_w));
+                        });
+                    }
+                    for &(before, p, joined_w) in &preds {
+                        if joined_w {
+                            // One more move of `p` leads into W_t; with none left outside it,
+                            // p is in L_t if its exits allow.
+                            let old = state[p].fetch_sub(1 << COUNT_SHIFT, Relaxed);
+                            debug_assert!((old >> COUNT_SHIFT) as u8 > 0);
+                            if (old >> COUNT_SHIFT) as u8 == 1
+                                && assign(&state[p], hs, -t, |b| dec(b) <= -t)
+                            {
+                                stack.push((before, false));
+                            }
+                        } else if assign(&state[p], 0, t, |_| true) {
+                            // A move of `p` leads into L_t: p is in W_t.
+                            stack.push((before, true));
+                        }
+                    }
+                }
+            }
+            progress.advance((hi - lo) as u64);
+        });
+    }
+    progress.finish();
+    drop((exits_low, exits_high));
+
+    // The states become values: unassigned lower bounds are -n (awari: 0), upper bounds n.
+    let unset_low = if exact { 0 } else { -(n as i32) };
+    let value = |b: u8, unset: i32| if b & ASSIGNED != 0 { dec(b) } else { unset } as i8 as u8;
+    let mut low = Buffer::zeroed(len as usize);
+    low.par_iter_mut()
+        .zip(state.par_iter())
+        .for_each(|(b, s)| *b = value(s.load(Relaxed) as u8, unset_low));
+    let mut high = Buffer::zeroed(if exact { 0 } else { len as usize });
+    high.par_iter_mut()
+        .zip(state.par_iter())
+        .for_each(|(b, s)| *b = value((s.load(Relaxed) >> 8) as u8, n as i32));
+    drop(state_bytes);
+    let bounded = if exact {
+        0
+    } else {
+        low.par_iter()
+            .zip(high.par_iter())
+            .filter(|(l, h)| l != h)
+            .count() as u64
+    };
+    Built { low, high, bounded }
+}

@@ -1,0 +1,196 @@
+//! Layer files: one [`crate::retro::file`] table of game `oware` per layer, named
+//! `oware-<variant>-<seeds>.tb` (seeds in two digits), whose payload is one value byte (an `i8`)
+//! per position in rank order: the lower bounds, then (`abapa`) the upper bounds.
+//!
+//! Header counts: 0 the variant (0 abapa, 1 awari), 1 the seeds, 2 the positions, 3 the bytes per
+//! position (1 or 2), 4 the positions whose value is only bounded.
+
+use std::path::{Path, PathBuf};
+
+use super::build::LayerRef;
+use super::index::{layer_len, MAX_SEEDS};
+use super::{Layer, Storage, Tablebase};
+use crate::oware::Variant;
+use crate::retro::file::{self as table, TableError, TableFile, COUNTS};
+
+/// The game name in the header.
+pub const GAME: &str = "oware";
+/// The version of this payload layout.
+pub const VERSION: u32 = 1;
+
+/// A layer file mapped into memory.
+pub(super) struct Mapped {
+    file: TableFile,
+    len: usize,
+    exact: bool,
+}
+
+impl Mapped {
+    pub(super) fn view(&self) -> LayerRef<'_> {
+        let p = self.file.payload();
+        LayerRef {
+            low: &p[..self.len],
+            high: if self.exact {
+                &p[..self.len]
+            } else {
+                &p[self.len..]
+            },
+        }
+    }
+}
+
+/// The file name of the layer of `seeds` seeds.
+pub fn layer_name(variant: Variant, seeds: u32) -> String {
+    format!("oware-{variant}-{seeds:02}.tb")
+}
+
+/// Writes every layer of `tb` not yet in `dir` (whole or not at all, each), creating `dir`;
+/// layers that came from files are not rewritten. The paths written.
+///
+/// # Errors
+/// [`TableError::Io`] when the directory or a file cannot be written.
+pub fn save(tb: &Tablebase, dir: &Path) -> Result<Vec<PathBuf>, TableError> {
+    std::fs::create_dir_all(dir).map_err(|source| TableError::Io {
+        path: dir.to_owned(),
+        source,
+    })?;
+    let mut written = Vec::new();
+    for n in 0..tb.layers.len() as u32 {
+        written.extend(save_layer(tb, n, dir)?);
+    }
+    Ok(written)
+}
+
+/// Writes the layer of `seeds` seeds of `tb` to its file in `dir` (which must exist), whole or
+/// not at all, unless it came from a file; the path written. Nothing for a layer the table does
+/// not hold.
+///
+/// # Errors
+/// [`TableError::Io`] when the file cannot be written.
+pub fn save_layer(tb: &Tablebase, seeds: u32, dir: &Path) -> Result<Option<PathBuf>, TableError> {
+    let Some(layer) = tb.layers.get(seeds as usize) else {
+        return Ok(None);
+    };
+    let Storage::Owned { low, high } = &layer.storage else {
+        return Ok(None);
+    };
+    let path = dir.join(layer_name(tb.variant, seeds));
+    write_layer(tb.variant, seeds, low, high, layer.bounded, &path)?;
+    Ok(Some(path))
+}
+
+fn write_layer(
+    variant: Variant,
+    seeds: u32,
+    low: &[u8],
+    high: &[u8],
+    bounded: u64,
+    path: &Path,
+) -> Result<(), TableError> {
+    let mut counts = [0u64; COUNTS];
+    counts[..5].copy_from_slice(&[
+        variant as u64,
+        seeds as u64,
+        low.len() as u64,
+        if high.is_empty() { 1 } else { 2 },
+        bounded,
+    ]);
+    table::write(path, GAME, VERSION, &counts, &[low, high])
+}
+
+/// Maps and verifies the layer file at `path`, which must hold the layer of `seeds` seeds for
+/// `variant`.
+fn load_layer(path: &Path, variant: Variant, seeds: u32) -> Result<Layer, TableError> {
+    let file = TableFile::open(path, GAME, VERSION)?;
+    let c = *file.counts();
+    let inconsistent = |reason: String| TableError::Inconsistent {
+        path: path.to_owned(),
+        reason,
+    };
+    if c[0] != variant as u64 || c[1] != seeds as u64 {
+        return Err(inconsistent(format!(
+            "it holds variant {} with {} seeds, expected {variant} with {seeds}",
+            c[0], c[1]
+        )));
+    }
+    let exact = variant == Variant::Awari;
+    let per = if exact { 1 } else { 2 };
+    let len = layer_len(seeds);
+    if c[2] != len || c[3] != per || file.payload().len() as u64 != per * len {
+        return Err(inconsistent(format!(
+            "{} positions of {} bytes in {} bytes, expected {len} of {per}",
+            c[2],
+            c[3],
+            file.payload().len()
+        )));
+    }
+    let limit = seeds as i8;
+    if file
+        .payload()
+        .iter()
+        .any(|&b| !(-limit..=limit).contains(&(b as i8)))
+    {
+        return Err(inconsistent(format!("a value outside -{seeds}..{seeds}")));
+    }
+    Ok(Layer {
+        bounded: c[4],
+        storage: Storage::Mapped(Mapped {
+            file,
+            len: len as usize,
+            exact,
+        }),
+    })
+}
+
+/// Loads the layers of `variant` from `dir`: layer 0, 1, ... while their files are there and
+/// sound, up to `up_to` seeds (all there are when `None`). Returns the table (perhaps with no
+/// layer) and the problems met, each naming its file: a file that is truncated, corrupt, of
+/// another game, variant or layer (the layers from it on are not used), a layer missing below
+/// `up_to`, and stray files (a name beginning with `oware-` that is no layer file), which are
+/// skipped.
+pub fn load(dir: &Path, variant: Variant, up_to: Option<u32>) -> (Tablebase, Vec<TableError>) {
+    let mut tb = Tablebase::empty(variant);
+    let mut problems = Vec::new();
+    let last = up_to.unwrap_or(MAX_SEEDS).min(MAX_SEEDS);
+    for n in 0..=last {
+        let path = dir.join(layer_name(variant, n));
+        match load_layer(&path, variant, n) {
+            Ok(layer) => tb.layers.push(layer),
+            Err(TableError::Missing(p)) => {
+                if up_to.is_some() {
+                    problems.push(TableError::Missing(p));
+                }
+                break;
+            }
+            Err(e) => {
+                problems.push(e);
+                break;
+            }
+        }
+    }
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        let mut stray: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| {
+                let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                name.starts_with("oware-") && !is_layer_name(name)
+            })
+            .collect();
+        stray.sort();
+        problems.extend(stray.into_iter().map(|path| TableError::Inconsistent {
+            path,
+            reason: "a stray file, not a layer file (oware-<variant>-<seeds>.tb); skipped".into(),
+        }));
+    }
+    (tb, problems)
+}
+
+/// Whether `name` is the name of a layer file of either variant.
+fn is_layer_name(name: &str) -> bool {
+    (0..=MAX_SEEDS).any(|n| {
+        [Variant::Abapa, Variant::Awari]
+            .iter()
+            .any(|&v| layer_name(v, n) == name)
+    })
+}

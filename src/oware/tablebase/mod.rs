@@ -1,0 +1,386 @@
+//! Oware endgame tablebases by retrograde analysis: for every position with at most `N` seeds on
+//! the board, the margin the side to move can still secure from those seeds with perfect play
+//! (its final seeds minus the opponent's, counting only the seeds on the board: the stores are
+//! ignored, so one table serves every score), from `-n` to `n` for `n` seeds.
+//!
+//! Rooms: [`index`] ranks the positions of a layer (the positions with `n` seeds), `build` solves
+//! a layer from the layers below it, [`file`] writes and maps one file per layer; [`Tablebase`]
+//! answers probes. The build reports through a [`Progress`]; nothing here prints.
+//!
+//! What a value promises (see docs/tablebases.md): under [`Variant::Awari`] a [`Value`] is exact
+//! (a game that never ends splits the seeds left evenly). Under [`Variant::Abapa`] a game ended by
+//! the cycle rule gives each player their own row, so a value can depend on where the game's
+//! history cuts a cycle: a [`Value`] is then a pair of sound bounds, `low` (the mover forces at
+//! least this, with no repetition on the way) and `high` (the opponent forces the mover to at most
+//! this); where they meet, the value is exact whatever the history. Both assume that the cycle
+//! rule's ply limit without capture is not reached on the way, and that no position of the game
+//! before (since the last capture) comes back.
+
+mod build;
+pub mod file;
+pub mod index;
+pub mod oracle;
+
+use std::collections::HashMap;
+use std::fmt;
+
+use crate::oware::{Board, Move, Variant};
+use build::LayerRef;
+use index::{layer_len, rank, MAX_SEEDS};
+
+/// A phase of the build of one layer, for progress reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Every position's moves played once (units: positions).
+    Moves,
+    /// The thresholds resolved (units: positions scanned, once per threshold).
+    Values,
+}
+
+impl fmt::Display for Phase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Phase::Moves => "moves",
+            Phase::Values => "values",
+        })
+    }
+}
+
+/// Receives progress from the build; called from several threads.
+pub trait Progress: Sync {
+    /// A phase of the layer of `seeds` seeds starts, with `total` units of work.
+    fn start(&self, _seeds: u32, _phase: Phase, _total: u64) {}
+    /// `n` more units done.
+    fn advance(&self, _n: u64) {}
+    /// The phase is over.
+    fn finish(&self) {}
+}
+
+/// A [`Progress`] that ignores everything.
+pub struct Silent;
+impl Progress for Silent {}
+
+/// What the table knows of a position: the margin (the mover's final seeds minus the
+/// opponent's, from the seeds on the board) lies in `low..=high`; exact when they are equal
+/// (always under `awari`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Value {
+    /// The least margin the mover can force, with no repetition on the way.
+    pub low: i8,
+    /// The most the mover can get when the opponent plays well.
+    pub high: i8,
+}
+
+impl Value {
+    /// The exact value, when the bounds meet.
+    pub fn exact(self) -> Option<i8> {
+        (self.low == self.high).then_some(self.low)
+    }
+
+    /// The value of a move that captures `captured` seeds into a position of value `child` (for
+    /// its mover, the opponent).
+    pub fn after_move(captured: u8, child: Value) -> Value {
+        Value {
+            low: captured as i8 - child.high,
+            high: captured as i8 - child.low,
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    /// `exact 3`, or `bounds -2..4` (the mover forces at least -2 and gets at most 4).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.exact() {
+            Some(v) => write!(f, "exact {v}"),
+            None => write!(f, "bounds {}..{}", self.low, self.high),
+        }
+    }
+}
+
+/// What the build of one layer found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LayerReport {
+    /// Seeds on the board.
+    pub seeds: u32,
+    /// Positions in the layer, C(seeds + 11, 11).
+    pub positions: u64,
+    /// Positions whose value is only bounded (0 under `awari`).
+    pub bounded: u64,
+}
+
+/// Where a layer's values live.
+enum Storage {
+    /// Built here: lower bounds, upper bounds (empty when exact).
+    Owned {
+        low: build::Buffer,
+        high: build::Buffer,
+    },
+    /// A verified layer file; the payload is the lower bounds, then the upper bounds (abapa).
+    Mapped(file::Mapped),
+}
+
+/// One layer: the values of the positions with `seeds` seeds, by rank.
+struct Layer {
+    storage: Storage,
+    bounded: u64,
+}
+
+impl Layer {
+    fn view(&self) -> LayerRef<'_> {
+        match &self.storage {
+            Storage::Owned { low, high } => LayerRef {
+                low,
+                high: if high.is_empty() { low } else { high },
+            },
+            Storage::Mapped(m) => m.view(),
+        }
+    }
+}
+
+/// The values of every position with up to [`Tablebase::seeds`] seeds on the board, for one
+/// variant: built ([`Tablebase::build`], [`Tablebase::extend`]) or loaded ([`file::load`]).
+pub struct Tablebase {
+    variant: Variant,
+    layers: Vec<Layer>,
+}
+
+impl Tablebase {
+    /// A table with no layer yet.
+    pub fn empty(variant: Variant) -> Tablebase {
+        Tablebase {
+            variant,
+            layers: Vec::new(),
+        }
+    }
+
+    /// Builds the layers of 0 to `seeds` seeds (at most [`MAX_SEEDS`]).
+    pub fn build(variant: Variant, seeds: u32, progress: &dyn Progress) -> Tablebase {
+        let mut tb = Tablebase::empty(variant);
+        tb.extend(seeds, progress);
+        tb
+    }
+
+    /// Builds the next layer (one seed more than the table holds) and reports on it.
+    ///
+    /// # Panics
+    /// If the table already holds [`MAX_SEEDS`] seeds.
+    pub fn build_next(&mut self, progress: &dyn Progress) -> LayerReport {
+        let n = self.layers.len() as u32;
+        assert!(n <= MAX_SEEDS, "the table is complete");
+        let built = {
+            let lower: Vec<LayerRef<'_>> = self.layers.iter().map(Layer::view).collect();
+            build::build_layer(self.variant, n, &lower, progress)
+        };
+        self.layers.push(Layer {
+            bounded: built.bounded,
+            storage: Storage::Owned {
+                low: built.low,
+                high: built.high,
+            },
+        });
+        LayerReport {
+            seeds: n,
+            positions: layer_len(n),
+            bounded: built.bounded,
+        }
+    }
+
+    /// Builds layers until the table holds `seeds` seeds; the reports of the layers built.
+    pub fn extend(&mut self, seeds: u32, progress: &dyn Progress) -> Vec<LayerReport> {
+        let seeds = seeds.min(MAX_SEEDS);
+        let mut reports = Vec::new();
+        while self.layers.len() as u32 <= seeds {
+            reports.push(self.build_next(progress));
+        }
+        reports
+    }
+
+    /// The variant the values are for.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The most seeds on the board the table covers; `None` when it has no layer.
+    pub fn seeds(&self) -> Option<u32> {
+        (self.layers.len() as u32).checked_sub(1)
+    }
+
+    /// Positions whose value is only bounded in the layer of `seeds` seeds (`None` beyond the
+    /// table).
+    pub fn bounded(&self, seeds: u32) -> Option<u64> {
+        self.layers.get(seeds as usize).map(|l| l.bounded)
+    }
+
+    /// The value of the houses `houses` (a word of twelve bytes, the mover's row first).
+    fn value_of(&self, houses: u128) -> Option<Value> {
+        let n = index::seeds(houses);
+        let layer = self.layers.get(n as usize)?.view();
+        let i = rank(houses) as usize;
+        Some(Value {
+            low: layer.low[i] as i8,
+            high: layer.high[i] as i8,
+        })
+    }
+
+    /// The value of `board` for the side to move (its stores ignored); `None` when the board
+    /// has more seeds than the table or is played under another variant.
+    pub fn probe(&self, board: &Board) -> Option<Value> {
+        if board.variant() != self.variant {
+            return None;
+        }
+        self.value_of(board.relative_houses())
+    }
+
+    /// Every legal move of `board` with its value for the mover (the seeds it captures plus
+    /// what it then secures); `None` when the table does not hold the board. Empty when the
+    /// mover has no legal move.
+    pub fn move_values(&self, board: &Board) -> Option<Vec<(Move, Value)>> {
+        self.probe(board)?;
+        board
+            .legal_moves()
+            .iter()
+            .map(|&mv| {
+                let (child, captured) = board.play(mv);
+                Some((mv, Value::after_move(captured, self.probe(&child)?)))
+            })
+            .collect()
+    }
+
+    /// A move that secures the board's value and makes progress towards it: where the mover's
+    /// value rests on forcing a result (a lower bound above `-n`; under `awari` a positive
+    /// value), the first move of the shortest forcing line the table's values prove (found by a
+    /// search of at most `node_budget` positions), so that playing such moves ends the game with
+    /// the value; elsewhere (or when no line is found within the budget) a move with the best
+    /// lower bound, then the best upper bound. `None` when the table does not hold the board or
+    /// there is no legal move.
+    pub fn best_move(&self, board: &Board, node_budget: u64) -> Option<(Move, Value)> {
+        let moves = self.move_values(board)?;
+        let value = self.probe(board)?;
+        let n = board.seeds_on_board() as i8;
+        let forcing = match self.variant {
+            Variant::Awari => value.low > 0,
+            Variant::Abapa => value.low > -n,
+        };
+        if forcing {
+            let mut proof = Proof {
+                tb: self,
+                nodes: 0,
+                budget: node_budget,
+                failed: HashMap::new(),
+                proven: HashMap::new(),
+            };
+            let root = board.relative_houses();
+            let mut depth = 1;
+            while proof.nodes < proof.budget && depth <= 255 {
+                if let Some(k) = proof.first_move(root, value.low, depth) {
+                    let mv = board
+                        .legal_moves()
+                        .iter()
+                        .copied()
+                        .find(|m| m.house() % 6 == k)?;
+                    let v = moves.iter().find(|(m, _)| *m == mv)?.1;
+                    return Some((mv, v));
+                }
+                depth += 2;
+            }
+        }
+        moves.into_iter().max_by_key(|&(mv, v)| {
+            (
+                v.low,
+                v.high,
+                std::cmp::Reverse(mv.house()), // the first in house order among equals
+            )
+        })
+    }
+}
+
+/// The search behind [`Tablebase::best_move`]: can the mover force, within `depth` plies, a
+/// capture or an end of the game that keeps at least `target`, against every reply, where a
+/// reply that gives the mover more than `target` counts as won (the mover's value rose)?
+struct Proof<'a> {
+    tb: &'a Tablebase,
+    nodes: u64,
+    budget: u64,
+    /// The most plies within which a position (houses) was shown not to force the target.
+    failed: HashMap<u128, u32>,
+    /// The fewest plies within which a position was shown to force the target, and the move.
+    proven: HashMap<u128, (u32, usize)>,
+}
+
+impl Proof<'_> {
+    /// The house (0-5, relative to the mover) of a move that forces `target` from `houses` with
+    /// the mover to move, within `depth` plies.
+    fn first_move(&mut self, houses: u128, target: i8, depth: u32) -> Option<usize> {
+        if let Some(&(d, k)) = self.proven.get(&houses) {
+            if d <= depth {
+                return Some(k);
+            }
+        }
+        if depth == 0
+            || self.nodes >= self.budget
+            || self.failed.get(&houses).is_some_and(|&d| d >= depth)
+        {
+            return None;
+        }
+        self.nodes += 1;
+        let board = Board::from_relative_houses(houses, self.tb.variant);
+        let mask = board.legal_mask();
+        for k in 0..6 {
+            if mask & (1 << k) == 0 {
+                continue;
+            }
+            let (child, captured) = board.play(Move::from_house(k));
+            let Some(cv) = self.tb.value_of(child.relative_houses()) else {
+                continue;
+            };
+            if Value::after_move(captured, cv).low < target {
+                continue;
+            }
+            if captured > 0 || self.replies_hold(child.relative_houses(), target, depth - 1) {
+                self.proven.insert(houses, (depth, k));
+                return Some(k);
+            }
+        }
+        if self.nodes < self.budget {
+            let d = self.failed.entry(houses).or_default();
+            *d = (*d).max(depth);
+        }
+        None
+    }
+
+    /// Whether every reply from `houses` (the opponent to move) leaves the first mover at least
+    /// `target` and, where it stays in the layer at exactly `target`, a forcing move again.
+    fn replies_hold(&mut self, houses: u128, target: i8, depth: u32) -> bool {
+        let board = Board::from_relative_houses(houses, self.tb.variant);
+        let mask = board.legal_mask();
+        if mask == 0 {
+            return true;
+        }
+        if depth == 0 {
+            return false;
+        }
+        for k in 0..6 {
+            if mask & (1 << k) == 0 {
+                continue;
+            }
+            let (after, captured) = board.play(Move::from_house(k));
+            if captured > 0 {
+                continue;
+            }
+            let Some(v) = self.tb.value_of(after.relative_houses()) else {
+                return false;
+            };
+            if v.low > target {
+                continue;
+            }
+            if v.low < target
+                || self
+                    .first_move(after.relative_houses(), target, depth - 1)
+                    .is_none()
+            {
+                return false;
+            }
+        }
+        true
+    }
+}

@@ -1,0 +1,355 @@
+//! The Oware tablebase checked against a brute-force solver written here (value iteration over
+//! every position with few seeds, found through the rules' moves, not through the table's index
+//! or un-sowing), the sizes of its layers, its files, play-outs from its decisive positions, and
+//! the position the Awari solvers published (ignored: it needs the 16-seed layers).
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use perfectplay::oware::tablebase::{file, index, Silent, Tablebase, Value};
+use perfectplay::oware::{Board, Side, Variant};
+use perfectplay::retro::file::TableError;
+
+/// A board with these houses (the mover's row first, South to move) and the seeds not on the
+/// board split between the stores.
+fn board(houses: [u8; 12], variant: Variant) -> Board {
+    let n: u32 = houses.iter().map(|&h| h as u32).sum();
+    let off = 48 - n as u8;
+    Board::new(houses, [off / 2, off - off / 2], Side::South, variant).expect("48 seeds")
+}
+
+/// The houses of a board from its mover's side.
+fn relative(b: &Board) -> [u8; 12] {
+    let h = b.houses();
+    let mut r = [0u8; 12];
+    match b.side_to_move() {
+        Side::South => r = h,
+        Side::North => {
+            r[..6].copy_from_slice(&h[6..]);
+            r[6..].copy_from_slice(&h[..6]);
+        }
+    }
+    r
+}
+
+/// Every position with at most `max` seeds on the board (houses, mover's row first).
+fn all_positions(max: u32) -> Vec<[u8; 12]> {
+    fn rec(h: &mut [u8; 12], at: usize, left: u32, out: &mut Vec<[u8; 12]>) {
+        if at == 12 {
+            out.push(*h);
+            return;
+        }
+        for s in 0..=left {
+            h[at] = s as u8;
+            rec(h, at + 1, left - s, out);
+        }
+        h[at] = 0;
+    }
+    let mut out = Vec::new();
+    rec(&mut [0; 12], 0, max, &mut out);
+    out
+}
+
+/// The brute-force values of every position with at most `max` seeds: `(low, high)` by value
+/// iteration of the game cut after `k` plies, for growing `k` until nothing changes. A cut game
+/// gives the mover of the first position 0 (`awari`: the seeds left split evenly) or its worst,
+/// `-n` (`abapa`, lower bound; its best, `n`, for the upper bound); a position without a legal
+/// move ends the game with each player taking their own row.
+fn brute_force(max: u32, variant: Variant) -> HashMap<[u8; 12], (i32, i32)> {
+    let positions = all_positions(max);
+    let id: HashMap<[u8; 12], usize> = positions.iter().enumerate().map(|(i, &p)| (p, i)).collect();
+    let seeds = |p: &[u8; 12]| p.iter().map(|&h| h as i32).sum::<i32>();
+    // Moves: (seeds captured, child id); terminal positions: their value.
+    let mut moves: Vec<Vec<(i32, usize)>> = Vec::new();
+    let mut terminal: Vec<Option<i32>> = Vec::new();
+    for p in &positions {
+        let b = board(*p, variant);
+        let list = b.legal_moves();
+        if list.is_empty() {
+            let mine: i32 = p[..6].iter().map(|&h| h as i32).sum();
+            terminal.push(Some(2 * mine - seeds(p)));
+            moves.push(Vec::new());
+        } else {
+            terminal.push(None);
+            moves.push(
+                list.iter()
+                    .map(|&mv| {
+                        let (c, cap) = b.play(mv);
+                        (cap as i32, id[&relative(&c)])
+                    })
+                    .collect(),
+            );
+        }
+    }
+    let start = |p: &[u8; 12], sign: i32| match variant {
+        Variant::Awari => 0,
+        Variant::Abapa => sign * seeds(p),
+    };
+    let mut low: Vec<i32> = positions.iter().map(|p| start(p, -1)).collect();
+    let mut high: Vec<i32> = positions.iter().map(|p| start(p, 1)).collect();
+    for (i, t) in terminal.iter().enumerate() {
+        if let Some(v) = t {
+            low[i] = *v;
+            high[i] = *v;
+        }
+    }
+    loop {
+        let mut changed = false;
+        let (mut nl, mut nh) = (low.clone(), high.clone());
+        for i in 0..positions.len() {
+            if terminal[i].is_some() {
+                continue;
+            }
+            nl[i] = moves[i].iter().map(|&(c, j)| c - high[j]).max().unwrap();
+            nh[i] = moves[i].iter().map(|&(c, j)| c - low[j]).max().unwrap();
+            changed |= nl[i] != low[i] || nh[i] != high[i];
+        }
+        low = nl;
+        high = nh;
+        if !changed {
+            break;
+        }
+    }
+    positions
+        .iter()
+        .enumerate()
+        .map(|(i, &p)| (p, (low[i], high[i])))
+        .collect()
+}
+
+fn check_against_brute_force(variant: Variant, max: u32) {
+    let tb = Tablebase::build(variant, max, &Silent);
+    let expected = brute_force(max, variant);
+    let mut bounded = 0;
+    for (p, (low, high)) in &expected {
+        let v = tb.probe(&board(*p, variant)).expect("in the table");
+        assert_eq!(
+            (v.low as i32, v.high as i32),
+            (*low, *high),
+            "{variant} {p:?}"
+        );
+        bounded += (low != high) as u64;
+    }
+    assert_eq!(
+        bounded,
+        (0..=max).map(|n| tb.bounded(n).unwrap()).sum::<u64>()
+    );
+    if variant == Variant::Awari {
+        assert_eq!(bounded, 0);
+    }
+}
+
+#[test]
+fn awari_values_equal_brute_force_up_to_8_seeds() {
+    check_against_brute_force(Variant::Awari, 8);
+}
+
+#[test]
+fn abapa_bounds_equal_brute_force_up_to_8_seeds() {
+    check_against_brute_force(Variant::Abapa, 8);
+}
+
+#[test]
+fn layers_have_their_sizes_and_values_in_range() {
+    for variant in [Variant::Abapa, Variant::Awari] {
+        let tb = Tablebase::build(variant, 6, &Silent);
+        assert_eq!(tb.seeds(), Some(6));
+        for n in 0..=6u32 {
+            let all: Vec<[u8; 12]> = all_positions(n)
+                .into_iter()
+                .filter(|p| p.iter().map(|&h| h as u32).sum::<u32>() == n)
+                .collect();
+            assert_eq!(all.len() as u64, index::layer_len(n));
+            let mut ranks: Vec<u64> = Vec::new();
+            for p in &all {
+                let w = index::word(p);
+                let r = index::rank(w);
+                assert_eq!(index::unrank(r, n), w);
+                ranks.push(r);
+                let v = tb.probe(&board(*p, variant)).unwrap();
+                let n = n as i8;
+                assert!(-n <= v.low && v.low <= v.high && v.high <= n, "{p:?} {v}");
+            }
+            ranks.sort();
+            ranks.dedup();
+            assert_eq!(ranks.len(), all.len(), "ranks are distinct");
+            assert_eq!(ranks.last(), Some(&(index::layer_len(n) - 1)));
+        }
+    }
+}
+
+/// Plays both sides from `start` with the table's best moves, under the cycle rule's third
+/// repetition (the seeds left split evenly under `awari`, each player's own row under `abapa`);
+/// the first mover's margin at the end, from the seeds on the board at the start.
+fn play_out(tb: &Tablebase, start: Board) -> i32 {
+    let first = start.side_to_move();
+    let o = first.opponent();
+    let gained = |b: &Board, side: Side| (b.store(side) - start.store(side)) as i32;
+    let mut b = start;
+    let mut seen: HashMap<Board, u32> = HashMap::new();
+    for _ in 0..1000 {
+        let count = seen.entry(b).or_default();
+        *count += 1;
+        let captured = gained(&b, first) - gained(&b, o);
+        if *count == 3 {
+            return match tb.variant() {
+                Variant::Awari => captured,
+                Variant::Abapa => captured + b.row_seeds(first) as i32 - b.row_seeds(o) as i32,
+            };
+        }
+        if b.legal_moves().is_empty() {
+            return captured + b.row_seeds(first) as i32 - b.row_seeds(o) as i32;
+        }
+        let (mv, _) = tb.best_move(&b, 1_000_000).expect("a move");
+        let (next, taken) = b.play(mv);
+        if taken > 0 {
+            seen.clear();
+        }
+        b = next;
+    }
+    panic!("the play-out from {start} did not end");
+}
+
+#[test]
+fn play_outs_from_decisive_positions_end_with_the_stored_value() {
+    for variant in [Variant::Awari, Variant::Abapa] {
+        let tb = Tablebase::build(variant, 4, &Silent);
+        let mut games = 0;
+        for p in all_positions(4) {
+            let b = board(p, variant);
+            let v = tb.probe(&b).unwrap();
+            let Some(exact) = v.exact() else { continue };
+            if exact == 0 || b.legal_moves().is_empty() {
+                continue;
+            }
+            assert_eq!(play_out(&tb, b), exact as i32, "{variant} from {b}");
+            games += 1;
+        }
+        assert!(games > 500, "{games} play-outs");
+    }
+}
+
+/// A fresh directory under the target directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn files_round_trip_and_bad_files_are_refused() {
+    let dir = scratch("oware_tablebase_files");
+    for variant in [Variant::Abapa, Variant::Awari] {
+        let tb = Tablebase::build(variant, 4, &Silent);
+        let written = file::save(&tb, &dir).unwrap();
+        assert_eq!(written.len(), 5);
+        let (loaded, problems) = file::load(&dir, variant, None);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(loaded.seeds(), Some(4));
+        for p in all_positions(4) {
+            let b = board(p, variant);
+            assert_eq!(loaded.probe(&b), tb.probe(&b));
+        }
+    }
+    let name = |n| dir.join(file::layer_name(Variant::Awari, n));
+    // One byte changed in layer 3: refused, so the table stops at 2 seeds.
+    let mut bytes = std::fs::read(name(3)).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(name(3), &bytes).unwrap();
+    let (loaded, problems) = file::load(&dir, Variant::Awari, None);
+    assert_eq!(loaded.seeds(), Some(2));
+    assert!(
+        matches!(&problems[..], [TableError::Corrupt(p)] if *p == name(3)),
+        "{problems:?}"
+    );
+    // Layer 2 truncated, and a stray file: both reported.
+    let bytes = std::fs::read(name(2)).unwrap();
+    std::fs::write(name(2), &bytes[..bytes.len() - 10]).unwrap();
+    std::fs::write(dir.join("oware-awari-03.tb.tmp99"), b"left over").unwrap();
+    let (loaded, problems) = file::load(&dir, Variant::Awari, None);
+    assert_eq!(loaded.seeds(), Some(1));
+    assert!(
+        matches!(&problems[..], [TableError::Truncated { path, .. }, TableError::Inconsistent { path: stray, .. }]
+            if *path == name(2) && stray.ends_with("oware-awari-03.tb.tmp99")),
+        "{problems:?}"
+    );
+    // The abapa layer 1 under the name of awari layer 1: another variant, refused.
+    std::fs::copy(dir.join(file::layer_name(Variant::Abapa, 1)), name(1)).unwrap();
+    let (loaded, problems) = file::load(&dir, Variant::Awari, Some(4));
+    assert_eq!(loaded.seeds(), Some(0));
+    assert!(
+        matches!(&problems[0], TableError::Inconsistent { path, .. } if *path == name(1)),
+        "{problems:?}"
+    );
+    // Nothing there: an empty table, and with `up_to` the missing layer 0 is named.
+    let empty = scratch("oware_tablebase_empty");
+    let (loaded, problems) = file::load(&empty, Variant::Awari, Some(3));
+    assert_eq!(loaded.seeds(), None);
+    assert!(matches!(&problems[..], [TableError::Missing(p)] if p.ends_with("oware-awari-00.tb")));
+}
+
+/// The position of Romein and Bal's Awari solution, houses A..F = 1 1 1 1 1 2, a..f = 4 2 3 0 0
+/// 0, South to move: worth 0, the moves A..F worth -1, -1, -2, -2, -2 and 0.
+#[test]
+#[ignore = "builds the 16-seed awari table (about 30 million positions)"]
+fn the_published_awari_position() {
+    let tb = Tablebase::build(Variant::Awari, 16, &Silent);
+    let b = board([1, 1, 1, 1, 1, 2, 4, 2, 3, 0, 0, 0], Variant::Awari);
+    assert_eq!(tb.probe(&b), Some(Value { low: 0, high: 0 }));
+    let moves: Vec<i8> = tb
+        .move_values(&b)
+        .unwrap()
+        .iter()
+        .map(|(_, v)| v.exact().unwrap())
+        .collect();
+    assert_eq!(moves, [-1, -1, -2, -2, -2, 0]);
+}
+
+#[test]
+fn probe_refuses_other_variants_and_larger_boards() {
+    let tb = Tablebase::build(Variant::Awari, 3, &Silent);
+    assert_eq!(tb.probe(&Board::start(Variant::Awari)), None);
+    assert_eq!(
+        tb.probe(&board([0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0], Variant::Abapa)),
+        None
+    );
+    // One seed each, mover's in F: it sows into a, which then holds 2 and is captured.
+    let v = tb
+        .probe(&board([0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0], Variant::Awari))
+        .unwrap();
+    assert_eq!(v, Value { low: 2, high: 2 });
+}
+
+mod common;
+
+/// The engine scores a position of the table by it (`tbhits`, an exact `score cp`: 100 per seed
+/// of final margin, stores included) and plays a move that keeps the value; with
+/// `TablebaseSeeds` 0 it searches without the table.
+#[test]
+fn the_engine_plays_table_positions_by_the_table() {
+    let diagram = "2-0-1-0-3-0-0-1-0-2-1-0-20-18-S";
+    let b: Board = diagram
+        .parse::<Board>()
+        .unwrap()
+        .with_variant(Variant::Awari);
+    let tb = Tablebase::build(Variant::Awari, 10, &Silent);
+    let value = tb.probe(&b).unwrap().exact().unwrap() as i32;
+    let input = format!("setoption name Variant value awari\nposition fen {diagram}\ngo depth 6\n");
+    let out = common::transcript(&input);
+    let (last, infos) = out.split_last().unwrap();
+    let info = common::parse_info(infos.last().unwrap());
+    assert_eq!(info.score, format!("cp {}", 100 * (2 + value)), "{out:?}");
+    assert!(infos.iter().all(|l| l.contains(" tbhits ")), "{out:?}");
+    let best: perfectplay::oware::Move = last.strip_prefix("bestmove ").unwrap().parse().unwrap();
+    let moves = tb.move_values(&b).unwrap();
+    assert!(
+        moves
+            .iter()
+            .any(|(m, v)| *m == best && v.exact() == Some(value as i8)),
+        "{best} in {moves:?}"
+    );
+    let without = common::transcript(&format!("setoption name TablebaseSeeds value 0\n{input}"));
+    assert!(without.iter().all(|l| !l.contains("tbhits")), "{without:?}");
+}
