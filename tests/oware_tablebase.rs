@@ -353,3 +353,35 @@ fn the_engine_plays_table_positions_by_the_table() {
     let without = common::transcript(&format!("setoption name TablebaseSeeds value 0\n{input}"));
     assert!(without.iter().all(|l| !l.contains("tbhits")), "{without:?}");
 }
+
+/// The in-memory table `ucinewgame` starts building in the background and `isready` waits for
+/// gives the first search of a 12-seed abapa position (bounded at the root, so it is searched)
+/// the same `info` lines (timing aside), `tbhits` and `bestmove` as an engine that builds the
+/// table when the search first needs it: results do not depend on when the table was built.
+#[test]
+fn a_table_built_in_the_background_searches_as_one_built_when_needed() {
+    let position = "position fen 2-0-1-0-3-0-0-1-0-2-1-2-18-18-S";
+    let search = |before: &[&str]| {
+        let mut engine = common::Engine::start();
+        for line in before {
+            engine.send(line);
+        }
+        let said = engine.sync();
+        assert!(said.iter().all(|l| !l.starts_with("info")), "{said:?}");
+        engine.send(position);
+        engine.send("go nodes 20000");
+        let out: Vec<String> = engine
+            .until_bestmove()
+            .iter()
+            .map(|l| common::without_timing(l))
+            .collect();
+        engine.finish();
+        out
+    };
+    let prepared = search(&["uci", "ucinewgame"]);
+    let lazy = search(&[]);
+    assert!(prepared.len() > 2, "{prepared:?}");
+    let last_info = &prepared[prepared.len() - 2];
+    assert!(last_info.contains(" tbhits "), "{prepared:?}");
+    assert_eq!(prepared, lazy);
+}
