@@ -140,6 +140,17 @@ pub trait Oracle<G: Game>: Send + Sync {
         None
     }
 
+    /// Sound bounds `(low, high)` of the score of `pos` for the side to move under perfect play,
+    /// in [`Oracle::score`]'s units, where the table knows them (Oware's `abapa` tables, whose
+    /// values can depend on the game's history, bound them); `low == high` when the score is
+    /// exact, and then it is [`Oracle::score`]'s. The search returns at once when they fall
+    /// outside its window and keeps its result inside them otherwise. The default: the exact
+    /// score, or `None`. Asked where [`Oracle::probe`] answered `None`; like it, it must not
+    /// depend on the history.
+    fn bounds(&self, pos: &G) -> Option<(i32, i32)> {
+        self.score(pos).map(|s| (s, s))
+    }
+
     /// The move to play at the root `pos` when the table values it exactly with
     /// [`Oracle::score`]: one that keeps the score and makes progress towards it, so that playing
     /// such moves ends the game with that score. `None` (the default) lets the search choose.

@@ -1,7 +1,8 @@
 //! The tablebase as the search's [`Oracle`]: an exact score (the stores' difference plus the
 //! margin the table secures, 100 per seed) for every position it values exactly, and the root's
 //! move from [`Tablebase::best_move`], which makes progress where equal scores would not say how.
-//! Positions whose value is only bounded (`abapa`'s history cases) are left to the search.
+//! Positions whose value is only bounded (`abapa`'s history cases) give the search their bounds
+//! ([`Oracle::bounds`]).
 //!
 //! A table built in memory is built layer by layer as far as the positions probed need, or, once
 //! [`Oracle::prepare`] is called, all of it on a thread of its own: each layer is built under
@@ -138,6 +139,20 @@ impl TableOracle {
         Some(stores + v as i32)
     }
 
+    /// The final margins of `board` for its mover (stores included, in seeds) the table bounds it
+    /// by, `low..=high`; `None` outside the table and where it bounds nothing (`-n..n` for `n`
+    /// seeds on the board).
+    fn final_margins(&self, board: &Board) -> Option<(i32, i32)> {
+        let v = self.with_table(board, |tb| tb.probe(board))?;
+        let n = board.seeds_on_board() as i8;
+        if v.low == -n && v.high == n && n > 0 {
+            return None;
+        }
+        let me = board.side_to_move();
+        let stores = board.store(me) as i32 - board.store(me.opponent()) as i32;
+        Some((stores + v.low as i32, stores + v.high as i32))
+    }
+
     /// The outcome for the mover of `board` under perfect play, where the table knows it exactly.
     pub fn outcome(&self, board: &Board) -> Option<Outcome> {
         Some(match self.final_margin(board)?.cmp(&0) {
@@ -172,6 +187,13 @@ impl Oracle<Board> for TableOracle {
 
     fn score(&self, pos: &Board) -> Option<i32> {
         self.final_margin(pos).map(|m| 100 * m)
+    }
+
+    /// 100 per seed of the final margins the table bounds the position by: exact ones, and
+    /// under `abapa` the bounds of the positions whose value depends on the history.
+    fn bounds(&self, pos: &Board) -> Option<(i32, i32)> {
+        self.final_margins(pos)
+            .map(|(low, high)| (100 * low, 100 * high))
     }
 
     fn root_move(&self, pos: &Board) -> Option<Move> {
