@@ -353,3 +353,80 @@ fn the_engine_plays_table_positions_by_the_table() {
     let without = common::transcript(&format!("setoption name TablebaseSeeds value 0\n{input}"));
     assert!(without.iter().all(|l| !l.contains("tbhits")), "{without:?}");
 }
+
+/// The in-memory table `ucinewgame` starts building in the background and `isready` waits for
+/// gives the first search of a 12-seed abapa position (bounded at the root, so it is searched)
+/// the same `info` lines (timing aside), `tbhits` and `bestmove` as an engine that builds the
+/// table when the search first needs it: results do not depend on when the table was built.
+#[test]
+fn a_table_built_in_the_background_searches_as_one_built_when_needed() {
+    let position = "position fen 2-0-1-0-3-0-0-1-0-2-1-2-18-18-S";
+    let search = |before: &[&str]| {
+        let mut engine = common::Engine::start();
+        for line in before {
+            engine.send(line);
+        }
+        let said = engine.sync();
+        assert!(said.iter().all(|l| !l.starts_with("info")), "{said:?}");
+        engine.send(position);
+        engine.send("go nodes 20000");
+        let out: Vec<String> = engine
+            .until_bestmove()
+            .iter()
+            .map(|l| common::without_timing(l))
+            .collect();
+        engine.finish();
+        out
+    };
+    let prepared = search(&["uci", "ucinewgame"]);
+    let lazy = search(&[]);
+    assert!(prepared.len() > 2, "{prepared:?}");
+    let last_info = &prepared[prepared.len() - 2];
+    assert!(last_info.contains(" tbhits "), "{prepared:?}");
+    assert_eq!(prepared, lazy);
+}
+
+/// Under `abapa`, where the table only bounds a position's value (it depends on the game's
+/// history), the search uses the bounds: the score it reports lies within them (100 per seed of
+/// final margin, stores included), and bounded positions in its tree answer at once when the
+/// window is outside them (`tbhits`, which the exact values alone never gave at depth 3 here).
+#[test]
+fn the_engine_keeps_abapa_scores_within_the_tables_bounds() {
+    let tb = Tablebase::build(Variant::Abapa, 10, &Silent);
+    let diagrams = [
+        "1-1-1-1-1-0-0-0-3-0-1-1-19-19-S",
+        "3-2-0-1-1-0-1-0-1-1-0-0-19-19-S",
+        "1-1-0-0-2-1-0-0-3-2-0-0-19-19-S",
+    ];
+    for diagram in diagrams {
+        let b: Board = diagram.parse().unwrap();
+        let v = tb.probe(&b).unwrap();
+        assert!(v.exact().is_none() && v.low > -10, "{diagram}: {v}");
+        let (low, high) = (100 * v.low as i64, 100 * v.high as i64);
+        let mut engine = common::Engine::start();
+        for depth in 3..=7 {
+            engine.send(&format!("position fen {diagram}"));
+            engine.send(&format!("go depth {depth}"));
+            let out = engine.until_bestmove();
+            let last = out
+                .iter()
+                .rev()
+                .find(|l| l.starts_with("info depth"))
+                .unwrap();
+            let score: i64 = last
+                .split(" score cp ")
+                .nth(1)
+                .and_then(|s| s.split(' ').next())
+                .and_then(|s| s.parse().ok())
+                .unwrap_or_else(|| panic!("{diagram}: {last}"));
+            assert!(
+                (low..=high).contains(&score),
+                "{diagram} depth {depth}: {score} outside {low}..{high}: {last}"
+            );
+            if diagram == diagrams[0] && depth == 3 {
+                assert!(last.contains(" tbhits "), "{last}");
+            }
+        }
+        engine.finish();
+    }
+}

@@ -24,7 +24,7 @@ pub struct Tables<G> {
     pub oracle: Arc<dyn Oracle<G>>,
     /// What was loaded, for an `info string` (such as `solution dobutsu.solution: 99485568
     /// positions`); empty for a game's built-in default that needs no announcement (Oware's
-    /// small tablebase built in memory when first needed), which is then only named when the
+    /// small tablebase built in memory), which is then only named when the
     /// options asked for tables.
     pub description: String,
     /// What to say when a search's root is not in the tables (`None`: nothing, for tables that

@@ -40,6 +40,12 @@ pub(crate) trait SelectedGame: Send {
     fn set_option(&mut self, name: &str, value: &str) -> Option<Result<Vec<String>, OptionError>>;
     /// `ucinewgame`: the start position, and the table forgotten.
     fn new_game(&mut self);
+    /// Starts, in the background, the work the game's tables would do when first probed
+    /// ([`crate::search::Oracle::prepare`]: Oware's table built in memory), when a search under
+    /// `settings` would use them (at full strength).
+    fn prepare_tables(&self, settings: &EngineSettings);
+    /// Waits for the work [`SelectedGame::prepare_tables`] started (`isready`).
+    fn wait_tables(&self);
     /// `position`: the game from `start` (`None` for the start position) with `moves`. On error
     /// there is no position until the next valid one.
     fn set_position(&mut self, start: Option<&str>, moves: &[&str]) -> Result<(), String>;
@@ -115,11 +121,22 @@ impl<G: Notation> GameEngine<G> {
         engine
     }
 
+    /// A game engine under `rules` probing `tables` (for tests of what the session asks of them).
+    #[cfg(test)]
+    pub(crate) fn with_tables(rules: G::Rules, tables: Tables<G>) -> GameEngine<G> {
+        let mut engine = GameEngine::new(rules, 1);
+        engine.tables = Some(tables);
+        engine
+    }
+
     /// Loads the tables the settings name, replacing those loaded; returns the `info string` that
     /// says what was loaded (`None` when there is nothing to say: no tables, and none asked for).
     fn load_tables(&mut self) -> Option<String> {
         let asked = self.settings.tables.path.is_some();
         let had = self.tables.take().is_some();
+        // The searcher lets go of the old tables too, so that what they were building in the
+        // background stops.
+        self.searcher().set_oracle(None);
         match G::load_tables(&self.settings.tables, &self.settings.rules) {
             Ok(Some(tables)) => {
                 // A game's built-in default (an empty description) goes unannounced.
@@ -133,6 +150,14 @@ impl<G: Notation> GameEngine<G> {
             }
             Err(e) => Some(format!("info string error: {e}; playing by search")),
         }
+    }
+
+    /// The tables a search under `settings` probes: none below full strength (a weaker level is
+    /// meant to be beaten).
+    fn tables_for(&self, settings: &EngineSettings) -> Option<&Tables<G>> {
+        self.tables
+            .as_ref()
+            .filter(|_| settings.level.number() == Level::FULL)
     }
 
     fn searcher(&self) -> std::sync::MutexGuard<'_, Searcher<G>> {
@@ -207,6 +232,18 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
     fn new_game(&mut self) {
         self.searcher().clear();
         self.game = Some(GameState::from_start(self.settings.rules.clone()));
+    }
+
+    fn prepare_tables(&self, settings: &EngineSettings) {
+        if let Some(tables) = self.tables_for(settings) {
+            tables.oracle.prepare();
+        }
+    }
+
+    fn wait_tables(&self) {
+        if let Some(tables) = &self.tables {
+            tables.oracle.wait_prepared();
+        }
     }
 
     fn set_position(&mut self, start: Option<&str>, moves: &[&str]) -> Result<(), String> {
@@ -289,13 +326,12 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
                 end.result_string()
             ));
         }
-        // The tables are for full strength: a weaker level is meant to be beaten.
-        let oracle = self
-            .tables
-            .as_ref()
-            .filter(|_| settings.level.number() == Level::FULL);
+        let oracle = self.tables_for(settings);
         if let Some(tables) = oracle {
             let pos = game.position();
+            // Near the tables, what the search does not need yet is built meanwhile, for the
+            // searches to come.
+            tables.oracle.prepare_for(pos);
             if pos.proven().is_none() && tables.oracle.probe(pos).is_none() {
                 said.extend(tables.outside.iter().map(|o| format!("info string {o}")));
             }
@@ -335,6 +371,8 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
     }
 
     fn into_searcher(self: Box<Self>) -> Box<dyn Any + Send> {
+        // The tables stay behind (and stop what they were building).
+        self.searcher().set_oracle(None);
         Box::new(self.searcher)
     }
 

@@ -303,10 +303,16 @@ impl<W: Write> Session<W> {
                 self.say_all(&lines)?;
                 self.say("uciok")
             }
-            Command::IsReady => self.say("readyok"),
+            Command::IsReady => {
+                // Ready means the tables are ready: the in-memory table that `ucinewgame` or
+                // `go` started building is built.
+                self.game.wait_tables();
+                self.say("readyok")
+            }
             Command::Debug => Ok(()),
             Command::NewGame => {
                 self.game.new_game();
+                self.game.prepare_tables(&self.settings);
                 Ok(())
             }
             Command::SetOption { name, value } => match self.apply_option(&name, &value) {
@@ -542,6 +548,80 @@ mod tests {
             lines_of(b"uci\n\xef\xbb\xbfisready\n"),
             ["uci", "\u{feff}isready"]
         );
+    }
+
+    /// An output the test reads while the session writes it.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<std::sync::Mutex<Vec<u8>>>);
+
+    impl Shared {
+        fn text(&self) -> String {
+            String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
+        }
+    }
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// An oracle that records what the session asks of it, with the output written so far.
+    struct Recorder {
+        out: Shared,
+        events: std::sync::Mutex<Vec<String>>,
+    }
+
+    impl crate::search::Oracle<crate::oware::Board> for Recorder {
+        fn probe(&self, _pos: &crate::oware::Board) -> Option<(crate::game::Outcome, u32)> {
+            None
+        }
+        fn prepare(&self) {
+            self.events.lock().unwrap().push("prepare".into());
+        }
+        fn wait_prepared(&self) {
+            let said = self.out.text().replace('\n', " ");
+            self.events
+                .lock()
+                .unwrap()
+                .push(format!("wait [{}]", said.trim()));
+        }
+    }
+
+    /// `ucinewgame` starts preparing the tables at full strength (not below it), and `isready`
+    /// answers only once they are ready.
+    #[test]
+    fn isready_waits_for_the_tables_ucinewgame_prepared() {
+        let out = Shared::default();
+        let recorder = Arc::new(Recorder {
+            out: out.clone(),
+            events: Default::default(),
+        });
+        let tables = crate::game::Tables {
+            oracle: Arc::clone(&recorder) as Arc<dyn crate::search::Oracle<crate::oware::Board>>,
+            description: String::new(),
+            outside: None,
+        };
+        let (tx, _rx) = mpsc::channel();
+        let mut session = Session::new(out.clone(), tx);
+        session.game = Box::new(crate::protocol::engine::GameEngine::with_tables(
+            crate::oware::Rules::default(),
+            tables,
+        ));
+        let events = || recorder.events.lock().unwrap().clone();
+        session.handle("setoption name Level value 5").unwrap();
+        session.handle("ucinewgame").unwrap();
+        assert_eq!(events(), Vec::<String>::new());
+        session.handle("setoption name Level value 6").unwrap();
+        session.handle("ucinewgame").unwrap();
+        assert_eq!(events(), ["prepare"]);
+        session.handle("isready").unwrap();
+        assert_eq!(events(), ["prepare", "wait []"]);
+        assert_eq!(out.text(), "readyok\n");
     }
 
     #[test]

@@ -140,12 +140,43 @@ pub trait Oracle<G: Game>: Send + Sync {
         None
     }
 
+    /// Sound bounds `(low, high)` of the score of `pos` for the side to move under perfect play,
+    /// in [`Oracle::score`]'s units, where the table knows them (Oware's `abapa` tables, whose
+    /// values can depend on the game's history, bound them); `low == high` when the score is
+    /// exact, and then it is [`Oracle::score`]'s. The search returns at once when they fall
+    /// outside its window and keeps its result inside them otherwise. The default: the exact
+    /// score, or `None`. Asked where [`Oracle::probe`] answered `None`; like it, it must not
+    /// depend on the history.
+    fn bounds(&self, pos: &G) -> Option<(i32, i32)> {
+        self.score(pos).map(|s| (s, s))
+    }
+
     /// The move to play at the root `pos` when the table values it exactly with
     /// [`Oracle::score`]: one that keeps the score and makes progress towards it, so that playing
     /// such moves ends the game with that score. `None` (the default) lets the search choose.
     fn root_move(&self, _pos: &G) -> Option<G::Move> {
         None
     }
+
+    /// Starts, on a thread of its own, the work the oracle would otherwise do when it is first
+    /// probed (Oware's table built in memory), so that no search has to wait for it. Probes made
+    /// meanwhile answer exactly as they would have without it (waiting for the part of the work
+    /// they need), so results never depend on timing. Calling it again does nothing; the default
+    /// does nothing.
+    fn prepare(&self) {}
+
+    /// [`Oracle::prepare`] when the searches of the game from `root` on may soon need the work
+    /// done (the default: always). Oware's table: when `root` has more seeds on the board than
+    /// the table but at most twice as many; the searches of a game's early moves do not pay for
+    /// a table they cannot reach, and a root inside the table needs no layer above its own
+    /// seeds (captures only take seeds away), which its search builds as it needs them.
+    fn prepare_for(&self, _root: &G) {
+        self.prepare();
+    }
+
+    /// Blocks until the work [`Oracle::prepare`] started is done; returns at once when it was
+    /// not started (nothing is then done here) or is finished. The default returns at once.
+    fn wait_prepared(&self) {}
 }
 
 /// Receives progress from a running search (the protocol prints it, the bench ignores it).

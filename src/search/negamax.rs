@@ -208,7 +208,9 @@ impl<G: Game> Searcher<G> {
     }
 
     /// Gives the search a table of exact values (or takes it away with `None`): every position
-    /// it holds, but the root, is scored by its value at once (`tbhits` counts them), and when it
+    /// it holds, but the root, is scored by its value at once (`tbhits` counts them), one it
+    /// only bounds ([`Oracle::bounds`]) answers at once when the window lies outside the bounds
+    /// (counted too) and is otherwise searched with its result kept inside them, and when it
     /// holds every child of the root the move is chosen from it without search (the fastest win,
     /// the slowest loss, a draw kept).
     pub fn set_oracle(&mut self, oracle: Option<Arc<dyn Oracle<G>>>) {
@@ -320,6 +322,9 @@ impl<G: Game> Searcher<G> {
             return found;
         }
 
+        // The score reported stays inside the oracle's bounds of the root (the moves are still
+        // told apart by their own scores).
+        let root_bounds = self.oracle_bounds(&root.position, 0);
         let (second, third) = level.weaker_move_chances();
         let exact_all = second + third > 0;
         let tie_salt = mix(
@@ -347,7 +352,7 @@ impl<G: Game> Searcher<G> {
             };
             let rm = &root_moves[best];
             result.best_move = Some(rm.child.mv);
-            result.score = to_score(rm.score);
+            result.score = to_score(within(root_bounds, rm.score));
             result.depth = depth;
             result.pv = rm.pv.clone();
             result.nodes = self.nodes;
@@ -668,15 +673,21 @@ impl<G: Game> Searcher<G> {
         if let Some(value) = self.probe_oracle(pos) {
             return oracle_score(value, ply);
         }
-        if let Some(score) = self.score_oracle(pos, irrev) {
-            return score;
+        // The oracle's bounds, as a table entry's: an exact score or one outside the window
+        // answers; otherwise the node's result is kept inside them.
+        let bounds = self.oracle_bounds(pos, irrev);
+        if let Some((low, high)) = bounds {
+            if low == high || high <= alpha || low >= beta {
+                self.tbhits += 1;
+                return if high <= alpha { high } else { low };
+            }
         }
         if ply >= MAX_PLY {
-            return clamp_eval(pos.evaluate(&self.weights));
+            return within(bounds, clamp_eval(pos.evaluate(&self.weights)));
         }
         if depth <= 0 {
             let stand = clamp_eval(pos.evaluate(&self.weights));
-            return self.quiesce(pos, stand, alpha, beta, ply);
+            return within(bounds, self.quiesce(pos, stand, alpha, beta, ply));
         }
         if self.can_abort {
             if self.nodes >= self.budget {
@@ -752,6 +763,10 @@ impl<G: Game> Searcher<G> {
         let outer_dependent = std::mem::replace(&mut self.path_dependent, false);
         let alpha0 = alpha;
         let mut best = -INF;
+        if let Some((low, _)) = bounds {
+            // The mover secures at least `low` (below beta): no move need beat less.
+            alpha = alpha.max(low);
+        }
         let mut best_index = NO_MOVE;
         let base = self.keys.len();
         let mut i = 0;
@@ -859,6 +874,9 @@ impl<G: Game> Searcher<G> {
         }
         self.children.truncate(children_base);
         self.moves.truncate(moves_base);
+        if !self.aborted {
+            best = within(bounds, best);
+        }
         let dependent = self.path_dependent;
         self.path_dependent = outer_dependent || dependent;
         if use_tt && !self.aborted {
@@ -983,19 +1001,17 @@ impl<G: Game> Searcher<G> {
         Some(value)
     }
 
-    /// The oracle's exact score of `pos` ([`Oracle::score`]), counted in `tbhits`; `None`
+    /// The oracle's bounds of the score of `pos` ([`Oracle::bounds`]: equal when exact); `None`
     /// without one, and where the no-capture ply limit is within [`ORACLE_LIMIT_MARGIN`] plies
     /// (the table's lines assume it is not reached on the way).
-    fn score_oracle(&mut self, pos: &G, irrev: usize) -> Option<i32> {
+    fn oracle_bounds(&mut self, pos: &G, irrev: usize) -> Option<(i32, i32)> {
         let oracle = self.oracle.as_ref()?;
         let since = (self.keys.len() - 1 - irrev.min(self.keys.len() - 1)) as u32;
         let limit = self.cycle.no_progress_limit;
         if limit > 0 && since + ORACLE_LIMIT_MARGIN >= limit {
             return None;
         }
-        let score = oracle.score(pos)?;
-        self.tbhits += 1;
-        Some(score)
+        oracle.bounds(pos)
     }
 
     /// The root's move from the oracle ([`Oracle::root_move`]), when it gives one that does not
@@ -1140,6 +1156,15 @@ fn clear_threads() -> usize {
 
 fn rm_score_is_proven(score: i32, depth: u32) -> bool {
     score.abs() >= MATE_BOUND && (MATE - score.abs()) as u32 <= depth
+}
+
+/// `score` kept inside the oracle's `bounds` of the position, unless it is a proven result (the
+/// search's own proof of a result by the rules stands).
+fn within(bounds: Option<(i32, i32)>, score: i32) -> i32 {
+    match bounds {
+        Some((low, high)) if score.abs() < MATE_BOUND => score.clamp(low, high),
+        _ => score,
+    }
 }
 
 /// An evaluation kept inside [`MAX_EVAL`].

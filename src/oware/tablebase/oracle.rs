@@ -1,10 +1,18 @@
 //! The tablebase as the search's [`Oracle`]: an exact score (the stores' difference plus the
 //! margin the table secures, 100 per seed) for every position it values exactly, and the root's
 //! move from [`Tablebase::best_move`], which makes progress where equal scores would not say how.
-//! Positions whose value is only bounded (`abapa`'s history cases) are left to the search.
+//! Positions whose value is only bounded (`abapa`'s history cases) give the search their bounds
+//! ([`Oracle::bounds`]).
+//!
+//! A table built in memory is built layer by layer as far as the positions probed need, or, once
+//! [`Oracle::prepare`] is called, all of it on a thread of its own: each layer is built under
+//! the table's write lock, so a probe that needs a layer not yet there waits for it (or builds it
+//! itself), and every probe answers the same whatever the timing.
 
 use std::path::Path;
-use std::sync::{Arc, RwLock};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, RwLock, Weak};
+use std::thread::JoinHandle;
 
 use super::{file, Silent, Tablebase};
 use crate::game::{Outcome, TableSettings, Tables};
@@ -24,8 +32,10 @@ enum Source {
     /// Loaded from layer files.
     Files(Tablebase),
     /// Built in memory as far as the positions probed need (up to the oracle's seeds), the
-    /// first time they are probed.
-    Lazy(RwLock<Tablebase>),
+    /// first time they are probed, or all of it in the background once prepared. The build
+    /// thread holds only a weak reference: it stops after the layer it is building once the
+    /// oracle is dropped.
+    Lazy(Arc<RwLock<Tablebase>>),
 }
 
 /// An Oware tablebase for the search, used up to `seeds` seeds on the board.
@@ -33,6 +43,8 @@ pub struct TableOracle {
     variant: Variant,
     seeds: u32,
     source: Source,
+    /// Whether the whole table was asked for ([`Oracle::prepare`]).
+    prepared: AtomicBool,
 }
 
 impl TableOracle {
@@ -42,7 +54,8 @@ impl TableOracle {
         TableOracle {
             variant,
             seeds: seeds.min(MAX_IN_MEMORY_SEEDS),
-            source: Source::Lazy(RwLock::new(Tablebase::empty(variant))),
+            source: Source::Lazy(Arc::new(RwLock::new(Tablebase::empty(variant)))),
+            prepared: AtomicBool::new(false),
         }
     }
 
@@ -53,12 +66,46 @@ impl TableOracle {
             variant: tb.variant(),
             seeds: seeds.map_or(held, |s| s.min(held)),
             source: Source::Files(tb),
+            prepared: AtomicBool::new(false),
         }
     }
 
     /// The most seeds on the board this oracle answers for.
     pub fn seeds(&self) -> u32 {
         self.seeds
+    }
+
+    /// The most seeds on the board the table holds now (`None` before its first layer): for a
+    /// table built in memory, as far as it got.
+    pub fn built_seeds(&self) -> Option<u32> {
+        match &self.source {
+            Source::Files(tb) => tb.seeds(),
+            Source::Lazy(lock) => lock.read().unwrap_or_else(|e| e.into_inner()).seeds(),
+        }
+    }
+
+    /// Starts building the whole in-memory table on a thread of its own, the first time it is
+    /// called: the thread's handle, or `None` when there is nothing to build (a table of files,
+    /// a second call) or no thread could be started (the probes then build what they need).
+    pub fn start_build(&self) -> Option<JoinHandle<()>> {
+        let Source::Lazy(lock) = &self.source else {
+            return None;
+        };
+        if self.prepared.swap(true, Ordering::SeqCst) {
+            return None;
+        }
+        let table = Arc::downgrade(lock);
+        let seeds = self.seeds;
+        let spawned = std::thread::Builder::new()
+            .name(format!("{} tablebase", self.variant))
+            .spawn(move || build_in_background(&table, seeds));
+        match spawned {
+            Ok(handle) => Some(handle),
+            Err(e) => {
+                log::warn!("no thread to build the tablebase in the background ({e}): it is built when first needed");
+                None
+            }
+        }
     }
 
     /// `f` of the table, if `board` is within reach (the layers it needs built now if they have
@@ -92,6 +139,20 @@ impl TableOracle {
         Some(stores + v as i32)
     }
 
+    /// The final margins of `board` for its mover (stores included, in seeds) the table bounds it
+    /// by, `low..=high`; `None` outside the table and where it bounds nothing (`-n..n` for `n`
+    /// seeds on the board).
+    fn final_margins(&self, board: &Board) -> Option<(i32, i32)> {
+        let v = self.with_table(board, |tb| tb.probe(board))?;
+        let n = board.seeds_on_board() as i8;
+        if v.low == -n && v.high == n && n > 0 {
+            return None;
+        }
+        let me = board.side_to_move();
+        let stores = board.store(me) as i32 - board.store(me.opponent()) as i32;
+        Some((stores + v.low as i32, stores + v.high as i32))
+    }
+
     /// The outcome for the mover of `board` under perfect play, where the table knows it exactly.
     pub fn outcome(&self, board: &Board) -> Option<Outcome> {
         Some(match self.final_margin(board)?.cmp(&0) {
@@ -99,6 +160,22 @@ impl TableOracle {
             std::cmp::Ordering::Equal => Outcome::Draw,
             std::cmp::Ordering::Less => Outcome::Loss,
         })
+    }
+}
+
+/// Builds `table` layer by layer up to `seeds` seeds, each layer under the write lock (so a probe
+/// that needs it waits for it, and no layer is built twice), until it is complete or nobody holds
+/// the table any more.
+fn build_in_background(table: &Weak<RwLock<Tablebase>>, seeds: u32) {
+    loop {
+        let Some(table) = table.upgrade() else {
+            return;
+        };
+        let mut tb = table.write().unwrap_or_else(|e| e.into_inner());
+        if tb.seeds().is_some_and(|s| s >= seeds) {
+            return;
+        }
+        tb.build_next(&Silent);
     }
 }
 
@@ -112,18 +189,55 @@ impl Oracle<Board> for TableOracle {
         self.final_margin(pos).map(|m| 100 * m)
     }
 
+    /// 100 per seed of the final margins the table bounds the position by: exact ones, and
+    /// under `abapa` the bounds of the positions whose value depends on the history.
+    fn bounds(&self, pos: &Board) -> Option<(i32, i32)> {
+        self.final_margins(pos)
+            .map(|(low, high)| (100 * low, 100 * high))
+    }
+
     fn root_move(&self, pos: &Board) -> Option<Move> {
         self.with_table(pos, |tb| {
             tb.probe(pos)?.exact()?;
             tb.best_move(pos, ROOT_MOVE_BUDGET).map(|(mv, _)| mv)
         })
     }
+
+    /// Builds the whole in-memory table in the background ([`TableOracle::start_build`]).
+    fn prepare(&self) {
+        // The thread runs detached: it ends when the table is complete or the oracle is gone.
+        drop(self.start_build());
+    }
+
+    fn prepare_for(&self, root: &Board) {
+        let n = root.seeds_on_board() as u32;
+        if root.variant() == self.variant && n > self.seeds && n <= 2 * self.seeds {
+            self.prepare();
+        }
+    }
+
+    /// Once prepared, waits for the in-memory table to be complete (building what the
+    /// background thread has not started yet, so that no layer waits for the other).
+    fn wait_prepared(&self) {
+        if let Source::Lazy(lock) = &self.source {
+            if self.prepared.load(Ordering::SeqCst) {
+                let complete = |tb: &Tablebase| tb.seeds().is_some_and(|s| s >= self.seeds);
+                if !complete(&lock.read().unwrap_or_else(|e| e.into_inner())) {
+                    lock.write()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .extend(self.seeds, &Silent);
+                }
+            }
+        }
+    }
 }
 
 /// The tables the `TablebasePath` and `TablebaseSeeds` options name, for play under `variant`:
 /// the layer files in the directory `TablebasePath` (up to `TablebaseSeeds` seeds, all they hold
 /// when it is not set), or with no path a table of `TablebaseSeeds` seeds (default
-/// [`DEFAULT_SEEDS`], at most [`MAX_IN_MEMORY_SEEDS`]) built in memory when first needed;
+/// [`DEFAULT_SEEDS`], at most [`MAX_IN_MEMORY_SEEDS`]) built in memory, in the background once
+/// prepared ([`Oracle::prepare`]: the protocol's `ucinewgame`, or a `go` near the table), else
+/// as the probes need it;
 /// `TablebaseSeeds` 0 uses none.
 ///
 /// # Errors
@@ -162,7 +276,8 @@ pub fn load_tables(
         // The built-in default goes unannounced.
         Source::Lazy(_) if tables.path.is_none() && tables.limit.is_none() => String::new(),
         Source::Lazy(_) => format!(
-            "the {variant} tablebase up to {} seeds, built in memory when first needed",
+            "the {variant} tablebase up to {} seeds, built in memory (in the background from \
+             the next ucinewgame, else when first needed)",
             oracle.seeds
         ),
         Source::Files(_) => format!(
@@ -176,4 +291,83 @@ pub fn load_tables(
         description,
         outside: None,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 9-seed abapa position (stores 20 and 19) whose value is only bounded, and one of its
+    /// layer's exact ones.
+    fn boards() -> Vec<Board> {
+        [
+            "2-0-1-0-3-0-0-1-0-2-0-0-20-19-S",
+            "1-1-1-1-1-2-0-2-0-0-0-0-20-19-N",
+        ]
+        .iter()
+        .map(|d| d.parse::<Board>().unwrap())
+        .collect()
+    }
+
+    #[test]
+    fn a_prepared_table_is_built_whole_in_the_background() {
+        let oracle = TableOracle::in_memory(Variant::Abapa, 9);
+        assert_eq!(oracle.built_seeds(), None);
+        // Waiting for a build nobody started builds nothing.
+        oracle.wait_prepared();
+        assert_eq!(oracle.built_seeds(), None);
+        let handle = oracle.start_build().expect("a build thread");
+        // Only one build, however often it is asked for.
+        assert!(oracle.start_build().is_none());
+        oracle.prepare();
+        oracle.wait_prepared();
+        assert_eq!(oracle.built_seeds(), Some(9));
+        handle.join().unwrap();
+        // Probes answer as those of a table built when first needed.
+        let lazy = TableOracle::in_memory(Variant::Abapa, 9);
+        for b in boards() {
+            assert_eq!(oracle.score(&b), lazy.score(&b), "{b}");
+        }
+    }
+
+    #[test]
+    fn probes_during_the_build_answer_as_without_it() {
+        let lazy = TableOracle::in_memory(Variant::Abapa, 10);
+        let expected: Vec<Option<i32>> = boards().iter().map(|b| lazy.score(b)).collect();
+        assert!(expected.iter().any(Option::is_some));
+        let oracle = TableOracle::in_memory(Variant::Abapa, 10);
+        let handle = oracle.start_build().expect("a build thread");
+        let got: Vec<Option<i32>> = boards().iter().map(|b| oracle.score(b)).collect();
+        assert_eq!(got, expected);
+        handle.join().unwrap();
+        assert_eq!(oracle.built_seeds(), Some(10));
+    }
+
+    #[test]
+    fn a_dropped_oracle_stops_its_build() {
+        let oracle = TableOracle::in_memory(Variant::Abapa, MAX_IN_MEMORY_SEEDS);
+        let table = match &oracle.source {
+            Source::Lazy(lock) => Arc::downgrade(lock),
+            Source::Files(_) => unreachable!(),
+        };
+        let handle = oracle.start_build().expect("a build thread");
+        drop(oracle);
+        // The thread ends after the layer it was building, and with it the table.
+        handle.join().unwrap();
+        assert!(table.upgrade().is_none());
+    }
+
+    #[test]
+    fn go_prepares_only_a_table_the_game_can_reach_and_needs_later() {
+        let oracle = TableOracle::in_memory(Variant::Abapa, 4);
+        let start = Board::start(Variant::Abapa);
+        oracle.prepare_for(&start);
+        // A root inside the table: its search builds what it needs itself.
+        oracle.prepare_for(&"0-0-0-0-0-1-1-1-0-0-0-0-22-23-S".parse::<Board>().unwrap());
+        assert!(!oracle.prepared.load(Ordering::SeqCst));
+        oracle.prepare_for(&"0-0-0-0-0-1-1-1-0-0-1-1-23-20-S".parse::<Board>().unwrap());
+        assert!(oracle.prepared.load(Ordering::SeqCst));
+        oracle.wait_prepared();
+        assert_eq!(oracle.built_seeds(), Some(4));
+    }
 }
