@@ -89,6 +89,16 @@ pub enum BestMove<M> {
     NoMove,
 }
 
+/// An engine's reply to `uci`.
+struct OptionList {
+    /// Its `id name`.
+    id_name: Option<String>,
+    /// The names of its `option name` lines, in order.
+    options: Vec<String>,
+    /// The `info string error` lines before `uciok` (refusals of the commands before `uci`).
+    refusals: Vec<String>,
+}
+
 /// A running engine that has answered `uciok` and `readyok`.
 pub struct Engine {
     child: Child,
@@ -154,7 +164,8 @@ pub fn split_command(line: &str) -> Vec<String> {
 impl Engine {
     /// Starts the engine and runs the handshake: `uci` until `uciok` (noting `id name` and the
     /// `option name` lines), then `setoption` for each of `rule_options` the engine advertises
-    /// (the referee's variant and cycle rule) and for every option of `spec`, then `isready` until
+    /// (the referee's variant and cycle rule; after `Variant`, `uci` again, since the variant
+    /// changes the engine's options) and for every option of `spec`, then `isready` until
     /// `readyok`. Each wait is bounded by `timeout`; `label` names the engine in logs.
     ///
     /// # Errors
@@ -240,10 +251,63 @@ impl Engine {
         timeout: Duration,
         stop: Option<&AtomicBool>,
     ) -> Result<(), EngineError> {
+        let listed = self.list_options(timeout, stop)?;
+        self.id_name = listed.id_name.filter(|n| !n.is_empty());
+        self.options = listed.options;
+        let mut variant_sent = false;
+        for (name, value) in rule_options {
+            if self.has_option(name) {
+                self.send(&format!("setoption name {name} value {value}"), "setoption")?;
+                variant_sent |= name == "Variant";
+            }
+        }
+        let mut refusals = Vec::new();
+        if variant_sent {
+            // `Variant` changes an engine's options (our engine's Dobutsu options are only
+            // listed under Dobutsu): ask for the list again, to check the match's options
+            // against the one of the game it plays.
+            let listed = self.list_options(timeout, stop)?;
+            if let Some(name) = listed.id_name.filter(|n| !n.is_empty()) {
+                self.id_name = Some(name);
+            }
+            self.options = listed.options;
+            refusals = listed.refusals;
+        }
+        for refusal in refusals {
+            log::warn!("{}: refused a rule setting: {refusal}", self.label);
+        }
+        for (name, value) in &spec.options {
+            if !self.has_option(name) {
+                log::warn!(
+                    "{}: option '{name}' is not among the engine's options; sent anyway",
+                    self.label
+                );
+            }
+            self.send(&format!("setoption name {name} value {value}"), "setoption")?;
+        }
+        // An engine that refuses a value says so before `readyok` (our engine with an
+        // `info string error: ...` line): the match would test something else, so say it.
+        for refusal in self.sync(timeout, stop)? {
+            log::warn!("{}: refused a setting: {refusal}", self.label);
+        }
+        Ok(())
+    }
+
+    /// `uci`, then waits up to `timeout` for `uciok`: returns the `id name`, the names of the
+    /// `option name` lines, and the `info string error` lines sent meanwhile.
+    fn list_options(
+        &mut self,
+        timeout: Duration,
+        stop: Option<&AtomicBool>,
+    ) -> Result<OptionList, EngineError> {
         self.send("uci", "uciok")?;
         let mut id_name = None;
         let mut options = Vec::new();
+        let mut refusals = Vec::new();
         self.wait_for("uciok", timeout, stop, |line| {
+            if line.trim().starts_with("info string error") {
+                refusals.push(line.trim().to_string());
+            }
             let mut words = line.split_whitespace();
             match (words.next(), words.next()) {
                 (Some("uciok"), _) => return Some(Ok(())),
@@ -258,37 +322,11 @@ impl Engine {
             }
             None
         })?;
-        self.id_name = id_name.filter(|n| !n.is_empty());
-        self.options = options;
-        let mut variant_sent = None;
-        for (name, value) in rule_options {
-            if self.has_option(name) {
-                self.send(&format!("setoption name {name} value {value}"), "setoption")?;
-                if name == "Variant" {
-                    variant_sent = Some(value.as_str());
-                }
-            }
-        }
-        for (name, value) in &spec.options {
-            if !self.has_option(name) {
-                // The list is the one before `Variant`: a game's own options (our engine's
-                // Dobutsu options) are only known after it.
-                let listed = variant_sent.map_or(String::new(), |v| {
-                    format!(" (as listed before it was told Variant {v})")
-                });
-                log::warn!(
-                    "{}: option '{name}' is not among the engine's options{listed}; sent anyway",
-                    self.label
-                );
-            }
-            self.send(&format!("setoption name {name} value {value}"), "setoption")?;
-        }
-        // An engine that refuses a value says so before `readyok` (our engine with an
-        // `info string error: ...` line): the match would test something else, so say it.
-        for refusal in self.sync(timeout, stop)? {
-            log::warn!("{}: refused a setting: {refusal}", self.label);
-        }
-        Ok(())
+        Ok(OptionList {
+            id_name,
+            options,
+            refusals,
+        })
     }
 
     /// The last `info string ...` line the engine sent during the latest [`Engine::best_move`]
@@ -297,7 +335,8 @@ impl Engine {
         self.last_info_string.as_deref()
     }
 
-    /// Whether the engine listed option `name` (case-insensitive) in its handshake.
+    /// Whether the engine listed option `name` (case-insensitive) in its handshake (its last
+    /// list: the one after `Variant` when it was told one).
     pub fn has_option(&self, name: &str) -> bool {
         self.options.iter().any(|o| o.eq_ignore_ascii_case(name))
     }
