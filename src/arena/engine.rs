@@ -75,6 +75,25 @@ pub enum EngineError {
     /// A `bestmove` line without a move.
     #[error("garbage instead of a move: '{0}'")]
     Garbage(String),
+    /// Options of the match that the engine does not list in its `uci` reply (under the
+    /// match's variant): it would ignore them, or refuse them, and play something else.
+    #[error("it lists no option {names} (its options: {listed})")]
+    UnknownOptions {
+        /// The names, quoted and separated by commas (`'Levle'`).
+        names: String,
+        /// The options it lists, separated by commas (or `none`).
+        listed: String,
+    },
+    /// An option value the engine refused (with an `info string error` line before `readyok`).
+    #[error("it refused --option {name}={value}: {reply}")]
+    RefusedOption {
+        /// The option's name as given.
+        name: String,
+        /// The value refused.
+        value: String,
+        /// What the engine said.
+        reply: String,
+    },
     /// The match is stopping (Ctrl-C or a decided SPRT); not the engine's fault.
     #[error("interrupted")]
     Interrupted,
@@ -165,12 +184,15 @@ impl Engine {
     /// Starts the engine and runs the handshake: `uci` until `uciok` (noting `id name` and the
     /// `option name` lines), then `setoption` for each of `rule_options` the engine advertises
     /// (the referee's variant and cycle rule; after `Variant`, `uci` again, since the variant
-    /// changes the engine's options) and for every option of `spec`, then `isready` until
-    /// `readyok`. Each wait is bounded by `timeout`; `label` names the engine in logs.
+    /// changes the engine's options) and `isready` until `readyok` (a refused rule setting is
+    /// logged), then for every option of `spec` `setoption` and `isready` until `readyok`. Each
+    /// wait is bounded by `timeout`; `label` names the engine in logs.
     ///
     /// # Errors
-    /// [`EngineError::Spawn`] if the program does not start, or the error of a failed handshake
-    /// (the process is killed then).
+    /// [`EngineError::Spawn`] if the program does not start, [`EngineError::UnknownOptions`] for
+    /// options of `spec` the engine does not list (none of them is sent then),
+    /// [`EngineError::RefusedOption`] for the first it refuses, or the error of a failed
+    /// handshake (the process is killed then).
     pub fn start(
         spec: &EngineSpec,
         rule_options: &[(String, String)],
@@ -273,22 +295,41 @@ impl Engine {
             self.options = listed.options;
             refusals = listed.refusals;
         }
+        // The rules' settings are settled (and their refusals heard) before the match's own.
+        refusals.extend(self.sync(timeout, stop)?);
         for refusal in refusals {
             log::warn!("{}: refused a rule setting: {refusal}", self.label);
         }
-        for (name, value) in &spec.options {
-            if !self.has_option(name) {
-                log::warn!(
-                    "{}: option '{name}' is not among the engine's options; sent anyway",
-                    self.label
-                );
+        let mut unknown: Vec<&str> = Vec::new();
+        for (name, _) in &spec.options {
+            if !self.has_option(name) && !unknown.contains(&name.as_str()) {
+                unknown.push(name);
             }
-            self.send(&format!("setoption name {name} value {value}"), "setoption")?;
+        }
+        if !unknown.is_empty() {
+            let quoted: Vec<String> = unknown.iter().map(|n| format!("'{n}'")).collect();
+            return Err(EngineError::UnknownOptions {
+                names: quoted.join(", "),
+                listed: if self.options.is_empty() {
+                    "none".to_string()
+                } else {
+                    self.options.join(", ")
+                },
+            });
         }
         // An engine that refuses a value says so before `readyok` (our engine with an
-        // `info string error: ...` line): the match would test something else, so say it.
-        for refusal in self.sync(timeout, stop)? {
-            log::warn!("{}: refused a setting: {refusal}", self.label);
+        // `info string error: ...` line): the match would test something else, so it does not
+        // start. Each option is settled on its own, so that a refusal names its option.
+        for (name, value) in &spec.options {
+            self.send(&format!("setoption name {name} value {value}"), "setoption")?;
+            let refusals = self.sync(timeout, stop)?;
+            if !refusals.is_empty() {
+                return Err(EngineError::RefusedOption {
+                    name: name.clone(),
+                    value: value.clone(),
+                    reply: truncate(&refusals.join(" | ")),
+                });
+            }
         }
         Ok(())
     }

@@ -36,7 +36,7 @@ use crate::oware::{Rules, Side};
 use crate::search::Level;
 use crate::variant::Variant;
 use crate::{dobutsu, oware};
-use engine::{split_command, EngineSpec};
+use engine::{split_command, EngineError, EngineSpec};
 use games::Refereed;
 use runner::{
     parse_openings, play_match, random_openings, Fault, FinishedGame, GameRecord, MatchConfig,
@@ -657,7 +657,8 @@ pub fn visit_refereed<V: VisitRefereed>(
 /// Bad options (not two engines, a bad `--sprt`, `--option` or `--name`, `--repetitions` below
 /// 2, `--no-capture-limit` with `--variant dobutsu`, `--openings` and `--ogn` naming the same
 /// file), an unreadable openings or record file, an engine that fails to start before the first
-/// game, an output file that cannot be created or is locked by another match, and, with
+/// game or refuses an `--option` (one it does not list, or a value it answers with an `info
+/// string error`), an output file that cannot be created or is locked by another match, and, with
 /// `--replay`, any game that does not replay. Faults during the match are not errors: they lose
 /// games and are reported. Records that could not be written are reported in the summary
 /// ([`MatchSummary::records`]), for the front end to fail on.
@@ -724,19 +725,24 @@ impl VisitRefereed for PlayMatch<'_> {
         } = self;
         let mut config = match_config::<G>(&args, rules.clone())?;
         let sprt = config.sprt;
-        let mut ogn_file = args.ogn.as_deref().map(RecordFile::open).transpose()?;
 
         let mut first = Vec::new();
         for i in 0..2 {
-            let engine = config.start_engine(i, None).with_context(|| {
-                format!(
-                    "engine {} ('{}') did not start",
-                    i + 1,
-                    config.engines[i].command
-                )
+            let engine = config.start_engine(i, None).map_err(|e| {
+                let what = match e {
+                    EngineError::UnknownOptions { .. } | EngineError::RefusedOption { .. } => {
+                        "cannot play with the options given"
+                    }
+                    _ => "did not start",
+                };
+                let command = &config.engines[i].command;
+                anyhow::Error::new(e).context(format!("engine {} ('{command}') {what}", i + 1))
             })?;
             first.push(engine);
         }
+        // Opened once both engines accepted their options: a match that cannot start writes
+        // no record file.
+        let mut ogn_file = args.ogn.as_deref().map(RecordFile::open).transpose()?;
         config.names = resolve_names(&config, [first[0].id_name(), first[1].id_name()]);
         let first: [engine::Engine; 2] = first
             .try_into()
