@@ -809,6 +809,47 @@ fn an_option_the_engine_does_not_list_is_an_error() {
     assert!(out.stdout.is_empty());
 }
 
+/// A match interrupted before any game finished says so instead of a score of 0.0/0 = 50.0% and
+/// an Elo line; its record file is there, empty.
+#[test]
+fn interrupt_before_any_game_says_no_game_finished() {
+    let path = scratch("interrupted-at-once.ogn");
+    let report = run_match(
+        match_args(&[
+            "--engine",
+            &fake_engine_command("random"),
+            "--engine",
+            &fake_engine_command("first"),
+            "--games",
+            "4",
+            "--ogn",
+            path.to_str().unwrap(),
+            "--quiet",
+        ]),
+        &AtomicBool::new(true), // Ctrl-C before the first game ends
+        &mut |_| {},
+    )
+    .unwrap();
+    let summary = played(report);
+    assert_eq!(summary.stop, StopReason::Interrupted);
+    assert_eq!(summary.tally.games.games(), 0);
+    let text = summary.to_string();
+    assert!(text.contains("Stopped: interrupted"), "{text}");
+    assert!(
+        text.contains("No game finished: no score, no Elo estimate\n"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("50.0%") && !text.contains("Elo difference"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with(&format!("Records: 0 games written to {}\n", path.display())),
+        "{text}"
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Aualé conventions, engines' own rules, slow starts.
 

@@ -254,6 +254,14 @@ impl fmt::Display for MatchSummary {
         };
         writeln!(f, "Stopped: {stop}")?;
         let g = &t.games;
+        if g.games() == 0 {
+            // A score of 0.0/0 would read as 50%: say there is none.
+            writeln!(f, "No game finished: no score, no Elo estimate")?;
+            if !self.records.targets.is_empty() {
+                writeln!(f, "{}", self.records)?;
+            }
+            return Ok(());
+        }
         writeln!(
             f,
             "Score of {a}: {} wins, {} draws, {} losses, {:.1}/{} = {:.1}%  ({} won {}, drawn {}, {} won {})",
@@ -963,9 +971,13 @@ fn resolve_names<G: Refereed>(config: &MatchConfig<G>, id_names: [Option<&str>; 
     names
 }
 
-/// A progress bar's message: the first engine's running score, Elo, and the LLR.
+/// A progress bar's message: the first engine's running score, Elo, and the LLR (before the
+/// first game only the empty score: `a +0 =0 -0`).
 pub fn progress_message(names: &[String; 2], tally: &Tally, sprt: Option<&Sprt>) -> String {
     let g = &tally.games;
+    if g.games() == 0 {
+        return format!("{} +0 =0 -0", names[0]);
+    }
     let mut msg = format!(
         "{} +{} ={} -{} ({:.1}%)",
         names[0],
@@ -1307,6 +1319,39 @@ mod tests {
                  Records: FAILED: 2 of 2 games not written to /dev/full (No space left on device (os error 28))\n"
             ),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn summary_of_a_match_without_a_finished_game() {
+        let records = RecordsWritten {
+            targets: vec![PathBuf::from("games.ogn")],
+            ..RecordsWritten::default()
+        };
+        let text = MatchSummary {
+            names: ["a".into(), "b".into()],
+            planned: 40,
+            limits: [SearchLimit::Nodes(100); 2],
+            rules: crate::oware::Board::describe_rules(&Rules::default()),
+            sides: crate::oware::Board::PLAYER_NAMES,
+            tally: Tally::default(),
+            stop: StopReason::Interrupted,
+            sprt: None,
+            elapsed: Duration::from_millis(300),
+            records,
+        }
+        .to_string();
+        assert_eq!(
+            text,
+            "Match a vs b: 0 of 40 games, 100 nodes per move (abapa, repetitions 3, no-capture limit 500), 0.3 s\n\
+             Stopped: interrupted; unfinished games dropped\n\
+             No game finished: no score, no Elo estimate\n\
+             Records: 0 games written to games.ogn\n"
+        );
+        let names = ["a".to_string(), "b".to_string()];
+        assert_eq!(
+            progress_message(&names, &Tally::default(), None),
+            "a +0 =0 -0"
         );
     }
 
