@@ -722,10 +722,11 @@ fn real_engine_level_5_beats_level_1() {
     }
 }
 
-/// Empty budgets are refused before any engine starts, and an option value an engine refuses is
-/// reported on standard error (the match would otherwise test something other than asked).
+/// Empty budgets are refused before any engine starts, and an option value an engine refuses
+/// (our engine answers `info string error: ...`) is an error before any game: the match would
+/// otherwise test something other than asked.
 #[test]
-fn match_cli_refuses_empty_budgets_and_reports_refused_options() {
+fn match_cli_refuses_empty_budgets_and_refused_options() {
     let exe = env!("CARGO_BIN_EXE_perfectplay");
     for limit in [["--nodes", "0"], ["--depth", "0"], ["--concurrency", "0"]] {
         let out = std::process::Command::new(exe)
@@ -737,20 +738,116 @@ fn match_cli_refuses_empty_budgets_and_reports_refused_options() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(limit[0]), "{limit:?}: {err}");
     }
+    let path = scratch("refused-value.ogn");
     let out = std::process::Command::new(exe)
         .args([
             "match", "--engine", exe, "--engine", exe, "--nodes", "200", "--games", "2",
         ])
-        .args(["--option", "1:Level=99", "--quiet"])
-        .env("RUST_LOG", "warn")
+        .args(["--option", "1:Level=99", "--quiet", "--ogn"])
+        .arg(&path)
         .output()
         .expect("run perfectplay match");
-    assert!(out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
-        err.contains("refused a setting") && err.contains("option Level: '99'"),
+        err.contains("engine 1") && err.contains("option Level: '99'"),
         "{err}"
     );
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(!path.exists());
+}
+
+/// An `--option` the engine does not list in its `uci` reply is an error before any game, naming
+/// the engine and the option: no game is played and no record file is written.
+#[test]
+fn an_option_the_engine_does_not_list_is_an_error() {
+    let path = scratch("unknown-option.ogn");
+    let mut games = 0;
+    let result = run_match(
+        match_args(&[
+            "--engine",
+            &fake_engine_command("random"),
+            "--engine",
+            &fake_engine_command("first"),
+            "--option",
+            "1:seed=x",
+            "--option",
+            "2:Bogus=1",
+            "--ogn",
+            path.to_str().unwrap(),
+            "--quiet",
+        ]),
+        &AtomicBool::new(false),
+        &mut |event| {
+            if let MatchEvent::Game { .. } = event {
+                games += 1;
+            }
+        },
+    );
+    let text = format!("{:#}", result.unwrap_err());
+    assert!(
+        text.contains("engine 2") && text.contains("'Bogus'") && !text.contains("'seed'"),
+        "{text}"
+    );
+    assert!(text.contains("Variant, Seed"), "{text}");
+    assert_eq!(games, 0);
+    assert!(!path.exists());
+    // The command line fails with it.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args(["match", "--quiet", "--option", "Bogus=1"])
+        .args(["--engine", &fake_engine_command("random")])
+        .args(["--engine", &fake_engine_command("first")])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("engine 1") && err.contains("'Bogus'"), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+/// A match interrupted before any game finished says so instead of a score of 0.0/0 = 50.0% and
+/// an Elo line; its record file is there, empty.
+#[test]
+fn interrupt_before_any_game_says_no_game_finished() {
+    let path = scratch("interrupted-at-once.ogn");
+    let report = run_match(
+        match_args(&[
+            "--engine",
+            &fake_engine_command("random"),
+            "--engine",
+            &fake_engine_command("first"),
+            "--games",
+            "4",
+            "--ogn",
+            path.to_str().unwrap(),
+            "--quiet",
+        ]),
+        &AtomicBool::new(true), // Ctrl-C before the first game ends
+        &mut |_| {},
+    )
+    .unwrap();
+    let summary = played(report);
+    assert_eq!(summary.stop, StopReason::Interrupted);
+    assert_eq!(summary.tally.games.games(), 0);
+    let text = summary.to_string();
+    assert!(text.contains("Stopped: interrupted"), "{text}");
+    assert!(
+        text.contains("No game finished: no score, no Elo estimate\n"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("50.0%") && !text.contains("Elo difference"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with(&format!("Records: 0 games written to {}\n", path.display())),
+        "{text}"
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -436,3 +436,37 @@ fn material_only_option_switches_the_evaluation() {
     assert_eq!(settings.weights, Weights::default());
     assert!(decl.apply(&mut settings, "maybe").is_err());
 }
+
+/// The runner checks an engine's options against the list it gives under the match's variant:
+/// our engine lists its Dobutsu options (`Mobility`, `SolutionPath`) only once told `Variant
+/// dobutsu`, and its Oware options (`TablebasePath`) no more then; a Dobutsu option given to it
+/// draws no warning that it is unknown.
+#[test]
+fn options_are_checked_against_the_list_under_the_variant() {
+    use perfectplay::arena::engine::{Engine, EngineSpec};
+    let spec = EngineSpec {
+        command: real_engine(),
+        ..EngineSpec::default()
+    };
+    let timeout = std::time::Duration::from_secs(30);
+    let rule_options = Position::rule_options(&Rules::default());
+    let engine = Engine::start(&spec, &rule_options, timeout, "dobutsu", None).unwrap();
+    assert!(engine.has_option("SolutionPath") && engine.has_option("Mobility"));
+    assert!(engine.has_option("Level") && !engine.has_option("TablebasePath"));
+    engine.quit();
+    let engine = Engine::start(&spec, &[], timeout, "oware", None).unwrap();
+    assert!(!engine.has_option("SolutionPath") && engine.has_option("TablebasePath"));
+    engine.quit();
+
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args(["match", "--variant", "dobutsu", "--quiet", "--nodes", "200"])
+        .args(["--engine", &real_engine(), "--engine", &real_engine()])
+        .args(["--option", "1:Mobility=30", "--games", "2"])
+        .env("RUST_LOG", "warn")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains("Mobility"), "{err}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Score of "));
+}

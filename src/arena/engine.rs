@@ -75,6 +75,25 @@ pub enum EngineError {
     /// A `bestmove` line without a move.
     #[error("garbage instead of a move: '{0}'")]
     Garbage(String),
+    /// Options of the match that the engine does not list in its `uci` reply (under the
+    /// match's variant): it would ignore them, or refuse them, and play something else.
+    #[error("it lists no option {names} (its options: {listed})")]
+    UnknownOptions {
+        /// The names, quoted and separated by commas (`'Levle'`).
+        names: String,
+        /// The options it lists, separated by commas (or `none`).
+        listed: String,
+    },
+    /// An option value the engine refused (with an `info string error` line before `readyok`).
+    #[error("it refused --option {name}={value}: {reply}")]
+    RefusedOption {
+        /// The option's name as given.
+        name: String,
+        /// The value refused.
+        value: String,
+        /// What the engine said.
+        reply: String,
+    },
     /// The match is stopping (Ctrl-C or a decided SPRT); not the engine's fault.
     #[error("interrupted")]
     Interrupted,
@@ -87,6 +106,16 @@ pub enum BestMove<M> {
     Move(M),
     /// `bestmove 0000` (or `(none)`): the engine sees no move.
     NoMove,
+}
+
+/// An engine's reply to `uci`.
+struct OptionList {
+    /// Its `id name`.
+    id_name: Option<String>,
+    /// The names of its `option name` lines, in order.
+    options: Vec<String>,
+    /// The `info string error` lines before `uciok` (refusals of the commands before `uci`).
+    refusals: Vec<String>,
 }
 
 /// A running engine that has answered `uciok` and `readyok`.
@@ -154,12 +183,16 @@ pub fn split_command(line: &str) -> Vec<String> {
 impl Engine {
     /// Starts the engine and runs the handshake: `uci` until `uciok` (noting `id name` and the
     /// `option name` lines), then `setoption` for each of `rule_options` the engine advertises
-    /// (the referee's variant and cycle rule) and for every option of `spec`, then `isready` until
-    /// `readyok`. Each wait is bounded by `timeout`; `label` names the engine in logs.
+    /// (the referee's variant and cycle rule; after `Variant`, `uci` again, since the variant
+    /// changes the engine's options) and `isready` until `readyok` (a refused rule setting is
+    /// logged), then for every option of `spec` `setoption` and `isready` until `readyok`. Each
+    /// wait is bounded by `timeout`; `label` names the engine in logs.
     ///
     /// # Errors
-    /// [`EngineError::Spawn`] if the program does not start, or the error of a failed handshake
-    /// (the process is killed then).
+    /// [`EngineError::Spawn`] if the program does not start, [`EngineError::UnknownOptions`] for
+    /// options of `spec` the engine does not list (none of them is sent then),
+    /// [`EngineError::RefusedOption`] for the first it refuses, or the error of a failed
+    /// handshake (the process is killed then).
     pub fn start(
         spec: &EngineSpec,
         rule_options: &[(String, String)],
@@ -240,10 +273,82 @@ impl Engine {
         timeout: Duration,
         stop: Option<&AtomicBool>,
     ) -> Result<(), EngineError> {
+        let listed = self.list_options(timeout, stop)?;
+        self.id_name = listed.id_name.filter(|n| !n.is_empty());
+        self.options = listed.options;
+        let mut variant_sent = false;
+        for (name, value) in rule_options {
+            if self.has_option(name) {
+                self.send(&format!("setoption name {name} value {value}"), "setoption")?;
+                variant_sent |= name == "Variant";
+            }
+        }
+        let mut refusals = Vec::new();
+        if variant_sent {
+            // `Variant` changes an engine's options (our engine's Dobutsu options are only
+            // listed under Dobutsu): ask for the list again, to check the match's options
+            // against the one of the game it plays.
+            let listed = self.list_options(timeout, stop)?;
+            if let Some(name) = listed.id_name.filter(|n| !n.is_empty()) {
+                self.id_name = Some(name);
+            }
+            self.options = listed.options;
+            refusals = listed.refusals;
+        }
+        // The rules' settings are settled (and their refusals heard) before the match's own.
+        refusals.extend(self.sync(timeout, stop)?);
+        for refusal in refusals {
+            log::warn!("{}: refused a rule setting: {refusal}", self.label);
+        }
+        let mut unknown: Vec<&str> = Vec::new();
+        for (name, _) in &spec.options {
+            if !self.has_option(name) && !unknown.contains(&name.as_str()) {
+                unknown.push(name);
+            }
+        }
+        if !unknown.is_empty() {
+            let quoted: Vec<String> = unknown.iter().map(|n| format!("'{n}'")).collect();
+            return Err(EngineError::UnknownOptions {
+                names: quoted.join(", "),
+                listed: if self.options.is_empty() {
+                    "none".to_string()
+                } else {
+                    self.options.join(", ")
+                },
+            });
+        }
+        // An engine that refuses a value says so before `readyok` (our engine with an
+        // `info string error: ...` line): the match would test something else, so it does not
+        // start. Each option is settled on its own, so that a refusal names its option.
+        for (name, value) in &spec.options {
+            self.send(&format!("setoption name {name} value {value}"), "setoption")?;
+            let refusals = self.sync(timeout, stop)?;
+            if !refusals.is_empty() {
+                return Err(EngineError::RefusedOption {
+                    name: name.clone(),
+                    value: value.clone(),
+                    reply: truncate(&refusals.join(" | ")),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// `uci`, then waits up to `timeout` for `uciok`: returns the `id name`, the names of the
+    /// `option name` lines, and the `info string error` lines sent meanwhile.
+    fn list_options(
+        &mut self,
+        timeout: Duration,
+        stop: Option<&AtomicBool>,
+    ) -> Result<OptionList, EngineError> {
         self.send("uci", "uciok")?;
         let mut id_name = None;
         let mut options = Vec::new();
+        let mut refusals = Vec::new();
         self.wait_for("uciok", timeout, stop, |line| {
+            if line.trim().starts_with("info string error") {
+                refusals.push(line.trim().to_string());
+            }
             let mut words = line.split_whitespace();
             match (words.next(), words.next()) {
                 (Some("uciok"), _) => return Some(Ok(())),
@@ -258,37 +363,11 @@ impl Engine {
             }
             None
         })?;
-        self.id_name = id_name.filter(|n| !n.is_empty());
-        self.options = options;
-        let mut variant_sent = None;
-        for (name, value) in rule_options {
-            if self.has_option(name) {
-                self.send(&format!("setoption name {name} value {value}"), "setoption")?;
-                if name == "Variant" {
-                    variant_sent = Some(value.as_str());
-                }
-            }
-        }
-        for (name, value) in &spec.options {
-            if !self.has_option(name) {
-                // The list is the one before `Variant`: a game's own options (our engine's
-                // Dobutsu options) are only known after it.
-                let listed = variant_sent.map_or(String::new(), |v| {
-                    format!(" (as listed before it was told Variant {v})")
-                });
-                log::warn!(
-                    "{}: option '{name}' is not among the engine's options{listed}; sent anyway",
-                    self.label
-                );
-            }
-            self.send(&format!("setoption name {name} value {value}"), "setoption")?;
-        }
-        // An engine that refuses a value says so before `readyok` (our engine with an
-        // `info string error: ...` line): the match would test something else, so say it.
-        for refusal in self.sync(timeout, stop)? {
-            log::warn!("{}: refused a setting: {refusal}", self.label);
-        }
-        Ok(())
+        Ok(OptionList {
+            id_name,
+            options,
+            refusals,
+        })
     }
 
     /// The last `info string ...` line the engine sent during the latest [`Engine::best_move`]
@@ -297,7 +376,8 @@ impl Engine {
         self.last_info_string.as_deref()
     }
 
-    /// Whether the engine listed option `name` (case-insensitive) in its handshake.
+    /// Whether the engine listed option `name` (case-insensitive) in its handshake (its last
+    /// list: the one after `Variant` when it was told one).
     pub fn has_option(&self, name: &str) -> bool {
         self.options.iter().any(|o| o.eq_ignore_ascii_case(name))
     }

@@ -36,7 +36,7 @@ use crate::oware::{Rules, Side};
 use crate::search::Level;
 use crate::variant::Variant;
 use crate::{dobutsu, oware};
-use engine::{split_command, EngineSpec};
+use engine::{split_command, EngineError, EngineSpec};
 use games::Refereed;
 use runner::{
     parse_openings, play_match, random_openings, Fault, FinishedGame, GameRecord, MatchConfig,
@@ -254,6 +254,14 @@ impl fmt::Display for MatchSummary {
         };
         writeln!(f, "Stopped: {stop}")?;
         let g = &t.games;
+        if g.games() == 0 {
+            // A score of 0.0/0 would read as 50%: say there is none.
+            writeln!(f, "No game finished: no score, no Elo estimate")?;
+            if !self.records.targets.is_empty() {
+                writeln!(f, "{}", self.records)?;
+            }
+            return Ok(());
+        }
         writeln!(
             f,
             "Score of {a}: {} wins, {} draws, {} losses, {:.1}/{} = {:.1}%  ({} won {}, drawn {}, {} won {})",
@@ -657,7 +665,8 @@ pub fn visit_refereed<V: VisitRefereed>(
 /// Bad options (not two engines, a bad `--sprt`, `--option` or `--name`, `--repetitions` below
 /// 2, `--no-capture-limit` with `--variant dobutsu`, `--openings` and `--ogn` naming the same
 /// file), an unreadable openings or record file, an engine that fails to start before the first
-/// game, an output file that cannot be created or is locked by another match, and, with
+/// game or refuses an `--option` (one it does not list, or a value it answers with an `info
+/// string error`), an output file that cannot be created or is locked by another match, and, with
 /// `--replay`, any game that does not replay. Faults during the match are not errors: they lose
 /// games and are reported. Records that could not be written are reported in the summary
 /// ([`MatchSummary::records`]), for the front end to fail on.
@@ -724,19 +733,24 @@ impl VisitRefereed for PlayMatch<'_> {
         } = self;
         let mut config = match_config::<G>(&args, rules.clone())?;
         let sprt = config.sprt;
-        let mut ogn_file = args.ogn.as_deref().map(RecordFile::open).transpose()?;
 
         let mut first = Vec::new();
         for i in 0..2 {
-            let engine = config.start_engine(i, None).with_context(|| {
-                format!(
-                    "engine {} ('{}') did not start",
-                    i + 1,
-                    config.engines[i].command
-                )
+            let engine = config.start_engine(i, None).map_err(|e| {
+                let what = match e {
+                    EngineError::UnknownOptions { .. } | EngineError::RefusedOption { .. } => {
+                        "cannot play with the options given"
+                    }
+                    _ => "did not start",
+                };
+                let command = &config.engines[i].command;
+                anyhow::Error::new(e).context(format!("engine {} ('{command}') {what}", i + 1))
             })?;
             first.push(engine);
         }
+        // Opened once both engines accepted their options: a match that cannot start writes
+        // no record file.
+        let mut ogn_file = args.ogn.as_deref().map(RecordFile::open).transpose()?;
         config.names = resolve_names(&config, [first[0].id_name(), first[1].id_name()]);
         let first: [engine::Engine; 2] = first
             .try_into()
@@ -957,9 +971,13 @@ fn resolve_names<G: Refereed>(config: &MatchConfig<G>, id_names: [Option<&str>; 
     names
 }
 
-/// A progress bar's message: the first engine's running score, Elo, and the LLR.
+/// A progress bar's message: the first engine's running score, Elo, and the LLR (before the
+/// first game only the empty score: `a +0 =0 -0`).
 pub fn progress_message(names: &[String; 2], tally: &Tally, sprt: Option<&Sprt>) -> String {
     let g = &tally.games;
+    if g.games() == 0 {
+        return format!("{} +0 =0 -0", names[0]);
+    }
     let mut msg = format!(
         "{} +{} ={} -{} ({:.1}%)",
         names[0],
@@ -1301,6 +1319,39 @@ mod tests {
                  Records: FAILED: 2 of 2 games not written to /dev/full (No space left on device (os error 28))\n"
             ),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn summary_of_a_match_without_a_finished_game() {
+        let records = RecordsWritten {
+            targets: vec![PathBuf::from("games.ogn")],
+            ..RecordsWritten::default()
+        };
+        let text = MatchSummary {
+            names: ["a".into(), "b".into()],
+            planned: 40,
+            limits: [SearchLimit::Nodes(100); 2],
+            rules: crate::oware::Board::describe_rules(&Rules::default()),
+            sides: crate::oware::Board::PLAYER_NAMES,
+            tally: Tally::default(),
+            stop: StopReason::Interrupted,
+            sprt: None,
+            elapsed: Duration::from_millis(300),
+            records,
+        }
+        .to_string();
+        assert_eq!(
+            text,
+            "Match a vs b: 0 of 40 games, 100 nodes per move (abapa, repetitions 3, no-capture limit 500), 0.3 s\n\
+             Stopped: interrupted; unfinished games dropped\n\
+             No game finished: no score, no Elo estimate\n\
+             Records: 0 games written to games.ogn\n"
+        );
+        let names = ["a".to_string(), "b".to_string()];
+        assert_eq!(
+            progress_message(&names, &Tally::default(), None),
+            "a +0 =0 -0"
         );
     }
 

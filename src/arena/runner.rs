@@ -395,7 +395,9 @@ impl Fault {
 
     fn of(error: &EngineError) -> Fault {
         match error {
-            EngineError::Spawn { .. } => Fault::StartFailure,
+            EngineError::Spawn { .. }
+            | EngineError::UnknownOptions { .. }
+            | EngineError::RefusedOption { .. } => Fault::StartFailure,
             EngineError::Timeout { .. } => Fault::Timeout,
             EngineError::Exited { .. } => Fault::Crash,
             EngineError::Closed { .. } | EngineError::Interrupted => Fault::ClosedPipe,
