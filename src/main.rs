@@ -1,6 +1,7 @@
 //! The `perfectplay` binary: the protocol loop on stdin/stdout by default, and subcommands.
 
 mod match_cli;
+mod phase_bars;
 mod solve_cli;
 mod tablebase_cli;
 

@@ -5,7 +5,6 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::time::Instant;
 
 use anyhow::Context;
@@ -13,6 +12,8 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use perfectplay::dobutsu::solve::{self, file, Figures, Phase, Progress, Solution};
 use perfectplay::dobutsu::Position;
+
+use crate::phase_bars::PhaseBars;
 
 /// The games `solve` knows.
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -71,10 +72,7 @@ const TANAKA: [(&str, u64); 7] = [
 ];
 
 /// Progress bars, one per phase, with the time each phase took.
-struct Bars {
-    bar: Mutex<Option<(ProgressBar, Phase, Instant)>>,
-    times: Mutex<Vec<(Phase, f64)>>,
-}
+struct Bars(PhaseBars<Phase>);
 
 impl Progress for Bars {
     fn start(&self, phase: Phase, total: Option<u64>) {
@@ -91,23 +89,15 @@ impl Progress for Bars {
             ),
         };
         bar.set_message(phase.to_string());
-        *self.bar.lock().expect("bar lock") = Some((bar, phase, Instant::now()));
+        self.0.begin(bar, phase);
     }
 
     fn advance(&self, n: u64) {
-        if let Some((bar, ..)) = &*self.bar.lock().expect("bar lock") {
-            bar.inc(n);
-        }
+        self.0.advance(n);
     }
 
     fn finish(&self) {
-        if let Some((bar, phase, t)) = self.bar.lock().expect("bar lock").take() {
-            bar.finish();
-            self.times
-                .lock()
-                .expect("times lock")
-                .push((phase, t.elapsed().as_secs_f64()));
-        }
+        self.0.end(false);
     }
 }
 
@@ -134,10 +124,7 @@ pub fn run(args: SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
         let _ = std::fs::remove_file(probe);
     }
     let started = Instant::now();
-    let bars = Bars {
-        bar: Mutex::new(None),
-        times: Mutex::new(Vec::new()),
-    };
+    let bars = Bars(PhaseBars::new());
     let (solution, figures) = solve::analyse(&Position::start(), &bars);
     let solved = started.elapsed().as_secs_f64();
     let cpu_solved = cpu_seconds();
@@ -146,7 +133,7 @@ pub fn run(args: SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
     let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
     report(&figures, out)?;
     writeln!(out)?;
-    for (phase, secs) in bars.times.lock().expect("times lock").iter() {
+    for (phase, secs) in bars.0.times() {
         writeln!(out, "phase {phase:<12} {secs:8.1} s wall")?;
     }
     let (user, sys) = cpu_solved.unwrap_or((0.0, 0.0));

@@ -5,7 +5,6 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::time::Instant;
 
 use anyhow::Context;
@@ -14,6 +13,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use perfectplay::oware::tablebase::{file, index, Phase, Progress};
 use perfectplay::oware::{Board, Variant};
 
+use crate::phase_bars::PhaseBars;
 use crate::solve_cli::{cpu_seconds, peak_memory_kib};
 
 /// Arguments of `perfectplay tablebase`.
@@ -64,10 +64,7 @@ fn parse_variant(s: &str) -> Result<Variant, String> {
 }
 
 /// Progress bars, one per layer and phase, with each phase's time.
-struct Bars {
-    bar: Mutex<Option<(ProgressBar, Phase, Instant)>>,
-    seconds: Mutex<Vec<(Phase, f64)>>,
-}
+struct Bars(PhaseBars<Phase>);
 
 impl Progress for Bars {
     fn start(&self, seeds: u32, phase: Phase, total: u64) {
@@ -78,23 +75,15 @@ impl Progress for Bars {
             .expect("template"),
         );
         bar.set_message(format!("{seeds} seeds: {phase}"));
-        *self.bar.lock().expect("bar lock") = Some((bar, phase, Instant::now()));
+        self.0.begin(bar, phase);
     }
 
     fn advance(&self, n: u64) {
-        if let Some((bar, ..)) = &*self.bar.lock().expect("bar lock") {
-            bar.inc(n);
-        }
+        self.0.advance(n);
     }
 
     fn finish(&self) {
-        if let Some((bar, phase, t)) = self.bar.lock().expect("bar lock").take() {
-            bar.finish_and_clear();
-            self.seconds
-                .lock()
-                .expect("time lock")
-                .push((phase, t.elapsed().as_secs_f64()));
-        }
+        self.0.end(true);
     }
 }
 
@@ -135,10 +124,7 @@ fn build(seeds: u32, variant: Variant, dir: &Path, out: &mut impl Write) -> anyh
     let started = Instant::now();
     let mut built = 0u64;
     while tb.seeds().is_none_or(|s| s < seeds) {
-        let bars = Bars {
-            bar: Mutex::new(None),
-            seconds: Mutex::new(Vec::new()),
-        };
+        let bars = Bars(PhaseBars::new());
         let t = Instant::now();
         let report = tb.build_next(&bars);
         let secs = t.elapsed().as_secs_f64();
@@ -146,9 +132,8 @@ fn build(seeds: u32, variant: Variant, dir: &Path, out: &mut impl Write) -> anyh
             .with_context(|| format!("writing layer {}", report.seeds))?;
         built += report.positions;
         let phases: Vec<String> = bars
-            .seconds
-            .lock()
-            .expect("time lock")
+            .0
+            .times()
             .iter()
             .map(|(phase, s)| format!("{phase} {s:.2}"))
             .collect();
