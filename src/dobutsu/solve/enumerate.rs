@@ -12,10 +12,10 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::index::{Decoder, Index, Placement};
-use super::retro::prefetch;
 use super::{Phase, Progress};
 use crate::dobutsu::{Kind, Player, Position};
 use crate::game::Outcome;
+use crate::retro::prefetch;
 
 /// Words of the bitset per unit of parallel work.
 const CHUNK_WORDS: usize = 512;

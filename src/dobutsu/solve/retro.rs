@@ -32,6 +32,7 @@ use super::rank::Rank;
 use super::{Phase, Progress};
 use crate::dobutsu::Position;
 use crate::game::Outcome;
+use crate::retro::prefetch;
 
 /// Words of the bitset per unit of parallel work.
 const CHUNK_WORDS: usize = 64;
@@ -268,19 +269,6 @@ pub fn solve(index: &Index, bits: &[u64], rank: &Rank, progress: &dyn Progress) 
         values: values.into_iter().map(AtomicU8::into_inner).collect(),
         max_distance: deepest,
     }
-}
-
-/// Hints the processor to fetch the cache line of `r`.
-#[inline(always)]
-pub(super) fn prefetch<T>(r: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint; it reads nothing and cannot fault.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>((r as *const T).cast::<i8>());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = r;
 }
 
 /// One thread's state for walking the predecessors of the positions of one level.

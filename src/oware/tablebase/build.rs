@@ -34,6 +34,7 @@ use rayon::prelude::*;
 use super::index::{houses, layer_len, next, rank, unrank, word};
 use super::{Phase, Progress};
 use crate::oware::{Board, Move, Variant};
+use crate::retro::prefetch;
 
 /// A solved layer as the build reads it: the lower bounds and the upper bounds, one value byte
 /// (an `i8`) per position (the same slice twice where every value is exact).
@@ -279,8 +280,8 @@ fn exits(moves: &Moves, n: u32, lower: &[LayerRef<'_>]) -> (i32, i32, u8) {
 fn prefetch_exits(moves: &Moves, n: u32, lower: &[LayerRef<'_>]) {
     for &(captured, i) in &moves.captures[..moves.count] {
         let layer = &lower[(n - captured as u32) as usize];
-        prefetch_byte(&layer.low[i as usize]);
-        prefetch_byte(&layer.high[i as usize]);
+        prefetch(&layer.low[i as usize]);
+        prefetch(&layer.high[i as usize]);
     }
 }
 
@@ -345,32 +346,6 @@ fn assign(state: &AtomicU32, shift: u32, value: i32, ok: impl Fn(u8) -> bool) ->
             Err(now) => s = now,
         }
     }
-}
-
-/// Asks the processor to bring a byte into the cache before it is needed.
-#[inline]
-fn prefetch_byte(b: &u8) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint; it reads nothing and faults on no address.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>((b as *const u8).cast());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = b;
-}
-
-/// Asks the processor to bring a position's state into the cache before it is needed.
-#[inline]
-fn prefetch(state: &AtomicU32) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint; it reads nothing and faults on no address.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>((state as *const AtomicU32).cast());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = state;
 }
 
 /// Builds the layer of `n` seeds; `lower` holds the layers of 0 to `n - 1` seeds.
