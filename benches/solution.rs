@@ -43,6 +43,7 @@ fn search_all(
         cycle: Position::cycle_rule(&Default::default()),
         level: Level::default(),
         seed: 0,
+        lines: 1,
     };
     let limits = Limits {
         depth: Some(depth),

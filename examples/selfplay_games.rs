@@ -76,12 +76,14 @@ impl VisitGame for SelfPlay<'_> {
                 cycle: G::cycle_rule(&rules),
                 level: Level::default(),
                 seed: seed_hash(&(n + 1).to_string()),
+                lines: 1,
             };
             while !game.is_over() {
                 let root = Root {
                     position: game.position().clone(),
                     history: game.keys_since_irreversible().to_vec(),
                     game_ply: game.ply() as u32,
+                    searchmoves: Vec::new(),
                 };
                 let result =
                     searcher.search(&root, &limits, &config, &Control::default(), &mut Silent);

@@ -179,6 +179,7 @@ fn generate(
             cycle: Board::cycle_rule(&rules),
             level: Level::default(),
             seed: seed_hash(&(n + 1).to_string()),
+            lines: 1,
         };
         let mut seen: Vec<(Board, Option<i32>)> = Vec::new();
         while !game.is_over() {
@@ -187,6 +188,7 @@ fn generate(
                 position: board,
                 history: game.keys_since_irreversible().to_vec(),
                 game_ply: game.ply() as u32,
+                searchmoves: Vec::new(),
             };
             let result = searcher.search(&root, &limits, &config, &Control::default(), &mut Silent);
             let Some(mv) = result.best_move else {

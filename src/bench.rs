@@ -89,6 +89,7 @@ pub fn positions_of<G: Notation>(games: &str, rules: &G::Rules) -> Vec<Root<G>> 
                     position: game.position().clone(),
                     history: game.keys_since_irreversible().to_vec(),
                     game_ply: game.ply() as u32,
+                    searchmoves: Vec::new(),
                 });
             }
         }
@@ -114,6 +115,7 @@ pub fn search_to_depth<G: Notation>(
         cycle: G::cycle_rule(rules),
         level: Level::default(),
         seed: 0,
+        lines: 1,
     };
     let limits = Limits {
         depth: Some(depth),
@@ -127,18 +129,26 @@ pub fn search_to_depth<G: Notation>(
 /// Searches every Oware bench position to `depth` (default [`DEFAULT_BENCH_DEPTH`]); see
 /// [`run_bench_variant`].
 pub fn run_bench(depth: Option<u32>, hash_mb: usize) -> BenchReport {
-    run_bench_variant(Variant::Abapa, depth, hash_mb)
+    run_bench_variant(Variant::Abapa, depth, hash_mb, 1)
 }
 
 /// Searches every bench position of `variant` to `depth` (default: the game's, see
-/// [`bench_games`]) at full strength with default options and a table of `hash_mb` MB (each search
-/// starts it logically empty), and reports the nodes and time.
-pub fn run_bench_variant(variant: Variant, depth: Option<u32>, hash_mb: usize) -> BenchReport {
+/// [`bench_games`]) at full strength with default options, a table of `hash_mb` MB (each search
+/// starts it logically empty) and `threads` threads (`Threads`; with 1 the node total is the
+/// search's signature, with more it varies from run to run and counts every thread's nodes),
+/// and reports the nodes and time.
+pub fn run_bench_variant(
+    variant: Variant,
+    depth: Option<u32>,
+    hash_mb: usize,
+    threads: usize,
+) -> BenchReport {
     let (games, default_depth) = bench_games(variant);
     variant.visit(Bench {
         games,
         depth: depth.unwrap_or(default_depth),
         hash_mb,
+        threads,
     })
 }
 
@@ -147,6 +157,7 @@ struct Bench {
     games: &'static str,
     depth: u32,
     hash_mb: usize,
+    threads: usize,
 }
 
 impl VisitGame for Bench {
@@ -154,6 +165,7 @@ impl VisitGame for Bench {
     fn visit<G: Notation>(self, rules: G::Rules) -> BenchReport {
         let roots = positions_of::<G>(self.games, &rules);
         let mut searcher = Searcher::<G>::with_hash_mb(self.hash_mb);
+        searcher.set_threads(self.threads);
         let hash = searcher.hash_report().clone();
         let started = Instant::now();
         let nodes = roots

@@ -74,6 +74,11 @@ enum Commands {
         #[arg(long, default_value_t = perfectplay::search::DEFAULT_HASH_MB as u64,
               value_parser = clap::value_parser!(u64).range(1..=perfectplay::search::MAX_HASH_MB as u64))]
         hash: u64,
+        /// Threads searching each position (lazy SMP), 1 to the machine's: with more than one
+        /// the node total is no longer a signature (it varies from run to run).
+        #[arg(long, default_value_t = 1,
+              value_parser = clap::value_parser!(u64).range(1..=perfectplay::protocol::max_threads() as u64))]
+        threads: u64,
     },
     /// Plays a match between two engines, with game records and rating statistics.
     #[command(after_help = "Every option, SPRT, fault handling and an example: docs/match.md.")]
@@ -185,8 +190,14 @@ fn run() -> anyhow::Result<()> {
             depth,
             variant,
             hash,
+            threads,
         } => {
-            let report = perfectplay::bench::run_bench_variant(variant, depth, hash as usize);
+            let report = perfectplay::bench::run_bench_variant(
+                variant,
+                depth,
+                hash as usize,
+                threads as usize,
+            );
             if report.hash.shrunk {
                 log::warn!(
                     "{}",

@@ -26,8 +26,8 @@ const DOBUTSU_SIGNATURE_DEPTH_6: u64 = 580_904;
 
 #[test]
 fn dobutsu_bench_is_deterministic_and_matches_its_signature() {
-    let first = run_bench_variant(Variant::Dobutsu, Some(6), 16);
-    let second = run_bench_variant(Variant::Dobutsu, Some(6), 16);
+    let first = run_bench_variant(Variant::Dobutsu, Some(6), 16, 1);
+    let second = run_bench_variant(Variant::Dobutsu, Some(6), 16, 1);
     assert_eq!(first.positions, 80);
     assert_eq!(first.nodes, second.nodes, "same bench, same node count");
     assert_eq!(first.nodes, DOBUTSU_SIGNATURE_DEPTH_6);

@@ -30,7 +30,7 @@ fn last_score(lines: &[String]) -> String {
 fn uci_lists_dobutsu_and_its_options() {
     let out = transcript("setoption name UCI_Variant value dobutsu\nuci\n");
     assert!(out.contains(
-        &"option name Variant type combo default dobutsu var abapa var awari var dobutsu"
+        &"option name UCI_Variant type combo default dobutsu var abapa var awari var dobutsu"
             .to_string()
     ));
     assert!(out.contains(&"option name Repetitions type spin default 3 min 2 max 1000".to_string()));

@@ -573,7 +573,13 @@ fn fen_forms_and_round_trip() {
 fn fen_errors() {
     let cases: &[(&str, FenError)] = &[
         ("gle/1c1/1C1/ELG[-]", FenError::FieldCount(1)),
-        ("gle/1c1/1C1/ELG[-] w 0", FenError::FieldCount(3)),
+        // One number is the move number (cutechess writes `w - 1`), from 1.
+        ("gle/1c1/1C1/ELG[-] w 0", FenError::BadCounter("0".into())),
+        ("gle/1c1/1C1/ELG[-] w - - 0 1 2", FenError::FieldCount(7)),
+        (
+            "gle/1c1/1C1/ELG[-] w 1 2 3",
+            FenError::BadPlaceholder("1".into()),
+        ),
         ("gle/1c1/1C1/ELG w 0 1", FenError::MissingHand),
         ("gle/1c1/1C1/ELG[- w 0 1", FenError::MissingHand),
         ("gle/1c1/1C1[-] w 0 1", FenError::RankCount(3)),

@@ -70,12 +70,14 @@ fn search(
         position: game.board(),
         history: game.keys_since_capture().to_vec(),
         game_ply: game.ply() as u32,
+        searchmoves: Vec::new(),
     };
     let config = SearchConfig {
         weights: Default::default(),
         cycle: game.rules().cycle,
         level: Level::new(level),
         seed: seed_hash(seed),
+        lines: 1,
     };
     searcher.search(&root, limits, &config, &Control::new(false), handler)
 }

@@ -95,13 +95,20 @@ fn check_search(game: &GameState, lines: &[String]) -> (Vec<Info>, String) {
 #[test]
 fn uci_handshake_lists_id_options_and_uciok() {
     let out = transcript("uci\nisready\n");
+    let threads = format!(
+        "option name Threads type spin default 1 min 1 max {}",
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    );
     let expected = [
         format!("id name perfectplay {}", env!("CARGO_PKG_VERSION")).as_str(),
         "id author the perfectplay developers",
         "option name Level type spin default 6 min 1 max 6",
         "option name Seed type string default perfectplay",
-        "option name Variant type combo default abapa var abapa var awari var dobutsu",
+        "option name UCI_Variant type combo default abapa var abapa var awari var dobutsu",
         "option name Hash type spin default 16 min 1 max 32768",
+        threads.as_str(),
+        "option name MultiPV type spin default 1 min 1 max 500",
+        "option name UCI_ShowWDL type check default false",
         "option name MoveOverhead type spin default 30 min 0 max 5000",
         "option name Ponder type check default false",
         "option name OwnBook type check default false",

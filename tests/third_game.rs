@@ -138,7 +138,7 @@ impl Notation for Pile {
             .collect::<Vec<_>>()
             .join(" ")
     }
-    fn diagram(&self) -> String {
+    fn diagram(&self, _counters: perfectplay::game::MoveCounters) -> String {
         "|".repeat(self.counters as usize)
     }
     fn describe_end(end: &perfectplay::game::GameEnd<Pile>) -> String {
@@ -170,6 +170,7 @@ fn search(pile: u8, limits: Limits) -> perfectplay::search::SearchResult<u8> {
         cycle: CycleRule::default(),
         level: Level::default(),
         seed: 1,
+        lines: 1,
     };
     Searcher::<Pile>::with_hash_mb(1).search(
         &root,
@@ -271,6 +272,7 @@ fn search_with_table(pile: u8, max: u8) -> (perfectplay::search::SearchResult<u8
         cycle: CycleRule::default(),
         level: Level::default(),
         seed: 1,
+        lines: 1,
     };
     let mut searcher = Searcher::<Pile>::with_hash_mb(1);
     searcher.set_oracle(Some(std::sync::Arc::new(PileTable { max })));

@@ -278,9 +278,16 @@ impl Engine {
         self.options = listed.options;
         let mut variant_sent = false;
         for (name, value) in rule_options {
+            // The game choice under the name the engine lists: `UCI_Variant` (cutechess's and
+            // Fairy-Stockfish's), else `Variant`.
+            let name = if name == "Variant" && self.has_option("UCI_Variant") {
+                "UCI_Variant"
+            } else {
+                name.as_str()
+            };
             if self.has_option(name) {
                 self.send(&format!("setoption name {name} value {value}"), "setoption")?;
-                variant_sent |= name == "Variant";
+                variant_sent |= name.ends_with("Variant");
             }
         }
         let mut refusals = Vec::new();

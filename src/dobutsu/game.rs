@@ -225,6 +225,17 @@ impl Notation for Position {
         self.to_fen()
     }
 
+    fn parse_position_with_counters(
+        text: &str,
+        _: &Rules,
+    ) -> Result<(Position, game::MoveCounters), NotationError> {
+        Ok(Position::from_fen_with_counters(text)?)
+    }
+
+    fn write_position_with_counters(&self, counters: game::MoveCounters) -> String {
+        self.to_fen_with_counters(counters)
+    }
+
     /// Moves separated by spaces (`b2b3 b3b2`), each read in the position the moves before it
     /// lead to, and so checked for legality there.
     fn parse_moves(&self, words: &[&str]) -> Result<Vec<Self::Move>, NotationError> {
@@ -251,8 +262,8 @@ impl Notation for Position {
             .join(" ")
     }
 
-    fn diagram(&self) -> String {
-        let mut d = Position::diagram(self);
+    fn diagram(&self, counters: game::MoveCounters) -> String {
+        let mut d = Position::diagram_with_counters(self, counters);
         let side = match self.side_to_move() {
             Player::Sente => "Sente",
             Player::Gote => "Gote",

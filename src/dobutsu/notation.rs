@@ -8,9 +8,9 @@ use thiserror::Error;
 /// Every way a FEN can be wrong.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum FenError {
-    /// Not 2, 4 or 6 space-separated fields (`board[hand] side`, optionally `- -`, optionally
-    /// the two move counters).
-    #[error("a FEN has 2, 4 or 6 fields (board[hand] side [- -] [halfmove fullmove]), found {0}")]
+    /// Not 2 to 6 space-separated fields (`board[hand] side`, optionally `-` or `- -`, optionally
+    /// the move number or both move counters).
+    #[error("a FEN has 2 to 6 fields (board[hand] side [- [-]] [[halfmove] fullmove]), found {0}")]
     FieldCount(usize),
     /// The board is not followed by a hand in brackets.
     #[error("the board must be followed by the hands in brackets, as in gle/1c1/1C1/ELG[-]")]
@@ -81,23 +81,31 @@ pub enum MoveError {
     Illegal(String),
 }
 
-/// The two move counters of a FEN: plies since the last capture (Fairy-Stockfish's halfmove
-/// clock, which Dobutsu's rules do not use) and the fullmove number (from 1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MoveCounters {
-    /// Plies since the last capture.
-    pub halfmove: u32,
-    /// The move number, starting at 1, incremented after Gote's move.
-    pub fullmove: u32,
-}
+pub use crate::game::MoveCounters;
 
-impl Default for MoveCounters {
-    /// `0 1`.
-    fn default() -> Self {
-        MoveCounters {
+/// The fields after the side to move: `[-] [-] [[halfmove] fullmove]`.
+fn read_counters(fields: &[&str]) -> Result<MoveCounters, FenError> {
+    let placeholders = fields.iter().take(2).take_while(|f| **f == "-").count();
+    let numbers = &fields[placeholders..];
+    let number = |s: &str, least: u32| {
+        s.parse::<u32>()
+            .ok()
+            .filter(|&n| n >= least && s.bytes().all(|b| b.is_ascii_digit()))
+            .ok_or_else(|| FenError::BadCounter(s.to_string()))
+    };
+    match numbers {
+        [] => Ok(MoveCounters::default()),
+        [full] => Ok(MoveCounters {
             halfmove: 0,
-            fullmove: 1,
-        }
+            fullmove: number(full, 1)?,
+        }),
+        [half, full] => Ok(MoveCounters {
+            halfmove: number(half, 0)?,
+            fullmove: number(full, 1)?,
+        }),
+        // Three words or more after the placeholders: the first stands where a placeholder
+        // belongs.
+        [first, ..] => Err(FenError::BadPlaceholder(first.to_string())),
     }
 }
 
@@ -166,39 +174,21 @@ impl Position {
         Position::from_fen_with_counters(fen).map(|(p, _)| p)
     }
 
-    /// Reads a FEN and its move counters (`0 1` when absent).
+    /// Reads a FEN and its move counters (`0 1` when absent), in every form the field writes:
+    /// after the side to move, up to two `-` placeholders (castling and en passant, which
+    /// Dobutsu has not), then no counter, the move number alone (cutechess: `w - 1`) or the
+    /// halfmove clock and the move number (Fairy-Stockfish: `w - - 0 1`; ours: `w 0 1`).
     pub fn from_fen_with_counters(fen: &str) -> Result<(Position, MoveCounters), FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
-        let counters = match fields.len() {
-            2 | 4 => &fields[2..],
-            6 => {
-                for placeholder in &fields[2..4] {
-                    if *placeholder != "-" {
-                        return Err(FenError::BadPlaceholder(placeholder.to_string()));
-                    }
-                }
-                &fields[4..]
-            }
-            n => return Err(FenError::FieldCount(n)),
-        };
+        if !(2..=6).contains(&fields.len()) {
+            return Err(FenError::FieldCount(fields.len()));
+        }
         let side = match fields[1] {
             "w" => Player::Sente,
             "b" => Player::Gote,
             other => return Err(FenError::BadSide(other.to_string())),
         };
-        let counters = match counters {
-            [half, full] => {
-                let bad = |s: &str| FenError::BadCounter(s.to_string());
-                let halfmove = half.parse::<u32>().map_err(|_| bad(half))?;
-                let fullmove = full
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|&n| n >= 1)
-                    .ok_or_else(|| bad(full))?;
-                MoveCounters { halfmove, fullmove }
-            }
-            _ => MoveCounters::default(),
-        };
+        let counters = read_counters(&fields[2..])?;
         let (board, hand) = fields[0]
             .strip_suffix(']')
             .and_then(|s| s.split_once('['))
@@ -363,8 +353,14 @@ impl Position {
     }
 
     /// A text diagram for the `d` command: the 3x4 board with rank 4 on top, Gote's hand by rank 4
-    /// and Sente's by rank 1 (`*` marks the side to move), then the FEN. Lines end with `\n`.
+    /// and Sente's by rank 1 (`*` marks the side to move), then the FEN with counters `0 1`.
+    /// Lines end with `\n`.
     pub fn diagram(&self) -> String {
+        self.diagram_with_counters(MoveCounters::default())
+    }
+
+    /// [`Position::diagram`] with the FEN's move counters.
+    pub fn diagram_with_counters(&self, counters: MoveCounters) -> String {
         let border = "  +---+---+---+\n";
         let mut s = String::from(border);
         for rank in (0..4).rev() {
@@ -394,7 +390,7 @@ impl Position {
             s.push_str(border);
         }
         s.push_str("    a   b   c\n");
-        s.push_str(&format!("fen: {}\n", self.to_fen()));
+        s.push_str(&format!("fen: {}\n", self.to_fen_with_counters(counters)));
         s
     }
 }

@@ -14,6 +14,7 @@ pub use options::{
     find_option, quoted, OptionDecl, OptionError, OptionKind, OptionValue, MAX_QUOTED_CHARS,
 };
 pub use state::{EndReason, GameEnd, GameState, PlayError};
+
 pub use tables::{TableSettings, Tables};
 
 use std::fmt::{Debug, Display};
@@ -49,6 +50,53 @@ pub trait Player: Copy + Eq + Debug + Display + Send + Sync + 'static {
     fn index(self) -> usize;
     /// The other player.
     fn opponent(self) -> Self;
+}
+
+/// The two move counters a FEN carries after the position (chess's and Fairy-Stockfish's
+/// convention): plies since the last capture (the halfmove clock) and the move number, from 1,
+/// incremented after the second player's move. Dobutsu FENs carry them; an Oware diagram has none
+/// (`0 1` then). The rules use neither: they are kept to be written back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MoveCounters {
+    /// Plies since the last capture.
+    pub halfmove: u32,
+    /// The move number, from 1.
+    pub fullmove: u32,
+}
+
+impl Default for MoveCounters {
+    /// `0 1`, a game's start.
+    fn default() -> Self {
+        MoveCounters {
+            halfmove: 0,
+            fullmove: 1,
+        }
+    }
+}
+
+/// A model of a game's result from a heuristic score (`UCI_ShowWDL`), after the one Stockfish
+/// fits to its games: with `x` the score in the evaluation's units, the side to move wins with
+/// probability `1 / (1 + exp((mid - x) / spread))` and loses with `1 / (1 + exp((mid + x) /
+/// spread))`; the rest is the draw. Each game fits its own to self-play games
+/// (`examples/fit_wdl.rs`, docs/wdl.md).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WdlModel {
+    /// The score at which a win is as likely as not, in the evaluation's units.
+    pub mid: f64,
+    /// How fast the win probability grows with the score, in the evaluation's units.
+    pub spread: f64,
+}
+
+impl WdlModel {
+    /// Win, draw and loss per mille for the side to move at heuristic score `x` (they add up to
+    /// 1000).
+    pub fn wdl(&self, x: i32) -> [u32; 3] {
+        let x = f64::from(x);
+        let win = 1000.0 / (1.0 + ((self.mid - x) / self.spread).exp());
+        let loss = 1000.0 / (1.0 + ((self.mid + x) / self.spread).exp());
+        let (win, loss) = (win.round() as u32, loss.round() as u32);
+        [win, 1000 - win - loss, loss]
+    }
 }
 
 /// What a move did, as [`Game::play`] reports it.
@@ -152,6 +200,16 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
     /// The game's name in records and messages (`oware`, `dobutsu`).
     const NAME: &'static str;
 
+    /// The model of the result from a heuristic score (`UCI_ShowWDL`) fitted to the game's
+    /// self-play ([`WdlModel`]). The default, for a game without a fit: even at 0, a win about
+    /// three times in four at 100 units.
+    fn wdl_model() -> WdlModel {
+        WdlModel {
+            mid: 0.0,
+            spread: 90.0,
+        }
+    }
+
     /// The start position under `rules`.
     fn start(rules: &Self::Rules) -> Self;
 
@@ -244,6 +302,24 @@ pub trait Notation: Game {
     /// Writes the position as [`Notation::parse_position`] reads it.
     fn write_position(&self) -> String;
 
+    /// Reads a position with the move counters its text carries ([`MoveCounters`]; the default
+    /// `0 1` where the notation has none, as in Oware's diagrams).
+    ///
+    /// # Errors
+    /// As [`Notation::parse_position`], and for counters that are not numbers.
+    fn parse_position_with_counters(
+        text: &str,
+        rules: &Self::Rules,
+    ) -> Result<(Self, MoveCounters), Self::Error> {
+        Self::parse_position(text, rules).map(|p| (p, MoveCounters::default()))
+    }
+
+    /// Writes the position with `counters`, where the notation carries them (the default writes
+    /// [`Notation::write_position`]).
+    fn write_position_with_counters(&self, _counters: MoveCounters) -> String {
+        self.write_position()
+    }
+
     /// Reads the words of a move list played from this position (Oware also takes moves run
     /// together). Only the notation is checked here, not legality.
     ///
@@ -255,8 +331,9 @@ pub trait Notation: Game {
     /// (Oware: run together; Dobutsu: separated by spaces).
     fn write_moves(moves: &[Self::Move]) -> String;
 
-    /// A drawing of the position for the `d` command (several lines, no trailing newline).
-    fn diagram(&self) -> String;
+    /// A drawing of the position for the `d` command (several lines, no trailing newline), with
+    /// the game's move `counters` where the notation writes them.
+    fn diagram(&self, counters: MoveCounters) -> String;
 
     /// Describes how a game ended, after its result string in the `d` reply: the reason in
     /// parentheses, then what the game adds (Oware: the final stores).

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::game::{CycleRule, Game, Notation, Outcome, Player};
+use crate::game::{CycleRule, Game, MoveCounters, Notation, Outcome, Player};
 
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -121,6 +121,11 @@ pub struct GameState<G: Game> {
     /// Keys of the positions since the last irreversible move, the current one last.
     since_irreversible: Vec<u64>,
     end: Option<GameEnd<G>>,
+    /// The set-up position's move counters (from its FEN; `0 1` by default).
+    start_counters: MoveCounters,
+    /// The ply (from the set-up position) after the last capture or promotion
+    /// ([`crate::game::Step::noisy`]), if any.
+    last_capture: Option<usize>,
 }
 
 impl<G: Game> GameState<G> {
@@ -135,9 +140,42 @@ impl<G: Game> GameState<G> {
             start,
             moves: Vec::new(),
             end: None,
+            start_counters: MoveCounters::default(),
+            last_capture: None,
         };
         g.end = g.rules_end();
         g
+    }
+
+    /// A game from `start`, whose text gave the move `counters` ([`MoveCounters`]), under
+    /// `rules`: as [`GameState::new`], with the counters kept to be written back
+    /// ([`GameState::counters`]).
+    pub fn with_counters(start: G, counters: MoveCounters, rules: G::Rules) -> GameState<G> {
+        GameState {
+            start_counters: counters,
+            ..GameState::new(start, rules)
+        }
+    }
+
+    /// The set-up position's move counters.
+    pub fn start_counters(&self) -> MoveCounters {
+        self.start_counters
+    }
+
+    /// The current position's move counters: the set-up position's, advanced by the moves played
+    /// (the halfmove clock restarting at each capture or promotion, as chess's restarts at pawn
+    /// moves and captures; the move number growing after each move of the second player).
+    pub fn counters(&self) -> MoveCounters {
+        let ply = self.ply();
+        let halfmove = match self.last_capture {
+            Some(at) => (ply - at) as u32,
+            None => self.start_counters.halfmove + ply as u32,
+        };
+        let second_to_move = self.start.to_move().index();
+        MoveCounters {
+            halfmove,
+            fullmove: self.start_counters.fullmove + ((ply + second_to_move) / 2) as u32,
+        }
     }
 
     /// A game from the start position of `rules`.
@@ -291,6 +329,9 @@ impl<G: Game> GameState<G> {
         self.moves.push(mv);
         if step.irreversible {
             self.since_irreversible.clear();
+        }
+        if step.noisy {
+            self.last_capture = Some(self.moves.len());
         }
         self.since_irreversible.push(self.position.key());
         // Played on past a cycle-rule end, the first end stays the game's result.

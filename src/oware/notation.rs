@@ -30,7 +30,7 @@ impl Notation for Board {
 
     /// North's row on top (`f` to `a`, as North sees it from across the table) and South's below
     /// (`A` to `F`), then the diagram, the variant and the side to move.
-    fn diagram(&self) -> String {
+    fn diagram(&self, _counters: crate::game::MoveCounters) -> String {
         let h = self.houses();
         let row = |range: &mut dyn Iterator<Item = usize>| -> String {
             range

@@ -31,12 +31,15 @@ pub enum Command {
         moves: Vec<String>,
     },
     /// `go [nodes N] [depth D] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS]
-    /// [movestogo N] [infinite] [ponder]`.
+    /// [movestogo N] [infinite] [ponder] [searchmoves M...]`.
     Go {
         /// The explicit limits (empty for plain `go`: the level decides).
         limits: Limits,
         /// Whether this is `go ponder`.
         ponder: bool,
+        /// The words after `searchmoves` up to the next keyword: the root moves to search, read
+        /// by the selected game (empty: all).
+        searchmoves: Vec<String>,
     },
     /// `stop`.
     Stop,
@@ -186,8 +189,9 @@ fn parse_position(rest: &[&str]) -> Result<Command, CommandError> {
 fn parse_go(rest: &[&str]) -> Result<Command, CommandError> {
     let mut limits = Limits::default();
     let mut ponder = false;
+    let mut searchmoves = Vec::new();
     let mut seen: Vec<&str> = Vec::new();
-    let mut words = rest.iter();
+    let mut words = rest.iter().peekable();
     while let Some(&word) = words.next() {
         if seen.contains(&word) {
             return Err(CommandError::Repeated {
@@ -217,6 +221,19 @@ fn parse_go(rest: &[&str]) -> Result<Command, CommandError> {
             }
             "infinite" => limits.infinite = true,
             "ponder" => ponder = true,
+            // As in UCI, the moves run to the next keyword.
+            "searchmoves" => {
+                while let Some(&&mv) = words.peek() {
+                    if GO_KEYWORDS.contains(&mv) {
+                        break;
+                    }
+                    searchmoves.push(mv.to_string());
+                    words.next();
+                }
+                if searchmoves.is_empty() {
+                    return Err(CommandError::MissingValue(word.to_string()));
+                }
+            }
             // GUIs send negative times when a clock has run out (the search then does its first
             // iteration only), and some a negative increment when there is none.
             "wtime" | "btime" => {
@@ -241,8 +258,27 @@ fn parse_go(rest: &[&str]) -> Result<Command, CommandError> {
             }
         }
     }
-    Ok(Command::Go { limits, ponder })
+    Ok(Command::Go {
+        limits,
+        ponder,
+        searchmoves,
+    })
 }
+
+/// The keywords of `go`: a `searchmoves` list ends at the first of them.
+const GO_KEYWORDS: [&str; 11] = [
+    "nodes",
+    "depth",
+    "movetime",
+    "infinite",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "searchmoves",
+];
 
 #[cfg(test)]
 mod tests {
@@ -301,6 +337,7 @@ mod tests {
         let Command::Go {
             limits,
             ponder: false,
+            ..
         } = c
         else {
             panic!("not go")
@@ -393,9 +430,27 @@ mod tests {
             );
         }
         assert!(matches!(
-            "go searchmoves A".parse::<Command>(),
+            "go mate 3".parse::<Command>(),
             Err(CommandError::Unexpected { .. })
         ));
+        assert!(matches!(
+            "go searchmoves".parse::<Command>(),
+            Err(CommandError::MissingValue(_))
+        ));
+        assert!(matches!(
+            "go searchmoves depth 3".parse::<Command>(),
+            Err(CommandError::MissingValue(_))
+        ));
+        let Ok(Command::Go {
+            limits,
+            searchmoves,
+            ..
+        }) = "go searchmoves b2b3 C@a3 depth 7".parse::<Command>()
+        else {
+            panic!("go searchmoves not read");
+        };
+        assert_eq!(searchmoves, ["b2b3", "C@a3"]);
+        assert_eq!(limits.depth, Some(7));
     }
 
     #[test]

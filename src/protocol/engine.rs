@@ -11,7 +11,7 @@ use crate::game::{
     find_option, GameState, Notation, OptionDecl, OptionError, Settings, TableSettings, Tables,
 };
 use crate::protocol::options::EngineSettings;
-use crate::protocol::{format_bestmove, format_hash_report, format_info, Event};
+use crate::protocol::{format_bestmove, format_hash_report, format_info, Event, InfoFormat};
 use crate::search::{
     Control, Iteration, Level, Limits, Root, SearchConfig, SearchHandler, Searcher,
 };
@@ -60,10 +60,12 @@ pub(crate) trait SelectedGame: Send {
     /// Makes a new transposition table of `megabytes` MiB; returns the `info string` saying what
     /// that took.
     fn resize_hash(&mut self, megabytes: usize) -> Vec<String>;
-    /// `go`: starts a search, sending its `info` lines and finally its `bestmove` line to `tx`.
+    /// `go`: starts a search of the root moves `searchmoves` (all when empty), sending its
+    /// `info` lines and finally its `bestmove` line to `tx`.
     fn go(
         &mut self,
         limits: Limits,
+        searchmoves: &[String],
         settings: &EngineSettings,
         control: Arc<Control>,
         tx: Sender<Event>,
@@ -166,12 +168,14 @@ impl<G: Notation> GameEngine<G> {
 
     fn replay(&self, start: Option<&str>, moves: &[&str]) -> Result<GameState<G>, String> {
         let rules = &self.settings.rules;
-        let start = match start {
-            Some(text) => G::parse_position(text, rules).map_err(|e| e.to_string())?,
-            None => G::start(rules),
+        let (start, counters) = match start {
+            Some(text) => {
+                G::parse_position_with_counters(text, rules).map_err(|e| e.to_string())?
+            }
+            None => (G::start(rules), Default::default()),
         };
         let moves = start.parse_moves(moves).map_err(|e| e.to_string())?;
-        let mut game = GameState::new(start, rules.clone());
+        let mut game = GameState::with_counters(start, counters, rules.clone());
         game.play_all_past_cycle_end(&moves)
             .map_err(|(i, e)| format!("move {} of the list: {e}", i + 1))?;
         Ok(game)
@@ -281,7 +285,10 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
     fn game_text(&self) -> Option<(Option<String>, Vec<String>)> {
         let game = self.game.as_ref()?;
         let start = game.start();
-        let start_text = (start != &G::start(&self.settings.rules)).then(|| start.write_position());
+        let counters = game.start_counters();
+        let start_text = (start != &G::start(&self.settings.rules)
+            || counters != Default::default())
+        .then(|| start.write_position_with_counters(counters));
         Some((
             start_text,
             game.moves().iter().map(|m| m.to_string()).collect(),
@@ -301,6 +308,7 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
     fn go(
         &mut self,
         limits: Limits,
+        searchmoves: &[String],
         settings: &EngineSettings,
         control: Arc<Control>,
         tx: Sender<Event>,
@@ -310,6 +318,10 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
                 format!("info string error: {NO_POSITION}"),
                 "bestmove 0000".into(),
             ]);
+        };
+        let searchmoves = match root_moves_named(game, searchmoves) {
+            Ok(moves) => moves,
+            Err(e) => return Go::Answered(vec![format!("info string error: {e}")]),
         };
         if game.moves_past_cycle_end().is_empty() {
             return Go::Answered(vec!["bestmove 0000".into()]);
@@ -341,24 +353,32 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
             position: game.position().clone(),
             history: game.keys_since_irreversible().to_vec(),
             game_ply: game.ply() as u32,
+            searchmoves,
         };
         let config = SearchConfig {
             weights: self.settings.weights.clone(),
             cycle: G::cycle_rule(&self.settings.rules),
             level: settings.level,
             seed: crate::search::seed_hash(&settings.seed),
+            lines: settings.multipv,
         };
-        let mate_as_cp = settings.score_mate_as_cp;
+        let format = InfoFormat {
+            mate_as_cp: settings.score_mate_as_cp,
+            multipv: settings.multipv > 1,
+            wdl: settings.show_wdl.then(G::wdl_model),
+        };
+        let threads = settings.threads;
         let searcher = Arc::clone(&self.searcher);
         thread::spawn(move || {
             let mut handler = InfoSender::<G> {
                 tx: tx.clone(),
-                mate_as_cp,
+                format,
                 game: std::marker::PhantomData,
             };
             let result = {
                 let mut searcher = searcher.lock().unwrap_or_else(PoisonError::into_inner);
                 searcher.set_oracle(oracle);
+                searcher.set_threads(threads);
                 searcher.search(&root, &limits, &config, &control, &mut handler)
             };
             let _ = tx.send(Event::Done(format_bestmove::<G>(&result)));
@@ -403,7 +423,7 @@ fn is_table_option<G: Notation>(decl: &OptionDecl<Settings<G>>) -> bool {
 /// Sends each completed iteration to the session thread as an `info` line.
 struct InfoSender<G> {
     tx: Sender<Event>,
-    mate_as_cp: bool,
+    format: InfoFormat,
     game: std::marker::PhantomData<fn() -> G>,
 }
 
@@ -411,8 +431,36 @@ impl<G: Notation> SearchHandler<G::Move> for InfoSender<G> {
     fn iteration(&mut self, info: &Iteration<G::Move>) {
         let _ = self
             .tx
-            .send(Event::Info(format_info::<G>(info, self.mate_as_cp)));
+            .send(Event::Info(format_info::<G>(info, &self.format)));
     }
+}
+
+/// The root moves `words` name (`go searchmoves`), each read in the current position and
+/// checked to be legal there.
+fn root_moves_named<G: Notation>(
+    game: &GameState<G>,
+    words: &[String],
+) -> Result<Vec<G::Move>, String> {
+    let legal = game.moves_past_cycle_end();
+    let mut moves = Vec::new();
+    for word in words {
+        let read = game
+            .position()
+            .parse_moves(&[word.as_str()])
+            .map_err(|e| format!("searchmoves: {e}"))?;
+        for mv in read {
+            if !legal.contains(&mv) {
+                return Err(format!(
+                    "searchmoves: {mv} is not legal here (legal: {})",
+                    G::write_moves(&legal)
+                ));
+            }
+            if !moves.contains(&mv) {
+                moves.push(mv);
+            }
+        }
+    }
+    Ok(moves)
 }
 
 /// Makes the [`SelectedGame`] of a variant ([`Variant::visit`]).

@@ -8,11 +8,12 @@ mod session;
 
 pub use command::{Command, CommandError};
 pub use options::{canonical_name, engine_options, EngineSettings};
+pub use options::{max_threads, MAX_MULTIPV};
 pub use session::{run, run_with_presets, SessionError};
 
 use std::fmt::Write as _;
 
-use crate::game::{GameState, Notation};
+use crate::game::{GameState, Notation, WdlModel};
 use crate::search::{HashReport, Iteration, Score, SearchResult};
 
 /// What reaches the session thread.
@@ -74,11 +75,41 @@ pub fn format_hash_report(report: &HashReport) -> String {
     )
 }
 
-/// Formats one iteration as `info depth D seldepth S nodes N score cp X time T nps R [hashfull H]
-/// [tbhits B] pv ...` (`tbhits` when a table of exact values answered): integers only, `time` in milliseconds, `nps` in nodes per second, and the principal
-/// variation as the game writes move lists ([`Notation::write_moves`]; Oware runs them together,
-/// as the Aualé GUI keeps only the first of space-separated pv moves).
-pub fn format_info<G: Notation>(info: &Iteration<G::Move>, mate_as_cp: bool) -> String {
+/// How `info` lines are written: the options that shape them.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct InfoFormat {
+    /// `ScoreMateAsCp`: proven results as large `score cp` values ([`score_text`]).
+    pub mate_as_cp: bool,
+    /// `MultiPV` above 1: each line says its rank (`multipv K`).
+    pub multipv: bool,
+    /// `UCI_ShowWDL`: each line says `wdl W D L`, from this model where the result is not
+    /// proven.
+    pub wdl: Option<WdlModel>,
+}
+
+/// The side to move's win, draw and loss chances per mille for a reported score: exact for a
+/// proven result (`mate`) or a table's value (`exact`: its sign is the result), otherwise from
+/// `model`.
+pub fn wdl(score: Score, exact: bool, model: &WdlModel) -> [u32; 3] {
+    match score {
+        Score::Mate(n) if n > 0 => [1000, 0, 0],
+        Score::Mate(_) => [0, 0, 1000],
+        Score::Cp(cp) if exact => match cp.signum() {
+            1 => [1000, 0, 0],
+            0 => [0, 1000, 0],
+            _ => [0, 0, 1000],
+        },
+        Score::Cp(cp) => model.wdl(cp),
+    }
+}
+
+/// Formats one iteration as `info depth D seldepth S [multipv K] nodes N score cp X [wdl W D L]
+/// time T nps R [hashfull H] [tbhits B] pv ...` (`multipv` when `MultiPV` is above 1, `wdl`
+/// under `UCI_ShowWDL`, `tbhits` when a table of exact values answered): integers only, `time`
+/// in milliseconds, `nps` in nodes per second, and the principal variation as the game writes
+/// move lists ([`Notation::write_moves`]; Oware runs them together, as the Aualé GUI keeps only
+/// the first of space-separated pv moves).
+pub fn format_info<G: Notation>(info: &Iteration<G::Move>, format: &InfoFormat) -> String {
     let ms = info.elapsed.as_millis();
     let secs = info.elapsed.as_secs_f64();
     let nps = if secs > 0.0 {
@@ -86,15 +117,21 @@ pub fn format_info<G: Notation>(info: &Iteration<G::Move>, mate_as_cp: bool) -> 
     } else {
         0
     };
-    let mut line = format!(
-        "info depth {} seldepth {} nodes {} score {} time {} nps {}",
-        info.depth,
-        info.seldepth,
+    let mut line = format!("info depth {} seldepth {}", info.depth, info.seldepth);
+    if format.multipv {
+        let _ = write!(line, " multipv {}", info.multipv);
+    }
+    let _ = write!(
+        line,
+        " nodes {} score {}",
         info.nodes,
-        score_text(info.score, mate_as_cp),
-        ms,
-        nps
+        score_text(info.score, format.mate_as_cp)
     );
+    if let Some(model) = &format.wdl {
+        let [w, d, l] = wdl(info.score, info.exact, model);
+        let _ = write!(line, " wdl {w} {d} {l}");
+    }
+    let _ = write!(line, " time {ms} nps {nps}");
     if let Some(h) = info.hashfull {
         let _ = write!(line, " hashfull {h}");
     }
@@ -119,7 +156,7 @@ pub fn format_bestmove<G: Notation>(result: &SearchResult<G::Move>) -> String {
 /// The `d` reply: the game's drawing of the position ([`Notation::diagram`]), then the moves
 /// played and the game state.
 pub fn format_board<G: Notation>(game: &GameState<G>) -> String {
-    let mut s = game.position().diagram();
+    let mut s = game.position().diagram(game.counters());
     let moves = G::write_moves(game.moves());
     let _ = write!(
         s,

@@ -25,7 +25,7 @@ pub struct EngineSettings {
     /// `ScoreMateAsCp`: proven results sent as large `score cp` values (for GUIs that read only
     /// `cp`, such as Aualé) instead of `score mate N`.
     pub score_mate_as_cp: bool,
-    /// `Variant` (also `UCI_Variant`): the game and rule set.
+    /// `UCI_Variant` (also `Variant`): the game and rule set.
     pub variant: Variant,
     /// `Ponder` as the GUI set it (pondering follows `go ponder` either way).
     pub ponder: bool,
@@ -34,7 +34,22 @@ pub struct EngineSettings {
     /// `MoveOverhead`, in milliseconds: kept back from the clock on every move under `go wtime
     /// ...` for the delays the engine does not see (the GUI's, the pipes', the system's).
     pub move_overhead_ms: u64,
+    /// `Threads`: how many threads search (lazy SMP), 1 to [`max_threads`].
+    pub threads: usize,
+    /// `MultiPV`: how many lines (distinct first moves) `info` reports per iteration, best first.
+    pub multipv: usize,
+    /// `UCI_ShowWDL`: `info` lines carry `wdl W D L`, the side to move's chances per mille.
+    pub show_wdl: bool,
 }
+
+/// The most `Threads` accepted: the threads the machine runs at once.
+pub fn max_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The most `MultiPV` accepted (Stockfish's bound); a search reports at most as many lines as
+/// the position has legal moves.
+pub const MAX_MULTIPV: i64 = 500;
 
 impl Default for EngineSettings {
     fn default() -> Self {
@@ -47,6 +62,9 @@ impl Default for EngineSettings {
             ponder: false,
             own_book: false,
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
+            threads: 1,
+            multipv: 1,
+            show_wdl: false,
         }
     }
 }
@@ -71,7 +89,7 @@ pub fn engine_options() -> Vec<OptionDecl<EngineSettings>> {
             set: |s, v| s.seed = v.text().to_string(),
         },
         OptionDecl {
-            name: "Variant",
+            name: "UCI_Variant",
             kind: OptionKind::Combo {
                 choices: Variant::NAMES,
             },
@@ -84,6 +102,25 @@ pub fn engine_options() -> Vec<OptionDecl<EngineSettings>> {
             MAX_HASH_MB as i64,
             |s| OptionValue::Spin(s.hash_mb as i64),
             |s, v| s.hash_mb = v.spin() as usize,
+        ),
+        OptionDecl::spin(
+            "Threads",
+            1,
+            max_threads() as i64,
+            |s| OptionValue::Spin(s.threads as i64),
+            |s, v| s.threads = v.spin() as usize,
+        ),
+        OptionDecl::spin(
+            "MultiPV",
+            1,
+            MAX_MULTIPV,
+            |s| OptionValue::Spin(s.multipv as i64),
+            |s, v| s.multipv = v.spin() as usize,
+        ),
+        OptionDecl::check(
+            "UCI_ShowWDL",
+            |s| OptionValue::Check(s.show_wdl),
+            |s, v| s.show_wdl = v.check(),
         ),
         OptionDecl::spin(
             "MoveOverhead",
@@ -110,10 +147,12 @@ pub fn engine_options() -> Vec<OptionDecl<EngineSettings>> {
     ]
 }
 
-/// Other names GUIs use for an engine option: shogi-family GUIs send `UCI_Variant`.
+/// The standard name of an option given under another one: `Variant`, this engine's name for
+/// the game choice before it took the name cutechess, Fairy-Stockfish and the lichess and
+/// pychess front ends use, is `UCI_Variant`.
 pub fn canonical_name(name: &str) -> &str {
-    if name.trim().eq_ignore_ascii_case("UCI_Variant") {
-        "Variant"
+    if name.trim().eq_ignore_ascii_case("Variant") {
+        "UCI_Variant"
     } else {
         name
     }

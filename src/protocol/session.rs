@@ -326,7 +326,11 @@ impl<W: Write> Session<W> {
                     Err(e) => self.error(format!("{e}; {NO_POSITION_SET}")),
                 }
             }
-            Command::Go { limits, ponder } => self.go(limits, ponder),
+            Command::Go {
+                limits,
+                ponder,
+                searchmoves,
+            } => self.go(limits, ponder, &searchmoves),
             Command::Stop | Command::PonderHit => Ok(()),
             Command::Legal => match self.game.legal() {
                 Ok(line) => self.say(&line),
@@ -416,7 +420,7 @@ impl<W: Write> Session<W> {
         lines
     }
 
-    fn go(&mut self, mut limits: Limits, ponder: bool) -> io::Result<()> {
+    fn go(&mut self, mut limits: Limits, ponder: bool, searchmoves: &[String]) -> io::Result<()> {
         if let Some(clock) = limits.clock.as_mut() {
             clock.overhead_ms = self.settings.move_overhead_ms;
         }
@@ -427,10 +431,13 @@ impl<W: Write> Session<W> {
             pondering: ponder,
             result: None,
         };
-        match self
-            .game
-            .go(limits, &self.settings, control, self.tx.clone())
-        {
+        match self.game.go(
+            limits,
+            searchmoves,
+            &self.settings,
+            control,
+            self.tx.clone(),
+        ) {
             Go::Answered(lines) => self.say_all(&lines),
             Go::Searching(lines) => {
                 if self.end_of_input && running.holds_bestmove() {

@@ -60,7 +60,8 @@ impl fmt::Display for Score {
 
 /// What a search starts from: the root position, the keys ([`Game::key`]) of the positions since
 /// the last irreversible move (oldest first, ending with the root's own key), so the cycle rule is
-/// applied inside the tree, and the game's ply (used with the `Seed` to break ties).
+/// applied inside the tree, the game's ply (used with the `Seed` to break ties), and the root
+/// moves to search (`go searchmoves`).
 #[derive(Clone, Debug)]
 pub struct Root<G: Game> {
     /// The position to search.
@@ -69,6 +70,10 @@ pub struct Root<G: Game> {
     pub history: Vec<u64>,
     /// Plies played in the game so far (for tie-breaking and level choices).
     pub game_ply: u32,
+    /// The root moves to search (UCI's `go searchmoves`): legal moves of the root; empty for all.
+    /// A single move given is searched (for its score), where a single legal move is played at
+    /// once.
+    pub searchmoves: Vec<G::Move>,
 }
 
 impl<G: Game> Root<G> {
@@ -79,6 +84,7 @@ impl<G: Game> Root<G> {
             position,
             history,
             game_ply: 0,
+            searchmoves: Vec::new(),
         }
     }
 }
@@ -94,6 +100,9 @@ pub struct SearchConfig<W> {
     pub level: Level,
     /// Hash of the `Seed` option: the source of every tie-break and level choice.
     pub seed: u64,
+    /// `MultiPV`: how many lines (distinct root moves) each iteration scores exactly and
+    /// reports, best first; 1 for the best alone. More than the root has means all of them.
+    pub lines: usize,
 }
 
 /// A report after each completed iteration of iterative deepening.
@@ -115,6 +124,12 @@ pub struct Iteration<M> {
     pub hashfull: Option<u32>,
     /// Positions valued by the [`Oracle`] since the search started (0 without one).
     pub tbhits: u64,
+    /// The line's rank among the iteration's lines (`MultiPV`), from 1: one report per line and
+    /// iteration, best first.
+    pub multipv: u32,
+    /// Whether `score` is a table's exact value ([`Oracle`]: the root answered from it), so
+    /// that a draw there is a proven one; a `Score::Mate` is always proven.
+    pub exact: bool,
 }
 
 /// Exact values of positions from a solved table (a game's complete analysis, an endgame

@@ -1,5 +1,6 @@
 //! Principal variation search with a transposition table, quiescence and iterative deepening.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -136,7 +137,8 @@ pub struct Searcher<G: Game> {
     moves: Vec<G::Move>,
     cycle: CycleRule,
     weights: G::Weights,
-    tt: TranspositionTable,
+    /// Shared with the helper threads of a search ([`Searcher::set_threads`]).
+    tt: Arc<TranspositionTable>,
     /// Set when a value met since it was last cleared came from the cycle rule (see
     /// [`Searcher::negamax`]): such values depend on the path and are not stored.
     path_dependent: bool,
@@ -148,6 +150,24 @@ pub struct Searcher<G: Game> {
     oracle: Option<Arc<dyn Oracle<G>>>,
     /// Positions the oracle valued in this search.
     tbhits: u64,
+    /// `Threads`: how many threads search (1: this one alone).
+    threads: usize,
+    /// The searchers of the helper threads (lazy SMP), kept between searches for their buffers.
+    helpers: Vec<Searcher<G>>,
+    /// The node count of all threads of a search with helpers; `None` when searching alone.
+    shared: Option<Arc<AtomicU64>>,
+    /// This thread's nodes already added to `shared`.
+    flushed: u64,
+    /// The node count at which the clock, the stop flag and the shared count are next read.
+    next_poll: u64,
+    /// The node count at which the search stops inside an iteration: the budget when searching
+    /// alone; with helpers, the shared count is checked against `budget` at each poll instead.
+    node_limit: u64,
+    /// A helper thread's number (1, 2, ...): it searches only some depths ([`skips_depth`]);
+    /// `None` for the main thread.
+    helper: Option<usize>,
+    /// `MultiPV`: how many lines (distinct first moves) each iteration scores exactly and reports.
+    lines: usize,
 }
 
 impl<G: Game> Default for Searcher<G> {
@@ -167,6 +187,14 @@ impl<G: Game> Searcher<G> {
     /// had, see [`Searcher::hash_report`]). The table is made resident and zeroed here, by as
     /// many threads as the machine runs at once, not at each search.
     pub fn with_hash_mb(megabytes: usize) -> Searcher<G> {
+        Searcher::with_table(Arc::new(TranspositionTable::new(
+            megabytes,
+            clear_threads(),
+        )))
+    }
+
+    /// A searcher on the table `tt` (a helper's: its main thread's).
+    fn with_table(tt: Arc<TranspositionTable>) -> Searcher<G> {
         Searcher {
             keys: Vec::with_capacity(1024),
             nodes: 0,
@@ -183,21 +211,52 @@ impl<G: Game> Searcher<G> {
             moves: Vec::with_capacity(8 * (MAX_PLY + 1)),
             cycle: CycleRule::default(),
             weights: G::Weights::default(),
-            tt: TranspositionTable::new(megabytes, clear_threads()),
+            tt,
             path_dependent: false,
             tt_use: TtUse::Normal,
             reductions: true,
             oracle: None,
             tbhits: 0,
+            threads: 1,
+            helpers: Vec::new(),
+            shared: None,
+            flushed: 0,
+            next_poll: POLL_INTERVAL,
+            node_limit: u64::MAX,
+            helper: None,
+            lines: 1,
         }
+    }
+
+    /// A helper thread's searcher sharing `main`'s table and oracle.
+    fn helper_of(main: &Searcher<G>, number: usize) -> Searcher<G> {
+        let mut helper = Searcher::with_table(Arc::clone(&main.tt));
+        helper.helper = Some(number);
+        helper
+    }
+
+    /// Sets how many threads search (`Threads`; at least 1): with more than one, each search
+    /// runs helper threads alongside this one (lazy SMP): they search the same root at varied
+    /// depths and share the transposition table, so that this thread finds more of its tree
+    /// there; only this thread reports and chooses the move, and a node budget counts the nodes
+    /// of all threads. With one, every search is as reproducible as [`Searcher::search`] says.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+        self.helpers.truncate(self.threads - 1);
+    }
+
+    /// How many threads search.
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// Replaces the transposition table by an empty one of at most `megabytes` MB (the `Hash`
     /// option), made as [`Searcher::with_hash_mb`] makes it, and returns how it was made.
     pub fn set_hash(&mut self, megabytes: usize) -> &HashReport {
-        // Free the old table before taking the new one's memory.
-        self.tt = TranspositionTable::new(1, 1);
-        self.tt = TranspositionTable::new(megabytes, clear_threads());
+        // Free the old table before taking the new one's memory (the helpers hold it too).
+        self.helpers.clear();
+        self.tt = Arc::new(TranspositionTable::new(1, 1));
+        self.tt = Arc::new(TranspositionTable::new(megabytes, clear_threads()));
         self.tt.report()
     }
 
@@ -249,7 +308,80 @@ impl<G: Game> Searcher<G> {
     /// A search that depends on time ([`Limits::depends_on_time`], or pondering) uses the
     /// transposition table's entries of the searches before it back to the last reproducible one;
     /// a reproducible search (nodes, depth, the level) starts from a logically empty table.
+    ///
+    /// With `MultiPV` ([`SearchConfig::lines`]) above 1, each iteration scores that many root
+    /// moves exactly (or all there are) and reports each as a line, best first; `root`'s
+    /// `searchmoves` restricts the moves searched. With [`Searcher::set_threads`] above 1,
+    /// helper threads search alongside (lazy SMP) until this one is done; the search is then
+    /// not reproducible, and the nodes reported and budgeted are those of all threads.
     pub fn search(
+        &mut self,
+        root: &Root<G>,
+        limits: &Limits,
+        config: &SearchConfig<G::Weights>,
+        control: &Control,
+        handler: &mut dyn SearchHandler<G::Move>,
+    ) -> SearchResult<G::Move> {
+        self.tt
+            .new_search(limits.depends_on_time() || control.is_pondering());
+        if self.threads <= 1 {
+            self.shared = None;
+            return self.iterate(root, limits, config, control, handler);
+        }
+        let shared = Arc::new(AtomicU64::new(0));
+        self.shared = Some(Arc::clone(&shared));
+        while self.helpers.len() + 1 < self.threads {
+            let number = self.helpers.len() + 1;
+            self.helpers.push(Searcher::helper_of(self, number));
+        }
+        let mut helpers = std::mem::take(&mut self.helpers);
+        // Helpers search until this thread is done, at full strength, to the same depth.
+        let helper_limits = Limits {
+            depth: limits.depth,
+            infinite: true,
+            ..Limits::default()
+        };
+        let helper_config = SearchConfig {
+            level: super::Level::new(super::Level::FULL),
+            lines: 1,
+            ..config.clone()
+        };
+        let helper_control = Control::new(false);
+        let mut result = std::thread::scope(|scope| {
+            for helper in helpers.iter_mut() {
+                helper.tt = Arc::clone(&self.tt);
+                helper.oracle = self.oracle.clone();
+                helper.shared = Some(Arc::clone(&shared));
+                helper.tt_use = self.tt_use;
+                helper.reductions = self.reductions;
+                let (helper_limits, helper_config, helper_control) =
+                    (&helper_limits, &helper_config, &helper_control);
+                scope.spawn(move || {
+                    helper.iterate(
+                        root,
+                        helper_limits,
+                        helper_config,
+                        helper_control,
+                        &mut super::Silent,
+                    )
+                });
+            }
+            let result = self.iterate(root, limits, config, control, handler);
+            helper_control.stop();
+            result
+        });
+        result.nodes += helpers.iter().map(|h| h.nodes).sum::<u64>();
+        for helper in &mut helpers {
+            helper.shared = None;
+        }
+        self.helpers = helpers;
+        self.shared = None;
+        result
+    }
+
+    /// One thread's iterative deepening ([`Searcher::search`] once the table's generation is
+    /// set): the main thread's, or a helper's.
+    fn iterate(
         &mut self,
         root: &Root<G>,
         limits: &Limits,
@@ -268,6 +400,16 @@ impl<G: Game> Searcher<G> {
             budget = budget.min(level.max_nodes());
         }
         self.budget = budget;
+        // Searching alone, the budget is checked at every node (a reproducible count); with
+        // helpers, all threads' count at each poll.
+        self.node_limit = if self.shared.is_some() {
+            u64::MAX
+        } else {
+            budget
+        };
+        self.flushed = 0;
+        self.next_poll = POLL_INTERVAL;
+        self.lines = config.lines.max(1);
         // `go infinite` searches until `stop`, whatever the clock says.
         let clock = limits
             .clock
@@ -284,8 +426,6 @@ impl<G: Game> Searcher<G> {
         self.aborted = false;
         self.path_dependent = false;
         self.tbhits = 0;
-        self.tt
-            .new_search(limits.depends_on_time() || control.is_pondering());
         self.keys.clear();
         self.keys.extend_from_slice(&root.history);
         if self.keys.last() != Some(&root.position.key()) {
@@ -293,6 +433,10 @@ impl<G: Game> Searcher<G> {
         }
 
         let mut root_moves = self.root_moves(&root.position);
+        let restricted = !root.searchmoves.is_empty();
+        if restricted {
+            root_moves.retain(|rm| root.searchmoves.contains(&rm.child.mv));
+        }
         let mut result = SearchResult {
             best_move: None,
             score: Score::Cp(0),
@@ -300,26 +444,37 @@ impl<G: Game> Searcher<G> {
             nodes: 0,
             pv: Vec::new(),
         };
-        if root_moves.len() <= 1 {
+        // A forced move is played at once; a single move of `searchmoves` is searched, for its
+        // score.
+        if root_moves.is_empty() || (root_moves.len() == 1 && !restricted) {
             result.best_move = root_moves.first().map(|rm| rm.child.mv);
             result.pv = result.best_move.into_iter().collect();
             return result;
         }
-        let found = self
-            .root_move_from_oracle(&root.position, &root_moves)
-            .or_else(|| self.root_from_oracle(&root_moves, config.seed, root.game_ply));
-        if let Some(found) = found {
-            handler.iteration(&Iteration {
+        let salt = mix(config.seed, u64::from(root.game_ply));
+        if let Some(lines) = self.root_lines_from_oracle(&root.position, &root_moves, salt) {
+            for (rank, line) in lines.iter().take(self.lines).enumerate() {
+                handler.iteration(&Iteration {
+                    depth: 1,
+                    seldepth: line.pv.len() as u32,
+                    nodes: self.nodes,
+                    score: line.score,
+                    elapsed: started.elapsed(),
+                    pv: line.pv.clone(),
+                    hashfull: None,
+                    tbhits: self.tbhits,
+                    multipv: rank as u32 + 1,
+                    exact: true,
+                });
+            }
+            let best = &lines[0];
+            return SearchResult {
+                best_move: best.pv.first().copied(),
+                score: best.score,
                 depth: 1,
-                seldepth: found.pv.len() as u32,
                 nodes: self.nodes,
-                score: found.score,
-                elapsed: started.elapsed(),
-                pv: found.pv.clone(),
-                hashfull: None,
-                tbhits: self.tbhits,
-            });
-            return found;
+                pv: best.pv.clone(),
+            };
         }
 
         // The score reported stays inside the oracle's bounds of the root (the moves are still
@@ -337,6 +492,12 @@ impl<G: Game> Searcher<G> {
         let mut instability = 0.0;
         let mut previous: Option<(G::Move, i32)> = None;
         for depth in 1..=max_depth {
+            if self
+                .helper
+                .is_some_and(|h| depth < max_depth && skips_depth(h, depth, root.game_ply))
+            {
+                continue;
+            }
             self.can_abort = depth > 1;
             let last = root_moves[0].score;
             let aspiration = (depth >= 4 && last.abs() < MATE_BOUND).then_some(last);
@@ -350,28 +511,43 @@ impl<G: Game> Searcher<G> {
             ) else {
                 break;
             };
-            let rm = &root_moves[best];
+            // Search the best move first next time; the rest keep their order, but for the other
+            // lines of a MultiPV search, which go next, best first.
+            let chosen = root_moves.remove(best);
+            root_moves.insert(0, chosen);
+            if self.lines > 1 {
+                rank_lines(&mut root_moves[1..], tie_salt);
+            }
+            let rm = &root_moves[0];
             result.best_move = Some(rm.child.mv);
             result.score = to_score(within(root_bounds, rm.score));
             result.depth = depth;
             result.pv = rm.pv.clone();
             result.nodes = self.nodes;
-            handler.iteration(&Iteration {
-                depth,
-                seldepth: self.seldepth,
-                nodes: self.nodes,
-                score: result.score,
-                elapsed: started.elapsed(),
-                pv: rm.pv.clone(),
-                hashfull: Some(self.tt.hashfull()),
-                tbhits: self.tbhits,
-            });
             self.prev_pv = rm.pv.clone();
-            // Search the best move first next time; the rest keep their order.
-            let chosen = root_moves.remove(best);
-            root_moves.insert(0, chosen);
+            let hashfull = Some(self.tt.hashfull());
+            let shown = root_moves.iter().take(self.lines).take_while(|rm| rm.exact);
+            for (rank, rm) in shown.enumerate() {
+                let score = if rank == 0 {
+                    result.score
+                } else {
+                    to_score(rm.score)
+                };
+                handler.iteration(&Iteration {
+                    depth,
+                    seldepth: self.seldepth,
+                    nodes: self.total_nodes(),
+                    score,
+                    elapsed: started.elapsed(),
+                    pv: rm.pv.clone(),
+                    hashfull,
+                    tbhits: self.tbhits,
+                    multipv: rank as u32 + 1,
+                    exact: false,
+                });
+            }
             let proven = rm_score_is_proven(root_moves[0].score, depth);
-            if proven || self.nodes >= self.budget || self.out_of_time(control) {
+            if proven || self.total_nodes() >= self.budget || self.out_of_time(control) {
                 break;
             }
             let (best_move, score) = (root_moves[0].child.mv, root_moves[0].score);
@@ -397,16 +573,77 @@ impl<G: Game> Searcher<G> {
         result
     }
 
-    /// The move from the oracle when it holds every child of the root: the best value for the
-    /// mover (the fastest win, a draw, the slowest loss), equal ones broken by the seeded hash as
-    /// in the search, and a principal variation that follows the table's best moves. A child that
-    /// the cycle rule ends (a repetition of the game's history) gets the rule's value instead.
+    /// The lines the oracle gives at the root, best first, when it answers there (the
+    /// [`Searcher::lines`] first ones with their principal variations): from
+    /// [`Searcher::root_move_from_oracle`] (a table that knows scores), else
+    /// [`Searcher::root_from_oracle`] (one that knows results and distances). `None`: search.
+    fn root_lines_from_oracle(
+        &mut self,
+        root: &G,
+        root_moves: &[RootMove<G>],
+        salt: u64,
+    ) -> Option<Vec<OracleLine<G::Move>>> {
+        if let Some(line) = self.root_move_from_oracle(root, root_moves) {
+            if self.lines == 1 {
+                return Some(vec![line]);
+            }
+            return self.root_scores_from_oracle(root_moves, line, salt);
+        }
+        self.root_from_oracle(root_moves, salt)
+    }
+
+    /// With several lines, the exact score of every root move from a table that knows scores
+    /// (the root's own move from [`Oracle::root_move`], `best`, first among the best): `None`
+    /// (search) when the table does not value every move exactly.
+    fn root_scores_from_oracle(
+        &mut self,
+        root_moves: &[RootMove<G>],
+        best: OracleLine<G::Move>,
+        salt: u64,
+    ) -> Option<Vec<OracleLine<G::Move>>> {
+        let oracle = self.oracle.clone()?;
+        let best_move = best.pv.first().copied();
+        let mut lines = vec![best];
+        for rm in root_moves
+            .iter()
+            .filter(|rm| Some(rm.child.mv) != best_move)
+        {
+            let score = match rm.child.pos.proven() {
+                Some(proven) => to_score(proven_score(proven, 1)),
+                None => {
+                    let (low, high) = oracle.bounds(&rm.child.pos)?;
+                    if low != high {
+                        return None;
+                    }
+                    self.tbhits += 1;
+                    Score::Cp(-low)
+                }
+            };
+            lines.push(OracleLine {
+                score,
+                pv: vec![rm.child.mv],
+                index: rm.index,
+            });
+        }
+        lines[1..].sort_by_key(|l| {
+            (
+                std::cmp::Reverse(score_order(l.score)),
+                mix(salt, l.index as u64),
+            )
+        });
+        Some(lines)
+    }
+
+    /// The lines from an oracle that holds every child of the root, best first: the best value
+    /// for the mover (the fastest win, a draw, the slowest loss), equal ones ordered by the
+    /// seeded hash as in the search, each with a principal variation that follows the table's
+    /// best moves (for the [`Searcher::lines`] first). A child that the cycle rule ends (a
+    /// repetition of the game's history) gets the rule's value instead.
     fn root_from_oracle(
         &mut self,
         root_moves: &[RootMove<G>],
-        seed: u64,
-        game_ply: u32,
-    ) -> Option<SearchResult<G::Move>> {
+        salt: u64,
+    ) -> Option<Vec<OracleLine<G::Move>>> {
         let oracle = self.oracle.clone()?;
         let mut scored = Vec::with_capacity(root_moves.len());
         let mut probed = 0;
@@ -430,38 +667,17 @@ impl<G: Game> Searcher<G> {
         if probed == 0 {
             return None;
         }
-        let salt = mix(seed, u64::from(game_ply));
-        let (score, best) = scored
+        scored.sort_by_key(|(s, rm)| (std::cmp::Reverse(*s), mix(salt, rm.index as u64)));
+        let lines = scored
             .iter()
-            .max_by_key(|(s, rm)| (*s, std::cmp::Reverse(mix(salt, rm.index as u64))))?;
-        let mut pv = vec![best.child.mv];
-        let mut pos = best.child.pos.clone();
-        let mut moves = Vec::new();
-        // The line the table plays, as far as it holds every child (and at most 40 plies).
-        while pv.len() < 40 && pos.outcome().is_none() {
-            moves.clear();
-            pos.legal_moves(&mut moves);
-            let next = moves
-                .iter()
-                .map(|&mv| {
-                    let child = pos.play(mv).0;
-                    oracle
-                        .probe(&child)
-                        .map(|v| (-oracle_score(v, 1), mv, child))
-                })
-                .collect::<Option<Vec<_>>>()
-                .and_then(|children| children.into_iter().max_by_key(|c| c.0));
-            let Some((_, mv, child)) = next else { break };
-            pv.push(mv);
-            pos = child;
-        }
-        Some(SearchResult {
-            best_move: Some(best.child.mv),
-            score: to_score(*score),
-            depth: 1,
-            nodes: self.nodes,
-            pv,
-        })
+            .take(self.lines)
+            .map(|(score, rm)| OracleLine {
+                score: to_score(*score),
+                pv: table_line(oracle.as_ref(), rm),
+                index: rm.index,
+            })
+            .collect();
+        Some(lines)
     }
 
     /// The root's legal moves as root moves, ordered captures first (most seeds), then by house.
@@ -512,14 +728,23 @@ impl<G: Game> Searcher<G> {
         control: &Control,
     ) -> Option<usize> {
         let mut best = -INF;
+        // The best exact scores so far, best first: as many as there are lines (MultiPV).
+        let mut top: Vec<i32> = Vec::with_capacity(self.lines + 1);
         let root_len = self.keys.len();
         // `keys` starts with the position after the last irreversible move.
         let root_irrev = 0;
-        for rm in root_moves.iter_mut() {
-            let alpha = if exact_all || best == -INF {
+        for (i, rm) in root_moves.iter_mut().enumerate() {
+            // A move must reach this to be scored exactly: the best score so far, or with
+            // several lines the last line's.
+            let threshold = if self.lines > 1 {
+                top.get(self.lines - 1).copied().unwrap_or(-INF)
+            } else {
+                best
+            };
+            let alpha = if exact_all || threshold == -INF {
                 -INF
             } else {
-                best - 1
+                threshold - 1
             };
             let child = rm.child.clone();
             self.keys.truncate(root_len);
@@ -532,7 +757,7 @@ impl<G: Game> Searcher<G> {
             let on_pv = self.prev_pv.first() == Some(&child.mv);
             let d = depth as i32 - 1;
             let mut score;
-            if alpha == -INF && !exact_all && aspiration.is_some() {
+            if i == 0 && !exact_all && aspiration.is_some() {
                 // Aspiration: a window around the previous iteration's score, opened on the side
                 // the score falls out of.
                 let center = aspiration.unwrap_or(0);
@@ -553,7 +778,7 @@ impl<G: Game> Searcher<G> {
             } else if alpha == -INF {
                 score = -self.negamax(&child.pos, d, -INF, INF, 1, irrev, on_pv, control);
             } else {
-                score = -self.negamax(&child.pos, d, -best, -alpha, 1, irrev, on_pv, control);
+                score = -self.negamax(&child.pos, d, -threshold, -alpha, 1, irrev, on_pv, control);
                 if score > alpha && !self.aborted {
                     score = -self.negamax(&child.pos, d, -INF, -alpha, 1, irrev, on_pv, control);
                 }
@@ -568,6 +793,11 @@ impl<G: Game> Searcher<G> {
                 rm.pv.clear();
                 rm.pv.push(child.mv);
                 rm.pv.extend_from_slice(&self.pv[1]);
+                if self.lines > 1 {
+                    let at = top.partition_point(|&t| t >= score);
+                    top.insert(at, score);
+                    top.truncate(self.lines);
+                }
             }
             best = best.max(score);
         }
@@ -602,6 +832,31 @@ impl<G: Game> Searcher<G> {
             result.best_move = Some(rm.child.mv);
             result.score = to_score(rm.score);
             result.pv = rm.pv.clone();
+        }
+    }
+
+    /// Between [`POLL_INTERVAL`] nodes: adds this thread's nodes to the shared count (with
+    /// helpers), and says whether the search must stop: time is up, a stop was asked for, or all
+    /// threads together have spent the budget.
+    fn poll(&mut self, control: &Control) -> bool {
+        self.next_poll = self.nodes + POLL_INTERVAL;
+        if let Some(shared) = &self.shared {
+            let total = shared.fetch_add(self.nodes - self.flushed, Ordering::Relaxed)
+                + (self.nodes - self.flushed);
+            self.flushed = self.nodes;
+            if total >= self.budget {
+                return true;
+            }
+        }
+        self.out_of_time(control)
+    }
+
+    /// The nodes of this search: this thread's alone, or, with helpers, those all threads have
+    /// added to the shared count and this thread's since it last added.
+    fn total_nodes(&self) -> u64 {
+        match &self.shared {
+            Some(shared) => shared.load(Ordering::Relaxed) + (self.nodes - self.flushed),
+            None => self.nodes,
         }
     }
 
@@ -690,11 +945,11 @@ impl<G: Game> Searcher<G> {
             return within(bounds, self.quiesce(pos, stand, alpha, beta, ply));
         }
         if self.can_abort {
-            if self.nodes >= self.budget {
+            if self.nodes >= self.node_limit {
                 self.aborted = true;
                 return 0;
             }
-            if self.nodes.is_multiple_of(POLL_INTERVAL) && self.out_of_time(control) {
+            if self.nodes >= self.next_poll && self.poll(control) {
                 self.aborted = true;
                 return 0;
             }
@@ -1020,7 +1275,7 @@ impl<G: Game> Searcher<G> {
         &mut self,
         root: &G,
         root_moves: &[RootMove<G>],
-    ) -> Option<SearchResult<G::Move>> {
+    ) -> Option<OracleLine<G::Move>> {
         let oracle = self.oracle.clone()?;
         let at = self.keys.len();
         if self.cycle.no_progress_limit > 0
@@ -1037,12 +1292,10 @@ impl<G: Game> Searcher<G> {
         // The root is the one position visited.
         self.nodes += 1;
         self.tbhits += 1;
-        Some(SearchResult {
-            best_move: Some(mv),
+        Some(OracleLine {
             score: Score::Cp(score),
-            depth: 1,
-            nodes: self.nodes,
             pv: vec![mv],
+            index: rm.index,
         })
     }
 
@@ -1137,6 +1390,75 @@ impl<G: Game> Searcher<G> {
             }
         }
     }
+}
+
+/// A line an oracle gives at the root ([`Searcher::root_lines_from_oracle`]).
+struct OracleLine<M> {
+    /// The table's exact score of the line's first move.
+    score: Score,
+    /// The line, from the root.
+    pv: Vec<M>,
+    /// The first move's index in the legal move list (its tie-break identity).
+    index: usize,
+}
+
+/// The line the oracle plays after the root move `rm`: its best move in each position, as far as
+/// it holds every child (and for at most 40 plies).
+fn table_line<G: Game>(oracle: &dyn Oracle<G>, rm: &RootMove<G>) -> Vec<G::Move> {
+    let mut pv = vec![rm.child.mv];
+    let mut pos = rm.child.pos.clone();
+    let mut moves = Vec::new();
+    while pv.len() < 40 && pos.outcome().is_none() {
+        moves.clear();
+        pos.legal_moves(&mut moves);
+        let next = moves
+            .iter()
+            .map(|&mv| {
+                let child = pos.play(mv).0;
+                oracle
+                    .probe(&child)
+                    .map(|v| (-oracle_score(v, 1), mv, child))
+            })
+            .collect::<Option<Vec<_>>>()
+            .and_then(|children| children.into_iter().max_by_key(|c| c.0));
+        let Some((_, mv, child)) = next else { break };
+        pv.push(mv);
+        pos = child;
+    }
+    pv
+}
+
+/// A reported score as a number that orders them as the mover prefers: wins (the fastest
+/// first), then heuristic scores, then losses (the slowest first).
+fn score_order(score: Score) -> i64 {
+    match score {
+        Score::Mate(n) if n > 0 => i64::from(MATE) - i64::from(n),
+        Score::Mate(n) => -i64::from(MATE) - i64::from(n),
+        Score::Cp(cp) => i64::from(cp),
+    }
+}
+
+/// Orders root moves for the lines of a MultiPV search: the exactly scored ones first, best
+/// first (equal ones by the seeded hash of their index), then the others in their order.
+fn rank_lines<G: Game>(root_moves: &mut [RootMove<G>], salt: u64) {
+    root_moves.sort_by_key(|rm| {
+        if rm.exact {
+            (0, -i64::from(rm.score), mix(salt, rm.index as u64))
+        } else {
+            (1, 0, 0)
+        }
+    });
+}
+
+/// Whether helper thread `helper` (1, 2, ...) skips the iteration of `depth` at a root
+/// `game_ply` plies into the game: helpers search different depths from the main thread and from
+/// each other (after the skip pattern Stockfish's lazy SMP used: blocks of depths of a size and
+/// phase per helper), so that their table entries run ahead of it.
+fn skips_depth(helper: usize, depth: u32, game_ply: u32) -> bool {
+    const SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+    const PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+    let i = (helper - 1) % SIZE.len();
+    ((depth + game_ply + PHASE[i]) / SIZE[i]) % 2 == 1
 }
 
 /// Moves the child of the table's move to the front of `children`, the others keeping their order

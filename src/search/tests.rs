@@ -13,6 +13,7 @@ fn config(cycle: CycleRule) -> SearchConfig<Weights> {
         cycle,
         level: Level::default(),
         seed: seed_hash("test"),
+        lines: 1,
     }
 }
 
@@ -136,6 +137,7 @@ fn roots_with_repetitions() -> Vec<Root<Board>> {
             position: pos,
             history,
             game_ply: 10,
+            searchmoves: Vec::new(),
         });
     }
     roots
@@ -376,6 +378,7 @@ fn weak_levels_are_seeded_and_legal() {
             let cfg = SearchConfig {
                 level: Level::new(level),
                 seed: seed_hash(&format!("s{i}")),
+                lines: 1,
                 ..config(CycleRule::default())
             };
             let run = || {
@@ -482,4 +485,109 @@ fn capture_test_never_misses_a_capture() {
         }
     }
     assert!(checked > 1000);
+}
+
+#[test]
+fn multipv_lines_are_the_minimax_values_of_their_moves() {
+    // With the table off and no reductions, each line of a MultiPV search scores its first
+    // move exactly: the plain minimax value of the position it leads to, one ply less deep.
+    let cycle = CycleRule {
+        repetitions: 3,
+        no_progress_limit: 0,
+    };
+    let mut compared = 0;
+    for root in sample_roots().into_iter().take(12) {
+        for depth in 1..=4 {
+            let mut searcher = Searcher::<Board>::with_hash_mb(1);
+            searcher.tt_use = TtUse::Off;
+            searcher.reductions = false;
+            let limits = Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            };
+            let mut record = Record(Vec::new());
+            let lines = 4;
+            let cfg = SearchConfig {
+                lines,
+                ..config(cycle)
+            };
+            searcher.search(&root, &limits, &cfg, &Control::default(), &mut record);
+            let last: Vec<&Iteration<Move>> =
+                record.0.iter().filter(|i| i.depth == depth).collect();
+            let legal = root.position.legal_moves().len();
+            assert_eq!(last.len(), lines.min(legal), "{}", root.position);
+            let mut previous = i32::MAX;
+            for (rank, line) in last.iter().enumerate() {
+                assert_eq!(line.multipv as usize, rank + 1);
+                let mv = line.pv[0];
+                let child = root.position.play(mv).0;
+                let mut keys = vec![root.position.key(), child.key()];
+                if root.position.play(mv).1 > 0 {
+                    keys = vec![child.key()];
+                }
+                let value = -minimax(&child, depth - 1, 1, &mut keys, cycle);
+                assert_eq!(line.score, to_score(value), "{} {mv}", root.position);
+                assert!(value <= previous, "lines best first");
+                previous = value;
+                compared += 1;
+            }
+            let firsts: std::collections::BTreeSet<String> =
+                last.iter().map(|l| l.pv[0].to_string()).collect();
+            assert_eq!(firsts.len(), last.len(), "distinct first moves");
+        }
+    }
+    assert!(compared > 100);
+}
+
+#[test]
+fn searchmoves_restrict_the_root() {
+    let root = sample_roots().remove(0);
+    let legal: Vec<Move> = root.position.legal_moves().iter().copied().collect();
+    let only = vec![legal[legal.len() - 1]];
+    let mut searcher = Searcher::<Board>::with_hash_mb(1);
+    let limits = Limits {
+        depth: Some(6),
+        ..Limits::default()
+    };
+    let restricted = Root {
+        searchmoves: only.clone(),
+        ..root.clone()
+    };
+    let mut record = Record(Vec::new());
+    let r = searcher.search(
+        &restricted,
+        &limits,
+        &config(CycleRule::default()),
+        &Control::default(),
+        &mut record,
+    );
+    // A single move given is searched for its score, and played.
+    assert_eq!(r.best_move, Some(only[0]));
+    assert_eq!(r.depth, 6);
+    assert!(record.0.iter().all(|i| i.pv[0] == only[0]));
+}
+
+#[test]
+fn helper_threads_share_the_budget_and_the_move_is_legal() {
+    let mut searcher = Searcher::<Board>::with_hash_mb(4);
+    searcher.set_threads(2);
+    let limits = Limits {
+        nodes: Some(200_000),
+        ..Limits::default()
+    };
+    for root in sample_roots().into_iter().take(6) {
+        let mut record = Record(Vec::new());
+        let r = searcher.search(
+            &root,
+            &limits,
+            &config(CycleRule::default()),
+            &Control::default(),
+            &mut record,
+        );
+        let best = r.best_move.unwrap();
+        assert!(root.position.legal_moves().iter().any(|&m| m == best));
+        // Every reported iteration was completed within the budget of all threads' nodes.
+        assert!(record.0.iter().all(|i| i.nodes < 200_000));
+        assert!(r.nodes >= 200_000 || r.depth == MAX_DEPTH, "{}", r.nodes);
+    }
 }

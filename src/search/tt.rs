@@ -22,6 +22,8 @@
 //! Mate scores are stored relative to the node (distance to the end from the stored position), and
 //! turned back into root-relative scores on probe ([`to_tt`], [`from_tt`]).
 
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
+
 use super::negamax::MATE_BOUND;
 
 /// The table size when none is asked for, in megabytes.
@@ -45,9 +47,8 @@ pub enum Bound {
 /// Move index meaning "no move".
 pub const NO_MOVE: u8 = u8::MAX;
 
-/// One stored result.
+/// One stored result, as its fields.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[repr(C)]
 struct Entry {
     check: u32,
     score: i32,
@@ -55,14 +56,60 @@ struct Entry {
     depth: u8,
     bound: u8,
     mv: u8,
-    _pad: [u8; 3],
+}
+
+/// One stored result in two atomic words, so that threads searching together (lazy SMP) share
+/// the table without locks. `data` holds the score (bits 0-31), the generation (32-47), the depth
+/// (48-55) and the bound (56-63); `key` holds the key's upper half xor both halves of `data`
+/// (bits 0-31) and the move (32-39). A reader that meets two writes half done (one thread's
+/// `key` with another's `data`) finds a check that does not match its key and takes the entry
+/// for another position's (Hyatt and Mann's lockless hashing), so it never uses a torn result.
+/// One thread alone reads back exactly what it wrote: relaxed loads and stores are plain moves.
+#[derive(Debug, Default)]
+#[repr(C)]
+struct Slot {
+    key: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Slot {
+    #[inline(always)]
+    fn load(&self) -> Entry {
+        let data = self.data.load(Ordering::Relaxed);
+        let key = self.key.load(Ordering::Relaxed);
+        Entry {
+            check: key as u32 ^ fold(data),
+            score: data as u32 as i32,
+            generation: (data >> 32) as u16,
+            depth: (data >> 48) as u8,
+            bound: (data >> 56) as u8,
+            mv: (key >> 32) as u8,
+        }
+    }
+
+    #[inline(always)]
+    fn save(&self, e: &Entry) {
+        let data = u64::from(e.score as u32)
+            | u64::from(e.generation) << 32
+            | u64::from(e.depth) << 48
+            | u64::from(e.bound) << 56;
+        let key = u64::from(e.check ^ fold(data)) | u64::from(e.mv) << 32;
+        self.data.store(data, Ordering::Relaxed);
+        self.key.store(key, Ordering::Relaxed);
+    }
+}
+
+/// Both halves of a word xored: what ties a slot's `key` to its `data`.
+#[inline(always)]
+fn fold(data: u64) -> u32 {
+    (data ^ (data >> 32)) as u32
 }
 
 /// Four entries in one cache line.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Debug, Default)]
 #[repr(C, align(64))]
 struct Bucket {
-    entries: [Entry; 4],
+    entries: [Slot; 4],
 }
 
 /// When a search that keeps the table must replace an entry, each search since the entry was
@@ -160,16 +207,20 @@ fn clear_in_parallel(buckets: &mut [Bucket], threads: usize) -> usize {
         1
     };
     if threads == 1 {
-        buckets.fill(Bucket::default());
+        zero_buckets(buckets);
         return 1;
     }
     let share = buckets.len().div_ceil(threads);
     std::thread::scope(|scope| {
         for part in buckets.chunks_mut(share) {
-            scope.spawn(|| part.fill(Bucket::default()));
+            scope.spawn(|| zero_buckets(part));
         }
     });
     threads
+}
+
+fn zero_buckets(buckets: &mut [Bucket]) {
+    buckets.iter_mut().for_each(|b| *b = Bucket::default());
 }
 
 /// How a table was made ([`TranspositionTable::new`]): what was asked, what was had, and what
@@ -213,13 +264,16 @@ pub struct Hit {
     pub mv: u8,
 }
 
-/// The transposition table (see the module docs).
+/// The transposition table (see the module docs). Every method but [`TranspositionTable::zero`]
+/// takes `&self`: the threads of one search share it ([`std::sync::Arc`]); only the thread that
+/// starts a search moves the generations ([`TranspositionTable::new_search`]), before the others
+/// start.
 pub struct TranspositionTable {
     buckets: Buckets,
     mask: u64,
-    generation: u16,
+    generation: AtomicU16,
     /// The oldest generation whose entries count (at most `generation`).
-    floor: u16,
+    floor: AtomicU16,
     megabytes: usize,
     report: HashReport,
 }
@@ -257,8 +311,8 @@ impl TranspositionTable {
         TranspositionTable {
             buckets,
             mask: count as u64 - 1,
-            generation: 1,
-            floor: 1,
+            generation: AtomicU16::new(1),
+            floor: AtomicU16::new(1),
             megabytes,
             report,
         }
@@ -283,36 +337,41 @@ impl TranspositionTable {
     /// new generation (as every reproducible search does) instead of writing the memory, so it
     /// is instant whatever the size; the memory is zeroed only when the generation counter wraps
     /// (and when the table is made).
-    pub fn clear(&mut self) {
+    pub fn clear(&self) {
         self.new_search(false);
     }
 
     /// Zeroes every entry (all memory written).
-    fn zero(&mut self) {
-        self.buckets.fill(Bucket::default());
-        self.generation = 1;
-        self.floor = 1;
+    fn zero(&self) {
+        for slot in self.buckets.iter().flat_map(|b| &b.entries) {
+            slot.save(&Entry::default());
+        }
+        self.generation.store(1, Ordering::Relaxed);
+        self.floor.store(1, Ordering::Relaxed);
     }
 
     /// Starts a new search. With `keep`, the entries that counted so far still count (as
     /// written by older generations); without, every entry written before counts as empty from
-    /// now on.
-    pub fn new_search(&mut self, keep: bool) {
-        if self.generation == u16::MAX {
+    /// now on. Called by one thread while no other uses the table (the helpers of a search start
+    /// after it).
+    pub fn new_search(&self, keep: bool) {
+        let generation = self.generation.load(Ordering::Relaxed);
+        if generation == u16::MAX {
             self.zero();
         } else {
-            self.generation += 1;
+            self.generation.store(generation + 1, Ordering::Relaxed);
             if !keep {
-                self.floor = self.generation;
+                self.floor.store(generation + 1, Ordering::Relaxed);
             }
         }
     }
 
-    /// Whether `entry` counts in this search (written since the floor; zeroed entries have
-    /// generation 0, below every floor).
-    #[inline(always)]
-    fn counts(&self, entry: &Entry) -> bool {
-        entry.generation >= self.floor
+    fn generation(&self) -> u16 {
+        self.generation.load(Ordering::Relaxed)
+    }
+
+    fn floor(&self) -> u16 {
+        self.floor.load(Ordering::Relaxed)
     }
 
     fn bucket_index(&self, key: u64) -> usize {
@@ -346,11 +405,13 @@ impl TranspositionTable {
     #[inline(always)]
     pub fn probe(&self, key: u64) -> Option<Hit> {
         let check = (key >> 32) as u32;
+        let floor = self.floor();
         let bucket = &self.buckets[self.bucket_index(key)];
         bucket
             .entries
             .iter()
-            .find(|e| e.check == check && self.counts(e))
+            .map(Slot::load)
+            .find(|e| e.check == check && e.generation >= floor)
             .map(|e| Hit {
                 score: e.score,
                 depth: e.depth,
@@ -366,15 +427,15 @@ impl TranspositionTable {
 
     /// Stores a result for `key` (`score` already node-relative, see [`to_tt`]).
     #[inline(always)]
-    pub fn store(&mut self, key: u64, depth: u32, score: i32, bound: Bound, mv: u8) {
+    pub fn store(&self, key: u64, depth: u32, score: i32, bound: Bound, mv: u8) {
         let check = (key >> 32) as u32;
-        let (generation, floor) = (self.generation, self.floor);
-        let index = self.bucket_index(key);
-        let bucket = &mut self.buckets[index];
+        let (generation, floor) = (self.generation(), self.floor());
+        let bucket = &self.buckets[self.bucket_index(key)];
+        let entries = bucket.entries.each_ref().map(Slot::load);
         let mut slot = 0;
         // The worth of keeping the entry in `slot`: below every depth for one that does not count.
         let mut worst = i32::MAX;
-        for (i, e) in bucket.entries.iter().enumerate() {
+        for (i, e) in entries.iter().enumerate() {
             if e.generation < floor {
                 if worst > i32::MIN {
                     slot = i;
@@ -393,33 +454,33 @@ impl TranspositionTable {
                 worst = worth;
             }
         }
-        let e = &mut bucket.entries[slot];
+        let e = &entries[slot];
         // Keep the move of an earlier result for this position when the new one has none.
         let mv = if mv == NO_MOVE && e.check == check && e.generation >= floor {
             e.mv
         } else {
             mv
         };
-        *e = Entry {
+        bucket.entries[slot].save(&Entry {
             check,
             score,
             generation,
             depth: depth.min(255) as u8,
             bound: bound as u8,
             mv,
-            _pad: [0; 3],
-        };
+        });
     }
 
     /// Fill of the table by this search, per mille, estimated from the first 250 buckets.
     pub fn hashfull(&self) -> u32 {
         let sample = self.buckets.len().min(250);
+        let generation = self.generation();
         let used: usize = self.buckets[..sample]
             .iter()
             .map(|b| {
                 b.entries
                     .iter()
-                    .filter(|e| e.generation == self.generation)
+                    .filter(|e| e.load().generation == generation)
                     .count()
             })
             .sum();
@@ -459,7 +520,7 @@ mod tests {
 
     #[test]
     fn store_then_probe() {
-        let mut tt = TranspositionTable::new(1, 1);
+        let tt = TranspositionTable::new(1, 1);
         let key = 0x1234_5678_9abc_def0;
         assert_eq!(tt.probe(key), None);
         tt.store(key, 7, -42, Bound::Lower, 3);
@@ -488,7 +549,7 @@ mod tests {
 
     #[test]
     fn new_search_and_clear_forget() {
-        let mut tt = TranspositionTable::new(1, 1);
+        let tt = TranspositionTable::new(1, 1);
         tt.store(99 << 32, 3, 1, Bound::Exact, 0);
         tt.new_search(false);
         assert_eq!(tt.probe(99 << 32), None);
@@ -500,7 +561,7 @@ mod tests {
 
     #[test]
     fn searches_that_keep_the_table_read_the_earlier_ones() {
-        let mut tt = TranspositionTable::new(1, 1);
+        let tt = TranspositionTable::new(1, 1);
         let (a, b) = (5 << 32, 6 << 32);
         tt.store(a, 3, 1, Bound::Exact, 2);
         tt.new_search(true);
@@ -523,7 +584,7 @@ mod tests {
 
     #[test]
     fn old_entries_are_replaced_first_when_the_table_is_kept() {
-        let mut tt = TranspositionTable::new(1, 1);
+        let tt = TranspositionTable::new(1, 1);
         let keys: Vec<u64> = (1..=6u64).map(|k| k << 32 | 9).collect();
         // Two deep entries of an older search, then two shallow ones of this search.
         tt.store(keys[0], 12, 0, Bound::Exact, 0);
@@ -545,7 +606,7 @@ mod tests {
 
     #[test]
     fn bucket_keeps_deeper_entries() {
-        let mut tt = TranspositionTable::new(1, 1);
+        let tt = TranspositionTable::new(1, 1);
         // Five keys of one bucket: the shallowest of the first four is replaced by the fifth.
         let keys: Vec<u64> = (1..=5u64).map(|k| k << 32 | 7).collect();
         for (i, &k) in keys[..4].iter().enumerate() {
