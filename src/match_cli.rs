@@ -47,6 +47,9 @@ pub fn run(args: MatchArgs, out: &mut impl Write) -> anyhow::Result<()> {
         MatchEvent::Started(start) => {
             // Even under --quiet: with a plain `go` a match can run for minutes without output.
             eprintln!("{start}");
+            for note in &start.notes {
+                eprintln!("Note: {note}");
+            }
             names = start.names.clone();
             sprt = start.sprt;
             if !quiet {

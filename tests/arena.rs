@@ -65,7 +65,10 @@ fn scratch(name: &str) -> PathBuf {
 // `garbage` (junk lines and a `bestmove` without a move), `nomove` (`bestmove 0000` although it has
 // legal moves). Two more modes play random moves too: `slowstart:MS` waits MS milliseconds before
 // `uciok` (a JVM starting), `strict` reads `position` as Aalina does, the moves run together in one
-// word (`moves FfBe`), and exits with status 4 on moves separated by blanks. `clock:MS` needs
+// word (`moves FfBe`), and exits with status 4 on moves separated by blanks. The game is chosen
+// with the option `Variant` (`abapa` or `awari`); `ucivariant` lists `UCI_Variant` instead,
+// `bothvariants` lists both and exits with status 7 when told `Variant`, `novariant` lists
+// neither; `refuserules` also lists `Repetitions` and refuses any value but 3. `clock:MS` needs
 // a game clock (`go wtime ...` when South moves, `go btime ...` when North does, else exit status 5) and sleeps MS milliseconds before
 // each move; `nodes` needs `go nodes N` (else exit status 6).
 
@@ -108,13 +111,30 @@ fn fake_engine() {
                     std::thread::sleep(Duration::from_millis(u64::from(fault_at)));
                 }
                 say(&format!("id name fake-{kind}"));
-                say("option name Variant type combo default abapa var abapa var awari");
+                let variant = "type combo default abapa var abapa var awari";
+                match kind.as_str() {
+                    "novariant" => {}
+                    "ucivariant" => say(&format!("option name UCI_Variant {variant}")),
+                    "bothvariants" => {
+                        say(&format!("option name Variant {variant}"));
+                        say(&format!("option name UCI_Variant {variant}"));
+                    }
+                    _ => say(&format!("option name Variant {variant}")),
+                }
+                if kind == "refuserules" {
+                    say("option name Repetitions type spin default 3 min 3 max 9");
+                }
                 say("option name Seed type string default 1");
                 say("uciok");
             }
             Some("isready") => say("readyok"),
             Some("setoption") if words.len() >= 5 => match words[2] {
-                "Variant" => rules.variant = words[4].parse().unwrap(),
+                "Variant" if kind == "bothvariants" => {
+                    eprintln!("fake engine: told Variant, though it lists UCI_Variant");
+                    std::process::exit(7);
+                }
+                "Variant" | "UCI_Variant" => rules.variant = words[4].parse().unwrap(),
+                "Repetitions" if words[4] != "3" => say("info string error: Repetitions below 3"),
                 "Seed" => {
                     seed = words[4]
                         .bytes()
@@ -807,6 +827,136 @@ fn an_option_the_engine_does_not_list_is_an_error() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("engine 1") && err.contains("'Bogus'"), "{err}");
     assert!(out.stdout.is_empty());
+}
+
+/// A match of two fake engines (modes `modes`) with the options `words`, run as
+/// [`run_quiet`] runs it.
+fn fake_match(modes: [&str; 2], words: &[&str]) -> anyhow::Result<MatchReport> {
+    let engines = modes.map(fake_engine_command);
+    let mut all = vec!["--engine", &engines[0], "--engine", &engines[1]];
+    all.extend_from_slice(words);
+    run_quiet(match_args(&all))
+}
+
+/// The runner selects the game with `UCI_Variant` when an engine lists it (also when it lists
+/// `Variant` too), and with `Variant` otherwise; an engine that lists neither plays only the
+/// default game (Oware, Abapa rules), and another game is an error before the first game that
+/// names it; so is a game its variant option does not offer. Both engines are checked and
+/// reported.
+#[test]
+fn the_game_is_selected_with_uci_variant_or_variant() {
+    let summary = played(
+        fake_match(
+            ["bothvariants", "ucivariant"],
+            &["--variant", "awari", "--games", "2", "--quiet"],
+        )
+        .unwrap(),
+    );
+    assert_eq!(summary.tally.games.games(), 2);
+    assert!(summary.tally.faults.iter().all(|f| f.is_empty()));
+    let abapa = played(fake_match(["novariant", "random"], &["--games", "2", "--quiet"]).unwrap());
+    assert_eq!(abapa.tally.games.games(), 2);
+    let mut games = 0;
+    let err = run_match(
+        match_args(&[
+            "--engine",
+            &fake_engine_command("novariant"),
+            "--engine",
+            &fake_engine_command("ucivariant"),
+            "--variant",
+            "dobutsu",
+            "--quiet",
+        ]),
+        &AtomicBool::new(false),
+        &mut |event| {
+            if let MatchEvent::Game { .. } = event {
+                games += 1;
+            }
+        },
+    )
+    .unwrap_err();
+    let text = format!("{err:#}");
+    assert!(
+        text.contains("engine 1")
+            && text.contains(
+                "lists no UCI_Variant or Variant option, so it cannot be told to play dobutsu"
+            ),
+        "{text}"
+    );
+    assert!(
+        text.contains("engine 2")
+            && text.contains("its UCI_Variant option offers abapa, awari, not dobutsu"),
+        "{text}"
+    );
+    assert_eq!(games, 0);
+}
+
+/// A rule setting an engine refuses is an error before the first game, and the other engine's
+/// options are checked too: one run reports both.
+#[test]
+fn a_refused_rule_setting_is_an_error_and_both_engines_are_reported() {
+    let path = scratch("refused-rule.ogn");
+    let err = fake_match(
+        ["refuserules", "random"],
+        &[
+            "--repetitions",
+            "2",
+            "--option",
+            "2:Bogus=1",
+            "--ogn",
+            path.to_str().unwrap(),
+            "--quiet",
+        ],
+    )
+    .unwrap_err();
+    let text = format!("{err:#}");
+    assert!(
+        text.contains("engine 1")
+            && text.contains("cannot play by the referee's rules")
+            && text.contains(
+                "refused the rule setting Repetitions=2: info string error: Repetitions below 3"
+            ),
+        "{text}"
+    );
+    assert!(
+        text.contains("engine 2") && text.contains("'Bogus'"),
+        "{text}"
+    );
+    assert!(!path.exists());
+    // The rule it accepts is no error.
+    let summary =
+        played(fake_match(["refuserules", "random"], &["--games", "2", "--quiet"]).unwrap());
+    assert_eq!(summary.tally.games.games(), 2);
+}
+
+/// The start says which cycle rule decides the games when an engine cannot be told it: the
+/// referee's (our engine lists `Repetitions` and `NoCaptureLimit`, the fake engines do not).
+#[test]
+fn the_start_notes_whose_cycle_rule_applies() {
+    let mut notes = Vec::new();
+    run_match(
+        match_args(&[
+            "--engine",
+            &real_engine(),
+            "--engine",
+            &fake_engine_command("first"),
+            "--games",
+            "0",
+            "--quiet",
+        ]),
+        &AtomicBool::new(false),
+        &mut |event| {
+            if let MatchEvent::Started(start) = event {
+                notes = start.notes.clone();
+            }
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        notes,
+        ["fake-first lists no Repetitions or NoCaptureLimit option: the referee applies its rules \
+          (abapa, repetitions 3, no-capture limit 500) whatever fake-first's own"]
+    );
 }
 
 /// A match interrupted before any game finished says so instead of a score of 0.0/0 = 50.0% and

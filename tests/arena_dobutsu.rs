@@ -454,7 +454,8 @@ fn options_are_checked_against_the_list_under_the_variant() {
     assert!(engine.has_option("SolutionPath") && engine.has_option("Mobility"));
     assert!(engine.has_option("Level") && !engine.has_option("TablebasePath"));
     engine.quit();
-    let engine = Engine::start(&spec, &[], timeout, "oware", None).unwrap();
+    let told_nothing = perfectplay::arena::engine::RuleSettings::default();
+    let engine = Engine::start(&spec, &told_nothing, timeout, "oware", None).unwrap();
     assert!(!engine.has_option("SolutionPath") && engine.has_option("TablebasePath"));
     engine.quit();
 

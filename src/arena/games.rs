@@ -2,6 +2,7 @@
 //! engine options carry its rules, how a result is written, and its record format (OGN for Oware,
 //! PGN for Dobutsu Shogi).
 
+use crate::arena::engine::RuleSettings;
 use crate::arena::pgn;
 use crate::arena::runner::GameRecord;
 use crate::game::{GameEnd, Notation};
@@ -18,9 +19,9 @@ pub trait Refereed: Notation {
     /// Reads the move word of a `bestmove` line (its syntax only; the referee judges legality).
     fn read_move(word: &str) -> Option<Self::Move>;
 
-    /// The `setoption` settings that tell an engine the rules (each sent if the engine declares
-    /// it): `Variant` first, as it may change the options an engine has.
-    fn rule_options(rules: &Self::Rules) -> Vec<(String, String)>;
+    /// What tells an engine the rules: the variant's name (for `UCI_Variant` or `Variant`) and
+    /// the cycle rule's `setoption` settings (each sent if the engine lists it).
+    fn rule_options(rules: &Self::Rules) -> RuleSettings;
 
     /// The rules in a few words for the start line and the summary (`abapa, repetitions 3,
     /// no-capture limit 500`).
@@ -55,18 +56,22 @@ impl Refereed for oware::Board {
         word.parse().ok()
     }
 
-    fn rule_options(rules: &oware::Rules) -> Vec<(String, String)> {
-        vec![
-            ("Variant".to_string(), rules.variant.to_string()),
-            (
-                "Repetitions".to_string(),
-                rules.cycle.repetitions.to_string(),
-            ),
-            (
-                "NoCaptureLimit".to_string(),
-                rules.cycle.no_progress_limit.to_string(),
-            ),
-        ]
+    /// The default variant is Abapa's: an engine told no variant plays Oware by its rules.
+    fn rule_options(rules: &oware::Rules) -> RuleSettings {
+        RuleSettings {
+            variant: Some(rules.variant.to_string()),
+            default_variant: rules.variant == oware::Variant::default(),
+            options: vec![
+                (
+                    "Repetitions".to_string(),
+                    rules.cycle.repetitions.to_string(),
+                ),
+                (
+                    "NoCaptureLimit".to_string(),
+                    rules.cycle.no_progress_limit.to_string(),
+                ),
+            ],
+        }
     }
 
     fn describe_rules(rules: &oware::Rules) -> String {
@@ -107,15 +112,16 @@ impl Refereed for dobutsu::Position {
         word.parse().ok()
     }
 
-    /// `Variant dobutsu` and `Repetitions`: Dobutsu has no ply limit, so no `NoCaptureLimit`.
-    fn rule_options(rules: &dobutsu::Rules) -> Vec<(String, String)> {
-        vec![
-            ("Variant".to_string(), "dobutsu".to_string()),
-            (
+    /// `dobutsu` and `Repetitions`: Dobutsu has no ply limit, so no `NoCaptureLimit`.
+    fn rule_options(rules: &dobutsu::Rules) -> RuleSettings {
+        RuleSettings {
+            variant: Some(<Self as crate::game::Game>::NAME.to_string()),
+            default_variant: false,
+            options: vec![(
                 "Repetitions".to_string(),
                 rules.cycle.repetitions.to_string(),
-            ),
-        ]
+            )],
+        }
     }
 
     fn describe_rules(rules: &dobutsu::Rules) -> String {

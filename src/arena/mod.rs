@@ -414,6 +414,9 @@ pub struct MatchStart {
     pub default_search: [Option<String>; 2],
     /// The rules, in words ([`Refereed::describe_rules`]).
     pub rules: String,
+    /// Notes on the rules, each a line for the front end to show after the start line: an
+    /// engine that cannot be told part of the referee's cycle rule (its own may differ).
+    pub notes: Vec<String>,
     /// The SPRT, if one runs.
     pub sprt: Option<Sprt>,
 }
@@ -734,27 +737,11 @@ impl VisitRefereed for PlayMatch<'_> {
         let mut config = match_config::<G>(&args, rules.clone())?;
         let sprt = config.sprt;
 
-        let mut first = Vec::new();
-        for i in 0..2 {
-            let engine = config.start_engine(i, None).map_err(|e| {
-                let what = match e {
-                    EngineError::UnknownOptions { .. } | EngineError::RefusedOption { .. } => {
-                        "cannot play with the options given"
-                    }
-                    _ => "did not start",
-                };
-                let command = &config.engines[i].command;
-                anyhow::Error::new(e).context(format!("engine {} ('{command}') {what}", i + 1))
-            })?;
-            first.push(engine);
-        }
+        let first = start_both(&config)?;
         // Opened once both engines accepted their options: a match that cannot start writes
         // no record file.
         let mut ogn_file = args.ogn.as_deref().map(RecordFile::open).transpose()?;
         config.names = resolve_names(&config, [first[0].id_name(), first[1].id_name()]);
-        let first: [engine::Engine; 2] = first
-            .try_into()
-            .map_err(|_| anyhow::anyhow!("engines lost"))?;
 
         if let (Some(file), Some(path)) = (ogn_file.as_mut(), &args.ogn) {
             file.start()
@@ -775,6 +762,7 @@ impl VisitRefereed for PlayMatch<'_> {
             limits: config.limits,
             default_search: [0, 1].map(|i| default_search(&first[i], &config.engines[i])),
             rules: described.clone(),
+            notes: rule_notes(&config.names, &first, &config.rule_options(), &described),
             sprt,
         };
         on_event(MatchEvent::Started(&start));
@@ -825,6 +813,56 @@ impl VisitRefereed for PlayMatch<'_> {
             records,
         })))
     }
+}
+
+/// Starts both engines for the first games. An engine that cannot start does not keep the other
+/// from being tried: the error names every engine that failed, so that one run shows all that is
+/// wrong with the options.
+fn start_both<G: Refereed>(config: &MatchConfig<G>) -> anyhow::Result<[engine::Engine; 2]> {
+    let started = [0, 1].map(|i| {
+        config.start_engine(i, None).map_err(|e| {
+            let what = match e {
+                EngineError::UnknownOptions { .. } | EngineError::RefusedOption { .. } => {
+                    "cannot play with the options given"
+                }
+                EngineError::NoVariantOption { .. } | EngineError::UnsupportedVariant { .. } => {
+                    "cannot play the match's game"
+                }
+                EngineError::RefusedRule { .. } => "cannot play by the referee's rules",
+                _ => "did not start",
+            };
+            let command = &config.engines[i].command;
+            anyhow::Error::new(e).context(format!("engine {} ('{command}') {what}", i + 1))
+        })
+    });
+    match started {
+        [Ok(a), Ok(b)] => Ok([a, b]),
+        [Err(e), Ok(_)] | [Ok(_), Err(e)] => Err(e),
+        [Err(a), Err(b)] => bail!("{a:#}\n{b:#}"),
+    }
+}
+
+/// The start's notes on the rules: for each engine that lists no option for some of the
+/// referee's cycle rule (Fairy-Stockfish has no `Repetitions`, and draws Dobutsu at the fourth
+/// occurrence), that the referee's rule decides the games whatever the engine's own.
+fn rule_notes(
+    names: &[String; 2],
+    engines: &[engine::Engine; 2],
+    rules: &engine::RuleSettings,
+    described: &str,
+) -> Vec<String> {
+    let mut notes = Vec::new();
+    for (name, engine) in names.iter().zip(engines) {
+        let untold = rules.untold(|option| engine.has_option(option));
+        if !untold.is_empty() {
+            notes.push(format!(
+                "{name} lists no {} option: the referee applies its rules ({described}) whatever \
+                 {name}'s own",
+                untold.join(" or ")
+            ));
+        }
+    }
+    notes
 }
 
 /// Builds the match configuration from the options (names are filled in later).

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use crate::arena::engine::{BestMove, Engine, EngineError, EngineSpec};
+use crate::arena::engine::{BestMove, Engine, EngineError, EngineSpec, RuleSettings};
 use crate::arena::games::Refereed;
 use crate::arena::ogn::OgnGame;
 use crate::arena::stats::{Pentanomial, Sprt, SprtDecision, Trinomial};
@@ -397,7 +397,10 @@ impl Fault {
         match error {
             EngineError::Spawn { .. }
             | EngineError::UnknownOptions { .. }
-            | EngineError::RefusedOption { .. } => Fault::StartFailure,
+            | EngineError::RefusedOption { .. }
+            | EngineError::NoVariantOption { .. }
+            | EngineError::UnsupportedVariant { .. }
+            | EngineError::RefusedRule { .. } => Fault::StartFailure,
             EngineError::Timeout { .. } => Fault::Timeout,
             EngineError::Exited { .. } => Fault::Crash,
             EngineError::Closed { .. } | EngineError::Interrupted => Fault::ClosedPipe,
@@ -643,7 +646,7 @@ pub struct MatchConfig<G: Game> {
 impl<G: Refereed> MatchConfig<G> {
     /// The options telling an engine the referee's rules (sent if the engine has them):
     /// [`Refereed::rule_options`].
-    pub fn rule_options(&self) -> Vec<(String, String)> {
+    pub fn rule_options(&self) -> RuleSettings {
         G::rule_options(&self.rules)
     }
 
