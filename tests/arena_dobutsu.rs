@@ -329,7 +329,7 @@ fn record(fen: &str, moves: &[&str], book: usize) -> GameRecord<Position> {
     GameRecord {
         number: 7,
         pair: 3,
-        south_engine: 0,
+        first_player_engine: 0,
         names: ["sente \"one\"".into(), "gote".into()],
         opening: Opening {
             start,
@@ -389,10 +389,7 @@ fn dobutsu_record_round_trip() {
         unreachable!()
     };
     assert_eq!(replayed.end.as_ref(), Some(end));
-    assert_eq!(
-        replayed.winner,
-        Some(end.winner.map(perfectplay::game::Player::index))
-    );
+    assert_eq!(replayed.winner, Some(end.winner));
     // Written again, the parsed record is the same text.
     let again = pgn::parse(&g.to_string()).unwrap();
     assert_eq!(again[0], *g);
