@@ -92,6 +92,7 @@ fn main() -> ExitCode {
     match run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) if e.is::<match_cli::Interrupted>() => ExitCode::from(130),
         Err(e) => {
             eprintln!("Error: {e:?}");
             ExitCode::FAILURE

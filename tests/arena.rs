@@ -343,6 +343,35 @@ fn fake_match_counts_records_and_replays() {
     assert_eq!(score.points(), alpha_points);
 }
 
+/// `--replay` pairs the games as the match played them (rounds 2k+1 and 2k+2, colours swapped),
+/// so its Elo interval is the match's pentanomial one.
+#[test]
+fn replay_gives_the_interval_of_the_match() {
+    let path = scratch("replay-interval.ogn");
+    let summary = played(
+        fake_match(
+            ["random", "first"],
+            &["--games", "7", "--ogn", path.to_str().unwrap(), "--quiet"],
+        )
+        .unwrap(),
+    )
+    .to_string();
+    let estimate = summary
+        .lines()
+        .find_map(|l| l.strip_prefix("Elo difference (fake-random - fake-first): "))
+        .unwrap();
+    assert!(
+        estimate.ends_with("(95% interval, pentanomial, 3 pairs; 1 unpaired game left out)"),
+        "{summary}"
+    );
+    let report = run_quiet(match_args(&["--replay", path.to_str().unwrap()])).unwrap();
+    let text = report.to_string();
+    assert!(
+        text.contains(&format!(", Elo {estimate}\n")),
+        "{text}\n{summary}"
+    );
+}
+
 #[test]
 fn same_seed_same_games() {
     let run = |seed: &str| {
@@ -587,6 +616,47 @@ fn each_engine_gets_its_own_limit() {
             .to_string()
             .contains("fake-clock: clock 5+0.1; fake-nodes: 1000 nodes per move"),
         "{summary}"
+    );
+}
+
+/// Ctrl-C (SIGINT to the runner; the engines are in their own process group) stops the match:
+/// the summary is printed, the record file holds whole records of the games it counts, and the
+/// command exits with status 130, as shells expect.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_exits_130_with_the_records_whole() {
+    let path = scratch("ctrl-c.ogn");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args(["match", "--quiet", "--games", "100000", "--ogn"])
+        .arg(&path)
+        .args(["--engine", &fake_engine_command("random")])
+        .args(["--engine", &fake_engine_command("first")])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while std::fs::metadata(&path).map_or(0, |m| m.len()) == 0 {
+        assert!(std::time::Instant::now() < deadline, "no game finished");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(130), "{stdout}");
+    assert!(stdout.contains("Stopped: interrupted"), "{stdout}");
+    let records = ogn::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert!(!records.is_empty());
+    for g in &records {
+        ogn::replay(g, Rules::default()).unwrap();
+    }
+    assert!(
+        stdout.contains(&format!("Records: {} games written to", records.len())),
+        "{stdout}"
     );
 }
 

@@ -2,6 +2,7 @@
 //! at its end ([`MatchSummary`]), and the summary of a replayed record file ([`ReplaySummary`]);
 //! all as typed values with a `Display`, printed by the front end.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::time::Duration;
 
@@ -61,17 +62,24 @@ impl fmt::Display for MatchReport {
 /// The Elo estimate of a tally and the model it comes from: pentanomial once a pair is complete
 /// (`pentanomial, 3 pairs`, noting games in no pair: `; 1 unpaired game left out`), else trinomial.
 fn estimate(t: &Tally) -> (Option<stats::EloEstimate>, String) {
-    if t.pairs.pairs() == 0 {
-        let g = &t.games;
-        return (g.elo(), format!("trinomial, {} games", g.games()));
+    estimate_of(&t.games, &t.pairs)
+}
+
+/// [`estimate`] of games and the pairs among them: the match's and the replay's.
+fn estimate_of(
+    games: &stats::Trinomial,
+    pairs: &stats::Pentanomial,
+) -> (Option<stats::EloEstimate>, String) {
+    if pairs.pairs() == 0 {
+        return (games.elo(), format!("trinomial, {} games", games.games()));
     }
-    let mut model = format!("pentanomial, {} pairs", t.pairs.pairs());
-    match t.unpaired() {
+    let mut model = format!("pentanomial, {} pairs", pairs.pairs());
+    match games.games() - 2 * pairs.pairs() {
         0 => {}
         1 => model.push_str("; 1 unpaired game left out"),
         n => model.push_str(&format!("; {n} unpaired games left out")),
     }
-    (t.pairs.elo(), model)
+    (pairs.elo(), model)
 }
 
 impl fmt::Display for MatchSummary {
@@ -197,6 +205,9 @@ pub struct ReplaySummary {
     pub sides: [&'static str; 2],
     /// When the file holds the games of two players: their names and the first one's results.
     pub players: Option<([String; 2], stats::Trinomial)>,
+    /// The pairs among those games, as the match plays them: rounds `2k+1` and `2k+2` with the
+    /// players' places swapped, by the first player's points.
+    pub pairs: stats::Pentanomial,
 }
 
 impl fmt::Display for ReplaySummary {
@@ -217,8 +228,8 @@ impl fmt::Display for ReplaySummary {
                 "Score of {a} vs {b}: {} wins, {} draws, {} losses",
                 t.wins, t.draws, t.losses
             )?;
-            if let Some(e) = t.elo() {
-                write!(f, ", Elo {e}")?;
+            if let (Some(e), model) = estimate_of(t, &self.pairs) {
+                write!(f, ", Elo {e} (95% interval, {model})")?;
             }
             writeln!(f)?;
         }
@@ -399,6 +410,8 @@ pub(super) fn summarize_replays(
         .map(|g| g.names.clone())
         .filter(|[a, b]| a != b)
         .map(|names| (names, stats::Trinomial::default()));
+    // The first player's points and place (0 or 1) by round, for the pairs.
+    let mut by_round = BTreeMap::new();
     for (i, game) in checked.iter().enumerate() {
         let r = match &game.outcome {
             Ok(r) => r,
@@ -431,12 +444,27 @@ pub(super) fn summarize_replays(
                 head_to_head = None; // more than two players: no head-to-head score
                 continue;
             };
-            match winner {
-                None => t.draws += 1,
-                Some(w) if w == a_plays => t.wins += 1,
-                Some(_) => t.losses += 1,
+            let points = match winner {
+                None => {
+                    t.draws += 1;
+                    1
+                }
+                Some(w) if w == a_plays => {
+                    t.wins += 1;
+                    2
+                }
+                Some(_) => {
+                    t.losses += 1;
+                    0
+                }
+            };
+            if let Ok(round) = game.round.trim().parse::<usize>() {
+                by_round.insert(round, (points, a_plays));
             }
         }
+    }
+    if head_to_head.is_some() {
+        summary.pairs = pairs_of(&by_round);
     }
     summary.players = head_to_head;
     if !errors.is_empty() {
@@ -448,6 +476,21 @@ pub(super) fn summarize_replays(
         );
     }
     Ok(summary)
+}
+
+/// The pairs of a replay: rounds `2k+1` and `2k+2` (1-based, as the match numbers them) where
+/// the first player's place is swapped, counted by its half points (0 to 4); `by_round` holds
+/// its half points and place by round.
+fn pairs_of(by_round: &BTreeMap<usize, (usize, usize)>) -> stats::Pentanomial {
+    let mut pairs = stats::Pentanomial::default();
+    for (&round, &(first, place)) in by_round.iter().filter(|(&r, _)| r % 2 == 1) {
+        if let Some(&(second, other_place)) = by_round.get(&(round + 1)) {
+            if place != other_place {
+                pairs.record(first + second);
+            }
+        }
+    }
+    pairs
 }
 
 #[cfg(test)]

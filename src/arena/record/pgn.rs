@@ -221,3 +221,57 @@ pub fn first_variant_tag(text: &str) -> Option<String> {
     let first = parse(text).ok()?.into_iter().next()?;
     first.tag("Variant").map(str::to_string)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dobutsu::{Move, Position, Rules};
+    use crate::game::Game;
+
+    /// The first legal move of `state` that does not end the game.
+    fn quiet_move(state: &GameState<Position>) -> Move {
+        let keeps_going = |mv: &Move| {
+            let mut next = state.clone();
+            next.play(*mv).is_ok() && !next.is_over()
+        };
+        state.legal_moves().into_iter().find(keeps_going).unwrap()
+    }
+
+    /// A record of six quiet moves from the start, and the game after them.
+    fn record() -> (PgnGame, GameState<Position>) {
+        let rules = Rules::default();
+        let mut state = GameState::new(<Position as Game>::start(&rules), rules);
+        let mut game = PgnGame::default();
+        for _ in 0..6 {
+            let mv = quiet_move(&state);
+            state.play(mv).unwrap();
+            game.moves.push(mv.to_string());
+            game.comments.push(None);
+        }
+        (game, state)
+    }
+
+    /// A move that does not read or is illegal is named once, by its number in the game.
+    #[test]
+    fn a_refused_move_is_named_by_its_number_in_the_game() {
+        let rules = Rules::default();
+        let (mut game, state) = record();
+        assert!(replay::<Position>(&game, &rules).is_ok());
+        game.moves.push("z9z9".to_string());
+        let err = replay::<Position>(&game, &rules).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "move 7 (z9z9) refused: not a move in dobutsu's notation"
+        );
+        // A quiet move, then the same move again: the other side's piece, so illegal.
+        let mv = quiet_move(&state).to_string();
+        game.moves.pop();
+        game.moves.extend([mv.clone(), mv.clone()]);
+        let text = replay::<Position>(&game, &rules).unwrap_err().to_string();
+        assert!(
+            text.starts_with(&format!("move 8 ({mv}) refused: illegal move {mv} in ")),
+            "{text}"
+        );
+        assert!(!text.contains("move 1"), "{text}");
+    }
+}
