@@ -4,6 +4,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::game::{CycleRule, Game, Outcome, Player, Step};
+use crate::search::bands::{MATE, MATE_BOUND, MAX_DISTANCE};
 use crate::search::tt::{
     from_tt, to_tt, Bound, HashReport, TranspositionTable, DEFAULT_HASH_MB, NO_MOVE,
 };
@@ -15,14 +16,7 @@ use crate::search::{
 /// The deepest iteration the search attempts, in plies.
 pub const MAX_DEPTH: u32 = 100;
 const MAX_PLY: usize = MAX_DEPTH as usize + 2;
-/// Score of a win at the root; a win in `p` plies scores `MATE - p`.
-pub(crate) const MATE: i32 = 1_000_000;
 const INF: i32 = MATE + 1;
-/// The longest distance to the end a proven score can carry, in plies: far beyond the search's
-/// depth, for the distances an [`Oracle`] knows (Dobutsu Shogi's longest is in the hundreds).
-const MAX_DISTANCE: usize = 1000;
-/// Scores at least this far from zero are proven results.
-pub(crate) const MATE_BOUND: i32 = MATE - MAX_DISTANCE as i32;
 /// Nodes with less depth left than this neither probe nor fill the transposition table: they are
 /// the most numerous, their subtrees are tiny, and a table access costs a cache miss.
 const TT_MIN_DEPTH: i32 = 2;

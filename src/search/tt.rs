@@ -22,7 +22,7 @@
 //! Mate scores are stored relative to the node (distance to the end from the stored position), and
 //! turned back into root-relative scores on probe ([`to_tt`], [`from_tt`]).
 
-use super::negamax::MATE_BOUND;
+use super::bands::MATE_BOUND;
 
 /// The table size when none is asked for, in megabytes.
 pub const DEFAULT_HASH_MB: usize = 16;
@@ -455,7 +455,7 @@ pub fn from_tt(score: i32, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::negamax::MATE;
+    use crate::search::bands::MATE;
 
     #[test]
     fn store_then_probe() {
