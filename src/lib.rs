@@ -1,7 +1,10 @@
-//! perfectplay: an Oware engine (Abapa and Awari rules) driven over a UCI-style text protocol.
+//! perfectplay: an engine for Oware (Abapa and Awari rules) and Dobutsu Shogi, driven over a
+//! UCI-style text protocol.
 //!
-//! The library holds the rules ([`oware`]), the game-independent [`game::Game`] trait and the
-//! [`search`]; it does no I/O of its own except in the front ends ([`protocol`]).
+//! The library holds the game-independent [`game::Game`] trait, the two games ([`oware`] with its
+//! endgame tablebases, [`dobutsu`] with its complete solution), the [`search`], what the
+//! retrograde solvers share ([`retro`]), and the front ends that speak the protocol
+//! ([`protocol`]) and referee matches ([`arena`]); only the front ends do I/O.
 #![deny(missing_docs)]
 
 pub mod arena;

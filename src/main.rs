@@ -97,6 +97,7 @@ fn main() -> ExitCode {
     match run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) if e.is::<match_cli::Interrupted>() => ExitCode::from(130),
         Err(e) => {
             eprintln!("Error: {e:?}");
             ExitCode::FAILURE
@@ -165,7 +166,11 @@ fn run() -> anyhow::Result<()> {
     }
     match command {
         Commands::Uci { options } => {
-            let presets: Vec<String> = cli.options.iter().chain(&options).cloned().collect();
+            // The executable builds missing tables in the background (`AutoSolve`), unless
+            // a preset turns it off; the library's session does not.
+            let presets: Vec<String> = std::iter::once("AutoSolve=true".to_string())
+                .chain(cli.options.iter().chain(&options).cloned())
+                .collect();
             let stdin = BufReader::new(io::stdin());
             match perfectplay::protocol::run_with_presets(stdin, io::stdout().lock(), &presets) {
                 Ok(()) => {}

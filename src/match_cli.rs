@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use anyhow::bail;
 use indicatif::{ProgressBar, ProgressStyle};
+use perfectplay::arena::runner::StopReason;
 use perfectplay::arena::{progress_message, run_match, MatchArgs, MatchEvent, MatchReport};
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
@@ -29,11 +30,18 @@ fn install_ctrl_c() {
     }
 }
 
+/// A match stopped by Ctrl-C, after its summary was printed: the command exits with status 130,
+/// as shells expect of a program interrupted by SIGINT.
+#[derive(Debug, thiserror::Error)]
+#[error("interrupted")]
+pub struct Interrupted;
+
 /// Runs `perfectplay match` and prints its report on `out`.
 ///
 /// # Errors
-/// Those of [`run_match`], a failed write to `out`, and game records that could not be written
-/// (after the summary that says so).
+/// Those of [`run_match`], a failed write to `out`, game records that could not be written
+/// (after the summary that says so), and [`Interrupted`] for a match stopped by Ctrl-C (its
+/// summary printed and its records whole).
 pub fn run(args: MatchArgs, out: &mut impl Write) -> anyhow::Result<()> {
     let quiet = args.quiet;
     let replay = args.replay.is_some();
@@ -47,6 +55,9 @@ pub fn run(args: MatchArgs, out: &mut impl Write) -> anyhow::Result<()> {
         MatchEvent::Started(start) => {
             // Even under --quiet: with a plain `go` a match can run for minutes without output.
             eprintln!("{start}");
+            for note in &start.notes {
+                eprintln!("Note: {note}");
+            }
             names = start.names.clone();
             sprt = start.sprt;
             if !quiet {
@@ -90,6 +101,9 @@ pub fn run(args: MatchArgs, out: &mut impl Write) -> anyhow::Result<()> {
                 records.failed,
                 records.failed + records.written
             );
+        }
+        if summary.stop == StopReason::Interrupted {
+            return Err(Interrupted.into());
         }
     }
     Ok(())

@@ -164,6 +164,32 @@ fn build(seeds: u32, variant: Variant, dir: &Path, out: &mut impl Write) -> anyh
     Ok(())
 }
 
+/// Why `probe` cannot answer for a position of `n` seeds when the table in `dir` holds layers 0
+/// to `have` (`None`: no layer): which layers are there, and the command that builds the rest.
+fn layers_missing(n: u32, variant: Variant, dir: &Path, have: Option<u32>) -> String {
+    let there = match have {
+        None => format!("{} holds no {variant} layer", dir.display()),
+        Some(0) => format!(
+            "{} holds only the {variant} layer of 0 seeds",
+            dir.display()
+        ),
+        Some(s) => format!(
+            "{} holds the {variant} layers of 0 to {s} seeds",
+            dir.display()
+        ),
+    };
+    let missing = match have {
+        Some(s) if s + 1 < n => format!("the layers of {} to {n} seeds", s + 1),
+        Some(_) => format!("the layer of {n} seeds"),
+        None => format!("the layers of 0 to {n} seeds"),
+    };
+    format!(
+        "the position has {n} seeds on the board and {there}: build {missing} with \
+         `perfectplay tablebase build --seeds {n} --variant {variant} --dir {}`",
+        dir.display()
+    )
+}
+
 fn probe(diagram: &str, variant: Variant, dir: &Path, out: &mut impl Write) -> anyhow::Result<()> {
     let board: Board = diagram
         .parse::<Board>()
@@ -177,11 +203,8 @@ fn probe(diagram: &str, variant: Variant, dir: &Path, out: &mut impl Write) -> a
     if tb.seeds().is_none_or(|s| s < n) {
         anyhow::ensure!(
             n <= PROBE_BUILD_SEEDS,
-            "the position has {n} seeds on the board, the {variant} table in {} goes to {}: \
-             build it with `perfectplay tablebase build --seeds {n} --variant {variant} --dir {}`",
-            dir.display(),
-            tb.seeds().map_or("none".into(), |s| format!("{s} seeds")),
-            dir.display()
+            "{}",
+            layers_missing(n, variant, dir, tb.seeds())
         );
         tb.extend(n, &perfectplay::oware::tablebase::Silent);
     }

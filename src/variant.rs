@@ -30,20 +30,23 @@ impl Variant {
         Variant::NAMES[self as usize]
     }
 
+    /// The Oware rule set this variant names; `None` for Dobutsu.
+    pub fn oware_variant(self) -> Option<oware::Variant> {
+        match self {
+            Variant::Abapa => Some(oware::Variant::Abapa),
+            Variant::Awari => Some(oware::Variant::Awari),
+            Variant::Dobutsu => None,
+        }
+    }
+
     /// Runs `visitor` on this variant's game type with its rules.
     pub fn visit<V: VisitGame>(self, visitor: V) -> V::Output {
-        match self {
-            Variant::Abapa | Variant::Awari => {
-                let rules = oware::Rules {
-                    variant: match self {
-                        Variant::Awari => oware::Variant::Awari,
-                        _ => oware::Variant::Abapa,
-                    },
-                    ..oware::Rules::default()
-                };
-                visitor.visit::<oware::Board>(rules)
-            }
-            Variant::Dobutsu => visitor.visit::<dobutsu::Position>(dobutsu::Rules::default()),
+        match self.oware_variant() {
+            Some(variant) => visitor.visit::<oware::Board>(oware::Rules {
+                variant,
+                ..oware::Rules::default()
+            }),
+            None => visitor.visit::<dobutsu::Position>(dobutsu::Rules::default()),
         }
     }
 }

@@ -65,7 +65,10 @@ fn scratch(name: &str) -> PathBuf {
 // `garbage` (junk lines and a `bestmove` without a move), `nomove` (`bestmove 0000` although it has
 // legal moves). Two more modes play random moves too: `slowstart:MS` waits MS milliseconds before
 // `uciok` (a JVM starting), `strict` reads `position` as Aalina does, the moves run together in one
-// word (`moves FfBe`), and exits with status 4 on moves separated by blanks. `clock:MS` needs
+// word (`moves FfBe`), and exits with status 4 on moves separated by blanks. The game is chosen
+// with the option `Variant` (`abapa` or `awari`); `ucivariant` lists `UCI_Variant` instead,
+// `bothvariants` lists both and exits with status 7 when told `Variant`, `novariant` lists
+// neither; `refuserules` also lists `Repetitions` and refuses any value but 3. `clock:MS` needs
 // a game clock (`go wtime ...` when South moves, `go btime ...` when North does, else exit status 5) and sleeps MS milliseconds before
 // each move; `nodes` needs `go nodes N` (else exit status 6).
 
@@ -108,13 +111,30 @@ fn fake_engine() {
                     std::thread::sleep(Duration::from_millis(u64::from(fault_at)));
                 }
                 say(&format!("id name fake-{kind}"));
-                say("option name Variant type combo default abapa var abapa var awari");
+                let variant = "type combo default abapa var abapa var awari";
+                match kind.as_str() {
+                    "novariant" => {}
+                    "ucivariant" => say(&format!("option name UCI_Variant {variant}")),
+                    "bothvariants" => {
+                        say(&format!("option name Variant {variant}"));
+                        say(&format!("option name UCI_Variant {variant}"));
+                    }
+                    _ => say(&format!("option name Variant {variant}")),
+                }
+                if kind == "refuserules" {
+                    say("option name Repetitions type spin default 3 min 3 max 9");
+                }
                 say("option name Seed type string default 1");
                 say("uciok");
             }
             Some("isready") => say("readyok"),
             Some("setoption") if words.len() >= 5 => match words[2] {
-                "Variant" => rules.variant = words[4].parse().unwrap(),
+                "Variant" if kind == "bothvariants" => {
+                    eprintln!("fake engine: told Variant, though it lists UCI_Variant");
+                    std::process::exit(7);
+                }
+                "Variant" | "UCI_Variant" => rules.variant = words[4].parse().unwrap(),
+                "Repetitions" if words[4] != "3" => say("info string error: Repetitions below 3"),
                 "Seed" => {
                     seed = words[4]
                         .bytes()
@@ -321,6 +341,35 @@ fn fake_match_counts_records_and_replays() {
     let (names, score) = replayed.players.unwrap();
     assert_eq!(names[0], "alpha");
     assert_eq!(score.points(), alpha_points);
+}
+
+/// `--replay` pairs the games as the match played them (rounds 2k+1 and 2k+2, colours swapped),
+/// so its Elo interval is the match's pentanomial one.
+#[test]
+fn replay_gives_the_interval_of_the_match() {
+    let path = scratch("replay-interval.ogn");
+    let summary = played(
+        fake_match(
+            ["random", "first"],
+            &["--games", "7", "--ogn", path.to_str().unwrap(), "--quiet"],
+        )
+        .unwrap(),
+    )
+    .to_string();
+    let estimate = summary
+        .lines()
+        .find_map(|l| l.strip_prefix("Elo difference (fake-random - fake-first): "))
+        .unwrap();
+    assert!(
+        estimate.ends_with("(95% interval, pentanomial, 3 pairs; 1 unpaired game left out)"),
+        "{summary}"
+    );
+    let report = run_quiet(match_args(&["--replay", path.to_str().unwrap()])).unwrap();
+    let text = report.to_string();
+    assert!(
+        text.contains(&format!(", Elo {estimate}\n")),
+        "{text}\n{summary}"
+    );
 }
 
 #[test]
@@ -570,6 +619,47 @@ fn each_engine_gets_its_own_limit() {
     );
 }
 
+/// Ctrl-C (SIGINT to the runner; the engines are in their own process group) stops the match:
+/// the summary is printed, the record file holds whole records of the games it counts, and the
+/// command exits with status 130, as shells expect.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_exits_130_with_the_records_whole() {
+    let path = scratch("ctrl-c.ogn");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args(["match", "--quiet", "--games", "100000", "--ogn"])
+        .arg(&path)
+        .args(["--engine", &fake_engine_command("random")])
+        .args(["--engine", &fake_engine_command("first")])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while std::fs::metadata(&path).map_or(0, |m| m.len()) == 0 {
+        assert!(std::time::Instant::now() < deadline, "no game finished");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(130), "{stdout}");
+    assert!(stdout.contains("Stopped: interrupted"), "{stdout}");
+    let records = ogn::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert!(!records.is_empty());
+    for g in &records {
+        ogn::replay(g, Rules::default()).unwrap();
+    }
+    assert!(
+        stdout.contains(&format!("Records: {} games written to", records.len())),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn interrupt_keeps_finished_games() {
     let rules = Rules::default();
@@ -807,6 +897,136 @@ fn an_option_the_engine_does_not_list_is_an_error() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("engine 1") && err.contains("'Bogus'"), "{err}");
     assert!(out.stdout.is_empty());
+}
+
+/// A match of two fake engines (modes `modes`) with the options `words`, run as
+/// [`run_quiet`] runs it.
+fn fake_match(modes: [&str; 2], words: &[&str]) -> anyhow::Result<MatchReport> {
+    let engines = modes.map(fake_engine_command);
+    let mut all = vec!["--engine", &engines[0], "--engine", &engines[1]];
+    all.extend_from_slice(words);
+    run_quiet(match_args(&all))
+}
+
+/// The runner selects the game with `UCI_Variant` when an engine lists it (also when it lists
+/// `Variant` too), and with `Variant` otherwise; an engine that lists neither plays only the
+/// default game (Oware, Abapa rules), and another game is an error before the first game that
+/// names it; so is a game its variant option does not offer. Both engines are checked and
+/// reported.
+#[test]
+fn the_game_is_selected_with_uci_variant_or_variant() {
+    let summary = played(
+        fake_match(
+            ["bothvariants", "ucivariant"],
+            &["--variant", "awari", "--games", "2", "--quiet"],
+        )
+        .unwrap(),
+    );
+    assert_eq!(summary.tally.games.games(), 2);
+    assert!(summary.tally.faults.iter().all(|f| f.is_empty()));
+    let abapa = played(fake_match(["novariant", "random"], &["--games", "2", "--quiet"]).unwrap());
+    assert_eq!(abapa.tally.games.games(), 2);
+    let mut games = 0;
+    let err = run_match(
+        match_args(&[
+            "--engine",
+            &fake_engine_command("novariant"),
+            "--engine",
+            &fake_engine_command("ucivariant"),
+            "--variant",
+            "dobutsu",
+            "--quiet",
+        ]),
+        &AtomicBool::new(false),
+        &mut |event| {
+            if let MatchEvent::Game { .. } = event {
+                games += 1;
+            }
+        },
+    )
+    .unwrap_err();
+    let text = format!("{err:#}");
+    assert!(
+        text.contains("engine 1")
+            && text.contains(
+                "lists no UCI_Variant or Variant option, so it cannot be told to play dobutsu"
+            ),
+        "{text}"
+    );
+    assert!(
+        text.contains("engine 2")
+            && text.contains("its UCI_Variant option offers abapa, awari, not dobutsu"),
+        "{text}"
+    );
+    assert_eq!(games, 0);
+}
+
+/// A rule setting an engine refuses is an error before the first game, and the other engine's
+/// options are checked too: one run reports both.
+#[test]
+fn a_refused_rule_setting_is_an_error_and_both_engines_are_reported() {
+    let path = scratch("refused-rule.ogn");
+    let err = fake_match(
+        ["refuserules", "random"],
+        &[
+            "--repetitions",
+            "2",
+            "--option",
+            "2:Bogus=1",
+            "--ogn",
+            path.to_str().unwrap(),
+            "--quiet",
+        ],
+    )
+    .unwrap_err();
+    let text = format!("{err:#}");
+    assert!(
+        text.contains("engine 1")
+            && text.contains("cannot play by the referee's rules")
+            && text.contains(
+                "refused the rule setting Repetitions=2: info string error: Repetitions below 3"
+            ),
+        "{text}"
+    );
+    assert!(
+        text.contains("engine 2") && text.contains("'Bogus'"),
+        "{text}"
+    );
+    assert!(!path.exists());
+    // The rule it accepts is no error.
+    let summary =
+        played(fake_match(["refuserules", "random"], &["--games", "2", "--quiet"]).unwrap());
+    assert_eq!(summary.tally.games.games(), 2);
+}
+
+/// The start says which cycle rule decides the games when an engine cannot be told it: the
+/// referee's (our engine lists `Repetitions` and `NoCaptureLimit`, the fake engines do not).
+#[test]
+fn the_start_notes_whose_cycle_rule_applies() {
+    let mut notes = Vec::new();
+    run_match(
+        match_args(&[
+            "--engine",
+            &real_engine(),
+            "--engine",
+            &fake_engine_command("first"),
+            "--games",
+            "0",
+            "--quiet",
+        ]),
+        &AtomicBool::new(false),
+        &mut |event| {
+            if let MatchEvent::Started(start) = event {
+                notes = start.notes.clone();
+            }
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        notes,
+        ["fake-first lists no Repetitions or NoCaptureLimit option: the referee applies its rules \
+          (abapa, repetitions 3, no-capture limit 500) whatever fake-first's own"]
+    );
 }
 
 /// A match interrupted before any game finished says so instead of a score of 0.0/0 = 50.0% and

@@ -46,9 +46,10 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn real_engine() -> String {
-    // No solution from the machine's default place: the plain search plays.
+    // No solution from the machine's default place, and none built there: the plain search
+    // plays.
     format!(
-        "env 'XDG_DATA_HOME={}/no-data' '{}'",
+        "env 'XDG_DATA_HOME={}/no-data' '{}' --option AutoSolve=false",
         env!("CARGO_TARGET_TMPDIR"),
         env!("CARGO_BIN_EXE_perfectplay")
     )
@@ -329,7 +330,7 @@ fn record(fen: &str, moves: &[&str], book: usize) -> GameRecord<Position> {
     GameRecord {
         number: 7,
         pair: 3,
-        south_engine: 0,
+        first_player_engine: 0,
         names: ["sente \"one\"".into(), "gote".into()],
         opening: Opening {
             start,
@@ -389,10 +390,7 @@ fn dobutsu_record_round_trip() {
         unreachable!()
     };
     assert_eq!(replayed.end.as_ref(), Some(end));
-    assert_eq!(
-        replayed.winner,
-        Some(end.winner.map(perfectplay::game::Player::index))
-    );
+    assert_eq!(replayed.winner, Some(end.winner));
     // Written again, the parsed record is the same text.
     let again = pgn::parse(&g.to_string()).unwrap();
     assert_eq!(again[0], *g);
@@ -454,7 +452,8 @@ fn options_are_checked_against_the_list_under_the_variant() {
     assert!(engine.has_option("SolutionPath") && engine.has_option("Mobility"));
     assert!(engine.has_option("Level") && !engine.has_option("TablebasePath"));
     engine.quit();
-    let engine = Engine::start(&spec, &[], timeout, "oware", None).unwrap();
+    let told_nothing = perfectplay::arena::engine::RuleSettings::default();
+    let engine = Engine::start(&spec, &told_nothing, timeout, "oware", None).unwrap();
     assert!(!engine.has_option("SolutionPath") && engine.has_option("TablebasePath"));
     engine.quit();
 

@@ -567,7 +567,7 @@ fn engine_plays_the_start_out(solution: &Solution, path: &std::path::Path) {
 /// drawn or won, and wins every opening it was given won.
 fn matches_against_the_plain_search(solution: &Solution, path: &std::path::Path) {
     let engine = format!(
-        "env 'XDG_DATA_HOME={}' '{}'",
+        "env 'XDG_DATA_HOME={}' '{}' --option AutoSolve=false",
         common::NO_DATA,
         env!("CARGO_BIN_EXE_perfectplay")
     );
@@ -712,4 +712,77 @@ fn a_bad_preset_solution_is_a_warning_and_table_needs_probe() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--probe"));
+}
+
+/// `AutoSolve`: two engines started together on a data folder without the solution build it
+/// there once (one builds, the other says another engine does), both play by search meanwhile,
+/// and each loads it once written and plays the start as lost in 78 plies; no lock or temporary
+/// file is left. The whole analysis: about a minute or two (run with `--ignored`, as CI does).
+#[test]
+#[ignore]
+fn a_missing_solution_is_built_in_the_background_once() {
+    let data = temp_file("autosolve");
+    let _ = std::fs::remove_dir_all(&data);
+    std::fs::create_dir_all(&data).unwrap();
+    let path = data.join("perfectplay").join("dobutsu.solution");
+    let args = [
+        "--option",
+        "AutoSolve=true",
+        "--option",
+        "UCI_Variant=dobutsu",
+    ];
+    let mut engines = [
+        Engine::start_with_data(&args, data.to_str().unwrap()),
+        Engine::start_with_data(&args, data.to_str().unwrap()),
+    ];
+    let mut said = Vec::new();
+    for engine in &mut engines {
+        engine.send("go depth 4");
+        let out = engine.until_bestmove();
+        said.extend(out.into_iter().filter(|l| l.starts_with("info string")));
+    }
+    said.sort();
+    assert_eq!(said.len(), 2, "{said:#?}");
+    assert!(
+        said[0].starts_with("info string another engine is building the Dobutsu Shogi solution")
+    );
+    assert!(said[1].starts_with("info string building the Dobutsu Shogi solution"));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(900);
+    for engine in &mut engines {
+        loop {
+            assert!(std::time::Instant::now() < deadline, "no solution written");
+            engine.send("go depth 1");
+            let out = engine.until_bestmove();
+            if let Some(line) = out.iter().find(|l| l.starts_with("info string")) {
+                assert_eq!(
+                    line,
+                    &format!(
+                        "info string loaded the solution {} (99485568 positions besides those \
+                         the rules decide)",
+                        path.display()
+                    )
+                );
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_secs(2));
+        }
+        engine.send("position startpos");
+        engine.send("go depth 5");
+        let out = engine.until_bestmove();
+        let last = out
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .unwrap();
+        assert!(
+            last.contains(" score mate -39 ") && last.contains(" tbhits "),
+            "{last}"
+        );
+    }
+    let left: Vec<String> = std::fs::read_dir(path.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(left, ["dobutsu.solution"]);
+    std::fs::remove_dir_all(&data).unwrap();
 }

@@ -290,6 +290,50 @@ fn files_round_trip_and_bad_files_are_refused() {
     assert!(matches!(&problems[..], [TableError::Missing(p)] if p.ends_with("oware-awari-00.tb")));
 }
 
+/// `tablebase probe` for a position beyond the layers built says which layers are there and the
+/// command that builds the rest.
+#[test]
+fn probe_beyond_the_layers_built_says_what_is_there_and_how_to_build_the_rest() {
+    let dir = scratch("oware_tablebase_probe_missing");
+    let probe = |diagram: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+            .args(["tablebase", "probe", "--variant", "awari", "--dir"])
+            .arg(&dir)
+            .arg(diagram)
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    // 14 seeds on the board: more than probe builds in memory.
+    let fourteen = "2-2-2-1-0-0-2-2-2-1-0-0-17-17-S";
+    let err = probe(fourteen);
+    let command = format!(
+        "`perfectplay tablebase build --seeds 14 --variant awari --dir {}`",
+        dir.display()
+    );
+    assert!(
+        err.contains(&format!(
+            "the position has 14 seeds on the board and {} holds no awari layer: build the layers \
+             of 0 to 14 seeds with {command}",
+            dir.display()
+        )),
+        "{err}"
+    );
+    let tb = Tablebase::build(Variant::Awari, 3, &Silent);
+    file::save(&tb, &dir).unwrap();
+    let err = probe(fourteen);
+    assert!(
+        err.contains(&format!(
+            "{} holds the awari layers of 0 to 3 seeds: build the layers of 4 to 14 seeds with \
+             {command}",
+            dir.display()
+        )),
+        "{err}"
+    );
+    assert!(!err.contains("none"), "{err}");
+}
+
 /// The position of Romein and Bal's Awari solution, houses A..F = 1 1 1 1 1 2, a..f = 4 2 3 0 0
 /// 0, South to move: worth 0, the moves A..F worth -1, -1, -2, -2, -2 and 0.
 #[test]

@@ -322,3 +322,117 @@ fn two_threads_keep_to_the_node_budget_and_stop_at_once() {
         assert_eq!(engine.sync(), Vec::<String>::new());
     }
 }
+
+/// A fresh data folder under Cargo's temporary directory for integration tests.
+fn data_folder(name: &str) -> std::path::PathBuf {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("pluggable-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn strings(lines: &[String]) -> Vec<&String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info string"))
+        .collect()
+}
+
+#[test]
+fn the_solution_build_waits_for_another_engines_lock_and_says_so() {
+    let data = data_folder("locked");
+    let place = data.join("perfectplay");
+    std::fs::create_dir_all(&place).unwrap();
+    let solution = place.join("dobutsu.solution");
+    let lock = std::fs::File::create(place.join("dobutsu.solution.lock")).unwrap();
+    lock.lock().unwrap();
+    let mut engine = Engine::start_with_data(
+        &[
+            "--option",
+            "AutoSolve=true",
+            "--option",
+            "UCI_Variant=dobutsu",
+        ],
+        data.to_str().unwrap(),
+    );
+    engine.send("go depth 3");
+    let out = engine.until_bestmove();
+    assert_eq!(
+        strings(&out),
+        [&format!(
+            "info string another engine is building the Dobutsu Shogi solution (about a minute \
+             on two cores, under 300 MiB) in {}; playing by search until it is written",
+            solution.display()
+        )],
+        "{out:#?}"
+    );
+    // The other engine gives up without the file: said once, and not built here either.
+    // Unlocked, not only closed: a child another test forks meanwhile shares the open file.
+    lock.unlock().unwrap();
+    drop(lock);
+    for said in [1, 0] {
+        engine.send("go depth 3");
+        let out = engine.until_bestmove();
+        assert_eq!(strings(&out).len(), said, "{out:#?}");
+        if said == 1 {
+            assert!(strings(&out)[0].contains("ended without it; playing by search"));
+        }
+    }
+    assert!(!solution.exists());
+    std::fs::remove_dir_all(&data).unwrap();
+}
+
+#[test]
+fn a_solution_build_that_cannot_start_says_why_and_leaves_nothing() {
+    // The data folder is a file: no folder can be made in it.
+    let data = data_folder("blocked");
+    let blocked = data.join("not-a-folder");
+    std::fs::write(&blocked, "x").unwrap();
+    let mut engine = Engine::start_with_data(
+        &[
+            "--option",
+            "AutoSolve=true",
+            "--option",
+            "UCI_Variant=dobutsu",
+        ],
+        blocked.to_str().unwrap(),
+    );
+    engine.send("go depth 3");
+    let out = engine.until_bestmove();
+    let said = strings(&out);
+    assert_eq!(said.len(), 1, "{out:#?}");
+    assert!(
+        said[0].starts_with("info string error: cannot build the Dobutsu Shogi solution")
+            && said[0].ends_with("; playing by search"),
+        "{said:?}"
+    );
+    assert!(out.last().unwrap().starts_with("bestmove "));
+    // Not tried again, and no build at a weaker level or with AutoSolve off.
+    engine.send("go depth 3");
+    assert!(strings(&engine.until_bestmove()).is_empty());
+    for level in ["Level=6", "Level=5"] {
+        let free = data_folder("free");
+        let auto_solve = if level == "Level=6" {
+            "AutoSolve=false"
+        } else {
+            "AutoSolve=true"
+        };
+        let args = ["--option", auto_solve, "--option", level];
+        let mut engine = Engine::start_with_data(
+            &[
+                args[0],
+                args[1],
+                args[2],
+                args[3],
+                "--option",
+                "UCI_Variant=dobutsu",
+            ],
+            free.to_str().unwrap(),
+        );
+        engine.send("go depth 3");
+        assert!(strings(&engine.until_bestmove()).is_empty());
+        assert_eq!(std::fs::read_dir(&free).unwrap().count(), 0, "{args:?}");
+    }
+    std::fs::remove_dir_all(&data).unwrap();
+}

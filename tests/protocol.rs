@@ -109,6 +109,7 @@ fn uci_handshake_lists_id_options_and_uciok() {
         threads.as_str(),
         "option name MultiPV type spin default 1 min 1 max 500",
         "option name UCI_ShowWDL type check default false",
+        "option name AutoSolve type check default false",
         "option name MoveOverhead type spin default 30 min 0 max 5000",
         "option name Ponder type check default false",
         "option name OwnBook type check default false",

@@ -37,6 +37,36 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
 }
 
+/// What the referee tells every engine of its rules, before the match's own options.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RuleSettings {
+    /// The game and rule set by the name engines' `UCI_Variant` and `Variant` options take
+    /// (`abapa`, `awari`, `dobutsu`); `None` tells none (the engine plays its own default).
+    pub variant: Option<String>,
+    /// Whether the variant is what an engine plays when told none (Oware under the Abapa rules,
+    /// the runner's default): an engine without a variant option can play it.
+    pub default_variant: bool,
+    /// The cycle rule's settings (`Repetitions`, `NoCaptureLimit`), each sent to an engine that
+    /// lists it.
+    pub options: Vec<(String, String)>,
+}
+
+impl RuleSettings {
+    /// The names of the rule options an engine listing `options` cannot be told (case
+    /// ignored): its own rules may differ from the referee's.
+    pub fn untold(&self, has_option: impl Fn(&str) -> bool) -> Vec<&str> {
+        self.options
+            .iter()
+            .map(|(name, _)| name.as_str())
+            .filter(|name| !has_option(name))
+            .collect()
+    }
+}
+
+/// The names of the option that selects the game, in the order the runner prefers them: the
+/// standard one first (Fairy-Stockfish, cutechess), then this engine's older name.
+pub const VARIANT_OPTIONS: [&str; 2] = ["UCI_Variant", "Variant"];
+
 /// What went wrong with an engine.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EngineError {
@@ -94,6 +124,38 @@ pub enum EngineError {
         /// What the engine said.
         reply: String,
     },
+    /// The match's game is not the default one and the engine lists no option to select it.
+    #[error(
+        "it lists no UCI_Variant or Variant option, so it cannot be told to play {variant} (its options: {listed})"
+    )]
+    NoVariantOption {
+        /// The match's variant.
+        variant: String,
+        /// The options it lists, separated by commas (or `none`).
+        listed: String,
+    },
+    /// The engine's variant option offers choices, and the match's variant is not one of them.
+    #[error("its {option} option offers {choices}, not {variant}")]
+    UnsupportedVariant {
+        /// `UCI_Variant` or `Variant`.
+        option: String,
+        /// The match's variant.
+        variant: String,
+        /// The choices it lists, separated by commas.
+        choices: String,
+    },
+    /// A rule setting (the variant, `Repetitions`, `NoCaptureLimit`) the engine refused (with an
+    /// `info string error` line before `readyok` or `uciok`): it would play by other rules than
+    /// the referee's.
+    #[error("it refused the rule setting {name}={value}: {reply}")]
+    RefusedRule {
+        /// The option's name.
+        name: String,
+        /// The value refused.
+        value: String,
+        /// What the engine said.
+        reply: String,
+    },
     /// The match is stopping (Ctrl-C or a decided SPRT); not the engine's fault.
     #[error("interrupted")]
     Interrupted,
@@ -108,12 +170,49 @@ pub enum BestMove<M> {
     NoMove,
 }
 
+/// One `option name` line of an engine's reply to `uci`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ListedOption {
+    /// The option's name.
+    name: String,
+    /// The values of its `var` words (a combo's choices), empty for other types.
+    choices: Vec<String>,
+}
+
+impl ListedOption {
+    /// Reads the words after `option name`: the name up to `type`, and the `var` choices.
+    fn read(line_rest: &str) -> ListedOption {
+        let words: Vec<&str> = line_rest.split_whitespace().collect();
+        let name_end = words
+            .iter()
+            .position(|&w| w == "type")
+            .unwrap_or(words.len());
+        let mut choices: Vec<String> = Vec::new();
+        let mut current: Option<Vec<&str>> = None;
+        for &word in &words[name_end..] {
+            if word == "var" {
+                choices.extend(current.take().map(|c| c.join(" ")));
+                current = Some(Vec::new());
+            } else if ["default", "min", "max", "type"].contains(&word) {
+                choices.extend(current.take().map(|c| c.join(" ")));
+            } else if let Some(c) = current.as_mut() {
+                c.push(word);
+            }
+        }
+        choices.extend(current.map(|c| c.join(" ")));
+        ListedOption {
+            name: words[..name_end].join(" "),
+            choices,
+        }
+    }
+}
+
 /// An engine's reply to `uci`.
 struct OptionList {
     /// Its `id name`.
     id_name: Option<String>,
-    /// The names of its `option name` lines, in order.
-    options: Vec<String>,
+    /// Its `option name` lines, in order.
+    options: Vec<ListedOption>,
     /// The `info string error` lines before `uciok` (refusals of the commands before `uci`).
     refusals: Vec<String>,
 }
@@ -125,7 +224,7 @@ pub struct Engine {
     lines: Receiver<String>,
     stderr_tail: Arc<Mutex<VecDeque<String>>>,
     id_name: Option<String>,
-    options: Vec<String>,
+    options: Vec<ListedOption>,
     label: String,
     last_info_string: Option<String>,
 }
@@ -182,20 +281,21 @@ pub fn split_command(line: &str) -> Vec<String> {
 
 impl Engine {
     /// Starts the engine and runs the handshake: `uci` until `uciok` (noting `id name` and the
-    /// `option name` lines), then `setoption` for each of `rule_options` the engine advertises
-    /// (the referee's variant and cycle rule; after `Variant`, `uci` again, since the variant
-    /// changes the engine's options) and `isready` until `readyok` (a refused rule setting is
-    /// logged), then for every option of `spec` `setoption` and `isready` until `readyok`. Each
-    /// wait is bounded by `timeout`; `label` names the engine in logs.
+    /// `option name` lines); the referee's `rules`: the variant through `UCI_Variant` or
+    /// `Variant` (then `uci` again, since the variant changes the engine's options), and each
+    /// cycle-rule setting the engine lists, each followed by `isready` until `readyok`; then for
+    /// every option of `spec` `setoption` and `isready` until `readyok`. Each wait is bounded by
+    /// `timeout`; `label` names the engine in logs.
     ///
     /// # Errors
-    /// [`EngineError::Spawn`] if the program does not start, [`EngineError::UnknownOptions`] for
-    /// options of `spec` the engine does not list (none of them is sent then),
-    /// [`EngineError::RefusedOption`] for the first it refuses, or the error of a failed
-    /// handshake (the process is killed then).
+    /// [`EngineError::Spawn`] if the program does not start; [`EngineError::NoVariantOption`],
+    /// [`EngineError::UnsupportedVariant`] or [`EngineError::RefusedRule`] for an engine that
+    /// cannot be told the referee's rules; [`EngineError::UnknownOptions`] for options of `spec`
+    /// the engine does not list (none of them is sent then), [`EngineError::RefusedOption`] for
+    /// the first it refuses; or the error of a failed handshake (the process is killed then).
     pub fn start(
         spec: &EngineSpec,
-        rule_options: &[(String, String)],
+        rules: &RuleSettings,
         timeout: Duration,
         label: &str,
         stop: Option<&AtomicBool>,
@@ -262,83 +362,189 @@ impl Engine {
             label: label.to_string(),
             last_info_string: None,
         };
-        engine.handshake(spec, rule_options, timeout, stop)?;
+        engine.handshake(spec, rules, timeout, stop)?;
         Ok(engine)
     }
 
     fn handshake(
         &mut self,
         spec: &EngineSpec,
-        rule_options: &[(String, String)],
+        rules: &RuleSettings,
         timeout: Duration,
         stop: Option<&AtomicBool>,
     ) -> Result<(), EngineError> {
         let listed = self.list_options(timeout, stop)?;
         self.id_name = listed.id_name.filter(|n| !n.is_empty());
         self.options = listed.options;
-        let mut variant_sent = false;
-        for (name, value) in rule_options {
-            // The game choice under the name the engine lists: `UCI_Variant` (cutechess's and
-            // Fairy-Stockfish's), else `Variant`.
-            let name = if name == "Variant" && self.has_option("UCI_Variant") {
-                "UCI_Variant"
-            } else {
-                name.as_str()
-            };
-            if self.has_option(name) {
-                self.send(&format!("setoption name {name} value {value}"), "setoption")?;
-                variant_sent |= name.ends_with("Variant");
+        self.tell_variant(rules, timeout, stop)?;
+        self.tell_cycle_rule(rules, timeout, stop)?;
+        self.check_listed(spec)?;
+        self.set_options(spec, timeout, stop)
+    }
+
+    /// Selects the match's game with the engine's variant option (`UCI_Variant` preferred to
+    /// `Variant`), then asks for the option list again: the variant changes an engine's
+    /// options (our engine lists its Dobutsu options only under Dobutsu), and the match's options
+    /// are checked against the list of the game it plays.
+    ///
+    /// # Errors
+    /// [`EngineError::NoVariantOption`] for an engine without one in a game not its default,
+    /// [`EngineError::UnsupportedVariant`] when its choices do not include the game,
+    /// [`EngineError::RefusedRule`] when it refuses it.
+    fn tell_variant(
+        &mut self,
+        rules: &RuleSettings,
+        timeout: Duration,
+        stop: Option<&AtomicBool>,
+    ) -> Result<(), EngineError> {
+        let Some(variant) = &rules.variant else {
+            return Ok(());
+        };
+        let Some(option) = VARIANT_OPTIONS
+            .iter()
+            .find_map(|&name| self.listed(name))
+            .cloned()
+        else {
+            if rules.default_variant {
+                return Ok(());
             }
+            return Err(EngineError::NoVariantOption {
+                variant: variant.clone(),
+                listed: self.listed_names(),
+            });
+        };
+        if !option.choices.is_empty()
+            && !option
+                .choices
+                .iter()
+                .any(|c| c.eq_ignore_ascii_case(variant))
+        {
+            return Err(EngineError::UnsupportedVariant {
+                option: option.name,
+                variant: variant.clone(),
+                choices: option.choices.join(", "),
+            });
         }
-        let mut refusals = Vec::new();
-        if variant_sent {
-            // `Variant` changes an engine's options (our engine's Dobutsu options are only
-            // listed under Dobutsu): ask for the list again, to check the match's options
-            // against the one of the game it plays.
-            let listed = self.list_options(timeout, stop)?;
-            if let Some(name) = listed.id_name.filter(|n| !n.is_empty()) {
-                self.id_name = Some(name);
-            }
-            self.options = listed.options;
-            refusals = listed.refusals;
+        self.send(
+            &format!("setoption name {} value {variant}", option.name),
+            "setoption",
+        )?;
+        let listed = self.list_options(timeout, stop)?;
+        if let Some(name) = listed.id_name.filter(|n| !n.is_empty()) {
+            self.id_name = Some(name);
         }
-        // The rules' settings are settled (and their refusals heard) before the match's own.
+        self.options = listed.options;
+        let mut refusals = listed.refusals;
         refusals.extend(self.sync(timeout, stop)?);
-        for refusal in refusals {
-            log::warn!("{}: refused a rule setting: {refusal}", self.label);
+        match refusals.is_empty() {
+            true => Ok(()),
+            false => Err(EngineError::RefusedRule {
+                name: option.name,
+                value: variant.clone(),
+                reply: truncate(&refusals.join(" | ")),
+            }),
         }
+    }
+
+    /// Sends each cycle-rule setting the engine lists, each settled on its own so that a
+    /// refusal names its option.
+    ///
+    /// # Errors
+    /// [`EngineError::RefusedRule`] for the first it refuses.
+    fn tell_cycle_rule(
+        &mut self,
+        rules: &RuleSettings,
+        timeout: Duration,
+        stop: Option<&AtomicBool>,
+    ) -> Result<(), EngineError> {
+        for (name, value) in &rules.options {
+            if !self.has_option(name) {
+                continue;
+            }
+            if let Some(reply) = self.settle(name, value, timeout, stop)? {
+                return Err(EngineError::RefusedRule {
+                    name: name.clone(),
+                    value: value.clone(),
+                    reply,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks that the engine lists every option of `spec` (none is sent otherwise).
+    ///
+    /// # Errors
+    /// [`EngineError::UnknownOptions`] naming those it does not list.
+    fn check_listed(&self, spec: &EngineSpec) -> Result<(), EngineError> {
         let mut unknown: Vec<&str> = Vec::new();
         for (name, _) in &spec.options {
             if !self.has_option(name) && !unknown.contains(&name.as_str()) {
                 unknown.push(name);
             }
         }
-        if !unknown.is_empty() {
-            let quoted: Vec<String> = unknown.iter().map(|n| format!("'{n}'")).collect();
-            return Err(EngineError::UnknownOptions {
-                names: quoted.join(", "),
-                listed: if self.options.is_empty() {
-                    "none".to_string()
-                } else {
-                    self.options.join(", ")
-                },
-            });
+        if unknown.is_empty() {
+            return Ok(());
         }
-        // An engine that refuses a value says so before `readyok` (our engine with an
-        // `info string error: ...` line): the match would test something else, so it does not
-        // start. Each option is settled on its own, so that a refusal names its option.
+        let quoted: Vec<String> = unknown.iter().map(|n| format!("'{n}'")).collect();
+        Err(EngineError::UnknownOptions {
+            names: quoted.join(", "),
+            listed: self.listed_names(),
+        })
+    }
+
+    /// Sends the options of `spec`. An engine that refuses a value says so before `readyok`
+    /// (our engine with an `info string error: ...` line): the match would test something else,
+    /// so it does not start. Each option is settled on its own, so that a refusal names it.
+    ///
+    /// # Errors
+    /// [`EngineError::RefusedOption`] for the first it refuses.
+    fn set_options(
+        &mut self,
+        spec: &EngineSpec,
+        timeout: Duration,
+        stop: Option<&AtomicBool>,
+    ) -> Result<(), EngineError> {
         for (name, value) in &spec.options {
-            self.send(&format!("setoption name {name} value {value}"), "setoption")?;
-            let refusals = self.sync(timeout, stop)?;
-            if !refusals.is_empty() {
+            if let Some(reply) = self.settle(name, value, timeout, stop)? {
                 return Err(EngineError::RefusedOption {
                     name: name.clone(),
                     value: value.clone(),
-                    reply: truncate(&refusals.join(" | ")),
+                    reply,
                 });
             }
         }
         Ok(())
+    }
+
+    /// Sends `setoption name {name} value {value}`, then [`Engine::sync`]: the engine's refusal
+    /// (its `info string error` lines, joined), or `None` if it took the setting.
+    fn settle(
+        &mut self,
+        name: &str,
+        value: &str,
+        timeout: Duration,
+        stop: Option<&AtomicBool>,
+    ) -> Result<Option<String>, EngineError> {
+        self.send(&format!("setoption name {name} value {value}"), "setoption")?;
+        let refusals = self.sync(timeout, stop)?;
+        Ok((!refusals.is_empty()).then(|| truncate(&refusals.join(" | "))))
+    }
+
+    /// The option `name` (case-insensitive) of the engine's last list.
+    fn listed(&self, name: &str) -> Option<&ListedOption> {
+        self.options
+            .iter()
+            .find(|o| o.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The names of the options the engine lists, separated by commas (or `none`).
+    fn listed_names(&self) -> String {
+        if self.options.is_empty() {
+            return "none".to_string();
+        }
+        let names: Vec<&str> = self.options.iter().map(|o| o.name.as_str()).collect();
+        names.join(", ")
     }
 
     /// `uci`, then waits up to `timeout` for `uciok`: returns the `id name`, the names of the
@@ -360,12 +566,9 @@ impl Engine {
             match (words.next(), words.next()) {
                 (Some("uciok"), _) => return Some(Ok(())),
                 (Some("id"), Some("name")) => id_name = Some(words.collect::<Vec<_>>().join(" ")),
-                (Some("option"), Some("name")) => options.push(
-                    words
-                        .take_while(|&w| w != "type")
-                        .collect::<Vec<_>>()
-                        .join(" "),
-                ),
+                (Some("option"), Some("name")) => {
+                    options.push(ListedOption::read(&words.collect::<Vec<_>>().join(" ")))
+                }
                 _ => {}
             }
             None
@@ -386,7 +589,7 @@ impl Engine {
     /// Whether the engine listed option `name` (case-insensitive) in its handshake (its last
     /// list: the one after `Variant` when it was told one).
     pub fn has_option(&self, name: &str) -> bool {
-        self.options.iter().any(|o| o.eq_ignore_ascii_case(name))
+        self.listed(name).is_some()
     }
 
     /// The name from the engine's `id name` line, if it sent one.
@@ -621,6 +824,18 @@ mod tests {
     }
 
     #[test]
+    fn option_lines_give_names_and_choices() {
+        let combo =
+            ListedOption::read("UCI_Variant type combo default chess var chess var dobutsu");
+        assert_eq!(combo.name, "UCI_Variant");
+        assert_eq!(combo.choices, ["chess", "dobutsu"]);
+        let spin = ListedOption::read("Hash Size type spin default 16 min 1 max 1024");
+        assert_eq!((spin.name.as_str(), spin.choices.len()), ("Hash Size", 0));
+        let last = ListedOption::read("Style type combo var two words default two words");
+        assert_eq!(last.choices, ["two words"]);
+    }
+
+    #[test]
     fn lines_are_cut_and_decoded() {
         let mut input: &[u8] = b"one\r\ntwo\n\xff\xfe junk\nlast";
         let mut lines = Vec::new();
@@ -637,11 +852,12 @@ mod tests {
             command: "/nonexistent/engine --x".into(),
             ..EngineSpec::default()
         };
-        let err = Engine::start(&spec, &[], Duration::from_secs(1), "test", None).unwrap_err();
+        let rules = RuleSettings::default();
+        let err = Engine::start(&spec, &rules, Duration::from_secs(1), "test", None).unwrap_err();
         assert!(matches!(err, EngineError::Spawn { .. }), "{err}");
         let spec = EngineSpec::default();
         assert!(matches!(
-            Engine::start(&spec, &[], Duration::from_secs(1), "test", None),
+            Engine::start(&spec, &rules, Duration::from_secs(1), "test", None),
             Err(EngineError::Spawn { .. })
         ));
     }

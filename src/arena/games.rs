@@ -1,11 +1,14 @@
-//! What the match runner needs of a game beyond [`Notation`]: how its players are named, which
-//! engine options carry its rules, how a result is written, and its record format (OGN for Oware,
-//! PGN for Dobutsu Shogi).
+//! What the match runner needs of a game beyond [`Notation`] ([`Refereed`]: how its players are
+//! named, which engine options carry its rules, how a result is written, its record format), and
+//! what a match makes of a game: its [`Opening`], how it ended ([`Termination`], [`Fault`]) and
+//! its [`GameRecord`]. The games' own parts are in [`crate::arena::oware`] and
+//! [`crate::arena::dobutsu`].
 
-use crate::arena::pgn;
-use crate::arena::runner::GameRecord;
-use crate::game::{GameEnd, Notation};
-use crate::{dobutsu, oware};
+use std::fmt;
+
+use crate::arena::engine::{EngineError, RuleSettings};
+use crate::arena::record::{Checked, ParseError};
+use crate::game::{Game, GameEnd, Notation, Player};
 
 /// A game the match runner can referee and record.
 pub trait Refereed: Notation {
@@ -18,9 +21,9 @@ pub trait Refereed: Notation {
     /// Reads the move word of a `bestmove` line (its syntax only; the referee judges legality).
     fn read_move(word: &str) -> Option<Self::Move>;
 
-    /// The `setoption` settings that tell an engine the rules (each sent if the engine declares
-    /// it): `Variant` first, as it may change the options an engine has.
-    fn rule_options(rules: &Self::Rules) -> Vec<(String, String)>;
+    /// What tells an engine the rules: the variant's name (for `UCI_Variant` or `Variant`) and
+    /// the cycle rule's `setoption` settings (each sent if the engine lists it).
+    fn rule_options(rules: &Self::Rules) -> RuleSettings;
 
     /// The rules in a few words for the start line and the summary (`abapa, repetitions 3,
     /// no-capture limit 500`).
@@ -45,108 +48,243 @@ pub trait Refereed: Notation {
         date: &str,
         rules: &Self::Rules,
     ) -> String;
+
+    /// Reads the records of a record file in the game's format and replays each under `rules`
+    /// (a record's own rules tags take precedence), for `--replay`.
+    ///
+    /// # Errors
+    /// The [`ParseError`] of a file that does not read.
+    fn replay_records(text: &str, rules: &Self::Rules) -> Result<Vec<Checked>, ParseError>;
 }
 
-impl Refereed for oware::Board {
-    const PLAYER_NAMES: [&'static str; 2] = ["South", "North"];
-    const RECORD_EXTENSION: &'static str = "ogn";
+/// A start for a pair of games: a position and moves played from it before the engines take over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening<G: Game> {
+    /// The set-up position.
+    pub start: G,
+    /// Moves played from it (part of the game record, sent to the engines in `position ... moves`).
+    pub moves: Vec<G::Move>,
+}
 
-    fn read_move(word: &str) -> Option<oware::Move> {
-        word.parse().ok()
-    }
+/// The kinds of engine fault that lose a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Fault {
+    /// A move the rules refuse.
+    IllegalMove,
+    /// `bestmove 0000` (no move) while the referee sees legal moves: typically an engine whose
+    /// own rules ended the game (Aalina ends it at the first repetition: use `--repetitions 2`).
+    NoMove,
+    /// The process ended.
+    Crash,
+    /// The process closed its pipe but kept running.
+    ClosedPipe,
+    /// No answer in the time allowed.
+    Timeout,
+    /// More time taken than the engine's game clock held (with the match's `--time-margin`).
+    TimeLoss,
+    /// A `bestmove` line without a move.
+    Garbage,
+    /// The engine could not be (re)started.
+    StartFailure,
+}
 
-    fn rule_options(rules: &oware::Rules) -> Vec<(String, String)> {
-        vec![
-            ("Variant".to_string(), rules.variant.to_string()),
-            (
-                "Repetitions".to_string(),
-                rules.cycle.repetitions.to_string(),
-            ),
-            (
-                "NoCaptureLimit".to_string(),
-                rules.cycle.no_progress_limit.to_string(),
-            ),
-        ]
-    }
+impl Fault {
+    /// Every fault, in display order.
+    pub const ALL: [Fault; 8] = [
+        Fault::IllegalMove,
+        Fault::NoMove,
+        Fault::Crash,
+        Fault::ClosedPipe,
+        Fault::Timeout,
+        Fault::TimeLoss,
+        Fault::Garbage,
+        Fault::StartFailure,
+    ];
 
-    fn describe_rules(rules: &oware::Rules) -> String {
-        format!(
-            "{}, repetitions {}, no-capture limit {}",
-            rules.variant, rules.cycle.repetitions, rules.cycle.no_progress_limit
-        )
-    }
-
-    fn set_repetitions(rules: &mut oware::Rules, repetitions: u32) {
-        rules.cycle.repetitions = repetitions;
-    }
-
-    fn end_reason(end: &GameEnd<oware::Board>) -> String {
-        end.oware_reason().to_string()
-    }
-
-    /// The final seed counts, South first (`25-19`), as Aualé writes results.
-    fn result_text(end: &GameEnd<oware::Board>) -> String {
-        crate::arena::ogn::seed_result(end)
-    }
-
-    fn write_record(
-        record: &GameRecord<oware::Board>,
-        event: &str,
-        date: &str,
-        rules: &oware::Rules,
-    ) -> String {
-        record.to_ogn(event, date, *rules).to_string()
+    pub(crate) fn of(error: &EngineError) -> Fault {
+        match error {
+            EngineError::Spawn { .. }
+            | EngineError::UnknownOptions { .. }
+            | EngineError::RefusedOption { .. }
+            | EngineError::NoVariantOption { .. }
+            | EngineError::UnsupportedVariant { .. }
+            | EngineError::RefusedRule { .. } => Fault::StartFailure,
+            EngineError::Timeout { .. } => Fault::Timeout,
+            EngineError::Exited { .. } => Fault::Crash,
+            EngineError::Closed { .. } | EngineError::Interrupted => Fault::ClosedPipe,
+            EngineError::Garbage(_) => Fault::Garbage,
+        }
     }
 }
 
-impl Refereed for dobutsu::Position {
-    const PLAYER_NAMES: [&'static str; 2] = ["Sente", "Gote"];
-    const RECORD_EXTENSION: &'static str = "pgn";
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Fault::IllegalMove => "illegal move",
+            Fault::NoMove => "no move",
+            Fault::Crash => "crash",
+            Fault::ClosedPipe => "closed pipe",
+            Fault::Timeout => "timeout",
+            Fault::TimeLoss => "loss on time",
+            Fault::Garbage => "garbage",
+            Fault::StartFailure => "start failure",
+        })
+    }
+}
 
-    fn read_move(word: &str) -> Option<dobutsu::Move> {
-        word.parse().ok()
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Termination<G: Game> {
+    /// By the rules.
+    Rules(GameEnd<G>),
+    /// By a fault of the engine playing `side`, which loses.
+    Forfeit {
+        /// The faulty engine's side.
+        side: G::Player,
+        /// What it did.
+        fault: Fault,
+        /// The details, for the record.
+        detail: String,
+    },
+}
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord<G: Game> {
+    /// 1-based game number (the record's `Round`).
+    pub number: usize,
+    /// 0-based pair index: games `2p+1` and `2p+2` share an opening.
+    pub pair: usize,
+    /// Which engine (0 = the first `--engine`, 1 = the second) played the first player (Oware's
+    /// South, Dobutsu's Sente).
+    pub first_player_engine: usize,
+    /// Display names, the first player's first.
+    pub names: [String; 2],
+    /// The opening the game started from (its moves are the first of the game).
+    pub opening: Opening<G>,
+    /// The moves the engines played after the opening.
+    pub moves: Vec<G::Move>,
+    /// How it ended.
+    pub termination: Termination<G>,
+}
+
+impl<G: Refereed> GameRecord<G> {
+    /// The winner, `None` for a draw.
+    pub fn winner(&self) -> Option<G::Player> {
+        match &self.termination {
+            Termination::Rules(end) => end.winner,
+            Termination::Forfeit { side, .. } => Some(side.opponent()),
+        }
     }
 
-    /// `Variant dobutsu` and `Repetitions`: Dobutsu has no ply limit, so no `NoCaptureLimit`.
-    fn rule_options(rules: &dobutsu::Rules) -> Vec<(String, String)> {
-        vec![
-            ("Variant".to_string(), "dobutsu".to_string()),
-            (
-                "Repetitions".to_string(),
-                rules.cycle.repetitions.to_string(),
+    /// The side engine `engine` (0 or 1) played.
+    pub fn side_of(&self, engine: usize) -> G::Player {
+        if engine == self.first_player_engine {
+            G::Player::FIRST
+        } else {
+            G::Player::FIRST.opponent()
+        }
+    }
+
+    /// Points (1, 1/2 or 0) of engine `engine` (0 or 1).
+    pub fn points_of(&self, engine: usize) -> f64 {
+        match self.winner() {
+            None => 0.5,
+            Some(side) if side == self.side_of(engine) => 1.0,
+            Some(_) => 0.0,
+        }
+    }
+
+    /// The result as recorded: for a game the rules ended the game's own result
+    /// ([`Refereed::result_text`]: Oware's final seeds `25-19`, Dobutsu's `1-0`), `1-0` or `0-1`
+    /// for a forfeit.
+    pub fn result_string(&self) -> String {
+        match &self.termination {
+            Termination::Rules(end) => G::result_text(end),
+            Termination::Forfeit { side, .. } if side.index() == 0 => "0-1".to_string(),
+            Termination::Forfeit { .. } => "1-0".to_string(),
+        }
+    }
+
+    /// The `Termination` tag: `rules: <reason>` or `forfeit: <fault> by <side> (<name>): <detail>`,
+    /// the side named as [`Refereed::PLAYER_NAMES`].
+    pub fn termination_string(&self) -> String {
+        match &self.termination {
+            Termination::Rules(end) => format!("rules: {}", G::end_reason(end)),
+            Termination::Forfeit {
+                side,
+                fault,
+                detail,
+            } => format!(
+                "forfeit: {fault} by {} ({}): {detail}",
+                G::PLAYER_NAMES[side.index()],
+                self.names[side.index()]
             ),
-        ]
+        }
     }
 
-    fn describe_rules(rules: &dobutsu::Rules) -> String {
-        format!("dobutsu, repetitions {}", rules.cycle.repetitions)
+    /// All the moves of the game, the opening's first.
+    pub fn all_moves(&self) -> Vec<G::Move> {
+        self.opening
+            .moves
+            .iter()
+            .chain(&self.moves)
+            .copied()
+            .collect()
     }
 
-    fn set_repetitions(rules: &mut dobutsu::Rules, repetitions: u32) {
-        rules.cycle.repetitions = repetitions;
+    /// What the front end shows of the game: number, names, result, termination.
+    pub fn finished(&self) -> FinishedGame {
+        FinishedGame {
+            number: self.number,
+            names: self.names.clone(),
+            result: self.result_string(),
+            termination: self.termination_string(),
+        }
     }
 
-    /// [`Notation::describe_end`] without its parentheses.
-    fn end_reason(end: &GameEnd<dobutsu::Position>) -> String {
-        let text = dobutsu::Position::describe_end(end);
-        text.trim_start_matches('(')
-            .trim_end_matches(')')
-            .to_string()
+    /// The comment of each move in a record: `opening` on the last opening move, the termination
+    /// on the last move.
+    pub fn move_comments(&self) -> Vec<Option<String>> {
+        let total = self.opening.moves.len() + self.moves.len();
+        let last = total.checked_sub(1);
+        let book_end = self.opening.moves.len().checked_sub(1);
+        (0..total)
+            .map(|i| {
+                let mut comment = Vec::new();
+                if Some(i) == book_end {
+                    comment.push("opening".to_string());
+                }
+                if Some(i) == last {
+                    comment.push(self.termination_string());
+                }
+                (!comment.is_empty()).then(|| comment.join("; "))
+            })
+            .collect()
+    }
+}
+
+/// A finished game as the match's front end shows it, whatever the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FinishedGame {
+    /// 1-based game number.
+    pub number: usize,
+    /// Display names, the first player's first.
+    pub names: [String; 2],
+    /// [`GameRecord::result_string`].
+    pub result: String,
+    /// [`GameRecord::termination_string`].
+    pub termination: String,
+}
+
+impl FinishedGame {
+    /// The result as recorded (`25-19`, `1-0`, ...).
+    pub fn result_string(&self) -> &str {
+        &self.result
     }
 
-    /// `1-0`, `0-1`, `1/2-1/2`.
-    fn result_text(end: &GameEnd<dobutsu::Position>) -> String {
-        end.result_string().to_string()
-    }
-
-    fn write_record(
-        record: &GameRecord<dobutsu::Position>,
-        event: &str,
-        date: &str,
-        rules: &dobutsu::Rules,
-    ) -> String {
-        let mut game = pgn::PgnGame::from_record(record, event, date);
-        game.set_tag("Repetitions", rules.cycle.repetitions.to_string());
-        game.to_string()
+    /// The `Termination` tag.
+    pub fn termination_string(&self) -> &str {
+        &self.termination
     }
 }

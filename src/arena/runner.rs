@@ -15,12 +15,12 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use crate::arena::engine::{BestMove, Engine, EngineError, EngineSpec};
-use crate::arena::games::Refereed;
-use crate::arena::ogn::OgnGame;
+use crate::arena::engine::{BestMove, Engine, EngineError, EngineSpec, RuleSettings};
 use crate::arena::stats::{Pentanomial, Sprt, SprtDecision, Trinomial};
-use crate::game::{Game, GameEnd, GameState, Notation, Player};
-use crate::oware::{Board, Move, Rules, Variant};
+use crate::game::{Game, GameState, Notation, Player};
+
+pub use crate::arena::games::Fault;
+pub use crate::arena::games::{FinishedGame, GameRecord, Opening, Refereed, Termination};
 
 /// How much each engine may search per move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -160,15 +160,6 @@ pub fn clock_go_command(time_ms: [Option<i64>; 2], increment_ms: [Option<u64>; 2
         }
     }
     go
-}
-
-/// A start for a pair of games: a position and moves played from it before the engines take over.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Opening<G: Game> {
-    /// The set-up position.
-    pub start: G,
-    /// Moves played from it (part of the game record, sent to the engines in `position ... moves`).
-    pub moves: Vec<G::Move>,
 }
 
 /// Why an openings file could not be used.
@@ -358,259 +349,6 @@ pub fn position_command<G: Notation>(start: &G, moves: &[G::Move], rules: &G::Ru
     cmd
 }
 
-/// The kinds of engine fault that lose a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Fault {
-    /// A move the rules refuse.
-    IllegalMove,
-    /// `bestmove 0000` (no move) while the referee sees legal moves: typically an engine whose
-    /// own rules ended the game (Aalina ends it at the first repetition: use `--repetitions 2`).
-    NoMove,
-    /// The process ended.
-    Crash,
-    /// The process closed its pipe but kept running.
-    ClosedPipe,
-    /// No answer in the time allowed.
-    Timeout,
-    /// More time taken than the engine's game clock held (with the match's `--time-margin`).
-    TimeLoss,
-    /// A `bestmove` line without a move.
-    Garbage,
-    /// The engine could not be (re)started.
-    StartFailure,
-}
-
-impl Fault {
-    /// Every fault, in display order.
-    pub const ALL: [Fault; 8] = [
-        Fault::IllegalMove,
-        Fault::NoMove,
-        Fault::Crash,
-        Fault::ClosedPipe,
-        Fault::Timeout,
-        Fault::TimeLoss,
-        Fault::Garbage,
-        Fault::StartFailure,
-    ];
-
-    fn of(error: &EngineError) -> Fault {
-        match error {
-            EngineError::Spawn { .. }
-            | EngineError::UnknownOptions { .. }
-            | EngineError::RefusedOption { .. } => Fault::StartFailure,
-            EngineError::Timeout { .. } => Fault::Timeout,
-            EngineError::Exited { .. } => Fault::Crash,
-            EngineError::Closed { .. } | EngineError::Interrupted => Fault::ClosedPipe,
-            EngineError::Garbage(_) => Fault::Garbage,
-        }
-    }
-}
-
-impl fmt::Display for Fault {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Fault::IllegalMove => "illegal move",
-            Fault::NoMove => "no move",
-            Fault::Crash => "crash",
-            Fault::ClosedPipe => "closed pipe",
-            Fault::Timeout => "timeout",
-            Fault::TimeLoss => "loss on time",
-            Fault::Garbage => "garbage",
-            Fault::StartFailure => "start failure",
-        })
-    }
-}
-
-/// How a game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Termination<G: Game> {
-    /// By the rules.
-    Rules(GameEnd<G>),
-    /// By a fault of the engine playing `side`, which loses.
-    Forfeit {
-        /// The faulty engine's side.
-        side: G::Player,
-        /// What it did.
-        fault: Fault,
-        /// The details, for the record.
-        detail: String,
-    },
-}
-
-/// One finished game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecord<G: Game> {
-    /// 1-based game number (the record's `Round`).
-    pub number: usize,
-    /// 0-based pair index: games `2p+1` and `2p+2` share an opening.
-    pub pair: usize,
-    /// Which engine (0 = the first `--engine`, 1 = the second) played the first player (Oware's
-    /// South, Dobutsu's Sente).
-    pub south_engine: usize,
-    /// Display names, the first player's first.
-    pub names: [String; 2],
-    /// The opening the game started from (its moves are the first of the game).
-    pub opening: Opening<G>,
-    /// The moves the engines played after the opening.
-    pub moves: Vec<G::Move>,
-    /// How it ended.
-    pub termination: Termination<G>,
-}
-
-impl<G: Refereed> GameRecord<G> {
-    /// The winner, `None` for a draw.
-    pub fn winner(&self) -> Option<G::Player> {
-        match &self.termination {
-            Termination::Rules(end) => end.winner,
-            Termination::Forfeit { side, .. } => Some(side.opponent()),
-        }
-    }
-
-    /// The side engine `engine` (0 or 1) played.
-    pub fn side_of(&self, engine: usize) -> G::Player {
-        if engine == self.south_engine {
-            G::Player::FIRST
-        } else {
-            G::Player::FIRST.opponent()
-        }
-    }
-
-    /// Points (1, 1/2 or 0) of engine `engine` (0 or 1).
-    pub fn points_of(&self, engine: usize) -> f64 {
-        match self.winner() {
-            None => 0.5,
-            Some(side) if side == self.side_of(engine) => 1.0,
-            Some(_) => 0.0,
-        }
-    }
-
-    /// The result as recorded: for a game the rules ended the game's own result
-    /// ([`Refereed::result_text`]: Oware's final seeds `25-19`, Dobutsu's `1-0`), `1-0` or `0-1`
-    /// for a forfeit.
-    pub fn result_string(&self) -> String {
-        match &self.termination {
-            Termination::Rules(end) => G::result_text(end),
-            Termination::Forfeit { side, .. } if side.index() == 0 => "0-1".to_string(),
-            Termination::Forfeit { .. } => "1-0".to_string(),
-        }
-    }
-
-    /// The `Termination` tag: `rules: <reason>` or `forfeit: <fault> by <side> (<name>): <detail>`,
-    /// the side named as [`Refereed::PLAYER_NAMES`].
-    pub fn termination_string(&self) -> String {
-        match &self.termination {
-            Termination::Rules(end) => format!("rules: {}", G::end_reason(end)),
-            Termination::Forfeit {
-                side,
-                fault,
-                detail,
-            } => format!(
-                "forfeit: {fault} by {} ({}): {detail}",
-                G::PLAYER_NAMES[side.index()],
-                self.names[side.index()]
-            ),
-        }
-    }
-
-    /// All the moves of the game, the opening's first.
-    pub fn all_moves(&self) -> Vec<G::Move> {
-        self.opening
-            .moves
-            .iter()
-            .chain(&self.moves)
-            .copied()
-            .collect()
-    }
-
-    /// What the front end shows of the game: number, names, result, termination.
-    pub fn finished(&self) -> FinishedGame {
-        FinishedGame {
-            number: self.number,
-            names: self.names.clone(),
-            result: self.result_string(),
-            termination: self.termination_string(),
-        }
-    }
-
-    /// The comment of each move in a record: `opening` on the last opening move, the termination
-    /// on the last move.
-    pub fn move_comments(&self) -> Vec<Option<String>> {
-        let total = self.opening.moves.len() + self.moves.len();
-        let last = total.checked_sub(1);
-        let book_end = self.opening.moves.len().checked_sub(1);
-        (0..total)
-            .map(|i| {
-                let mut comment = Vec::new();
-                if Some(i) == book_end {
-                    comment.push("opening".to_string());
-                }
-                if Some(i) == last {
-                    comment.push(self.termination_string());
-                }
-                (!comment.is_empty()).then(|| comment.join("; "))
-            })
-            .collect()
-    }
-}
-
-/// A finished game as the match's front end shows it, whatever the game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FinishedGame {
-    /// 1-based game number.
-    pub number: usize,
-    /// Display names, the first player's first.
-    pub names: [String; 2],
-    /// [`GameRecord::result_string`].
-    pub result: String,
-    /// [`GameRecord::termination_string`].
-    pub termination: String,
-}
-
-impl FinishedGame {
-    /// The result as recorded (`25-19`, `1-0`, ...).
-    pub fn result_string(&self) -> &str {
-        &self.result
-    }
-
-    /// The `Termination` tag.
-    pub fn termination_string(&self) -> &str {
-        &self.termination
-    }
-}
-
-impl GameRecord<Board> {
-    /// The game as an OGN record, with the match's `event`, `date` (`YYYY.MM.DD`) and `rules`.
-    /// Opening moves carry the comment `opening` on the last of them; the termination is
-    /// commented on the last move.
-    pub fn to_ogn(&self, event: &str, date: &str, rules: Rules) -> OgnGame {
-        let mut g = OgnGame::default();
-        let variant = match rules.variant {
-            Variant::Abapa => "Oware Abapa",
-            Variant::Awari => "Oware Awari",
-        };
-        g.set_tag("Variant", variant);
-        g.set_tag("Event", event);
-        g.set_tag("Site", "?");
-        g.set_tag("Date", date);
-        g.set_tag("Round", self.number.to_string());
-        g.set_tag("South", self.names[0].clone());
-        g.set_tag("North", self.names[1].clone());
-        g.set_tag("Result", self.result_string());
-        if self.opening.start != Board::start(self.opening.start.variant()) {
-            g.set_tag("FEN", self.opening.start.to_string());
-        }
-        g.set_tag("Termination", self.termination_string());
-        g.set_tag("Repetitions", rules.cycle.repetitions.to_string());
-        g.set_tag("NoCaptureLimit", rules.cycle.no_progress_limit.to_string());
-        g.set_tag("OpeningPlies", self.opening.moves.len().to_string());
-        let moves: Vec<Move> = self.all_moves();
-        for (mv, comment) in moves.into_iter().zip(self.move_comments()) {
-            g.push_move(mv, comment);
-        }
-        g
-    }
-}
-
 /// Everything a match needs.
 #[derive(Clone, Debug)]
 pub struct MatchConfig<G: Game> {
@@ -643,7 +381,7 @@ pub struct MatchConfig<G: Game> {
 impl<G: Refereed> MatchConfig<G> {
     /// The options telling an engine the referee's rules (sent if the engine has them):
     /// [`Refereed::rule_options`].
-    pub fn rule_options(&self) -> Vec<(String, String)> {
+    pub fn rule_options(&self) -> RuleSettings {
         G::rule_options(&self.rules)
     }
 
@@ -702,9 +440,9 @@ impl Tally {
         }
         if let Termination::Forfeit { side, fault, .. } = &game.termination {
             let engine = if side.index() == 0 {
-                game.south_engine
+                game.first_player_engine
             } else {
-                1 - game.south_engine
+                1 - game.first_player_engine
             };
             *self.faults[engine].entry(*fault).or_default() += 1;
         }
@@ -848,12 +586,19 @@ fn worker<G: Refereed>(
         if pair >= pairs {
             break;
         }
-        for south_engine in 0..2 {
-            let number = 2 * pair + south_engine + 1;
+        for first_player_engine in 0..2 {
+            let number = 2 * pair + first_player_engine + 1;
             if number > config.games {
                 break;
             }
-            match play_game(config, &mut engines, pair, number, south_engine, stop) {
+            match play_game(
+                config,
+                &mut engines,
+                pair,
+                number,
+                first_player_engine,
+                stop,
+            ) {
                 Some(record) => {
                     if tx.send(record).is_err() {
                         return;
@@ -871,26 +616,26 @@ fn play_game<G: Refereed>(
     engines: &mut [Option<Engine>; 2],
     pair: usize,
     number: usize,
-    south_engine: usize,
+    first_player_engine: usize,
     stop: &AtomicBool,
 ) -> Option<GameRecord<G>> {
     let opening = config.openings[pair % config.openings.len()].clone();
     let first = G::Player::FIRST;
     let engine_of = |side: G::Player| {
         if side == first {
-            south_engine
+            first_player_engine
         } else {
-            1 - south_engine
+            1 - first_player_engine
         }
     };
     let names = [
-        config.names[south_engine].clone(),
-        config.names[1 - south_engine].clone(),
+        config.names[first_player_engine].clone(),
+        config.names[1 - first_player_engine].clone(),
     ];
     let mut record = GameRecord {
         number,
         pair,
-        south_engine,
+        first_player_engine,
         names,
         opening: opening.clone(),
         moves: Vec::new(),
@@ -1033,7 +778,7 @@ fn play_game<G: Refereed>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oware::{parse_moves, Side};
+    use crate::oware::{parse_moves, Board, Rules, Side, Variant};
 
     type OwareState = crate::oware::GameState;
 
@@ -1158,7 +903,7 @@ mod tests {
         }
     }
 
-    fn game(pair: usize, south_engine: usize, winner: Option<Side>) -> GameRecord<Board> {
+    fn game(pair: usize, first_player_engine: usize, winner: Option<Side>) -> GameRecord<Board> {
         let diagram = match winner {
             Some(Side::South) => "0-0-0-0-0-0-0-0-0-0-0-0-25-23-N",
             Some(Side::North) => "0-0-0-0-0-0-0-0-0-0-0-0-23-25-S",
@@ -1169,9 +914,9 @@ mod tests {
             .unwrap();
         assert_eq!(end.winner, winner);
         GameRecord {
-            number: 2 * pair + south_engine + 1,
+            number: 2 * pair + first_player_engine + 1,
             pair,
-            south_engine,
+            first_player_engine,
             names: ["a".into(), "b".into()],
             opening: Opening {
                 start: Board::start(Variant::Abapa),

@@ -140,6 +140,26 @@ impl Game for Position {
             oracle: std::sync::Arc::new(solution),
         }))
     }
+    /// The complete analysis from the start ([`crate::dobutsu::solve::analyse`]), written to
+    /// the default place when `SolutionPath` names none and no file is there.
+    fn default_tables_build(tables: &TableSettings) -> Option<game::TablesBuild> {
+        use crate::dobutsu::solve::{self, file};
+        if tables.path.is_some() {
+            return None;
+        }
+        let path = file::default_path().filter(|p| !p.exists())?;
+        let target = path.clone();
+        Some(game::TablesBuild {
+            path,
+            description: "the Dobutsu Shogi solution (about a minute on two cores, under 300 MiB)"
+                .into(),
+            run: Box::new(move || {
+                let (solution, figures) = solve::analyse(&Position::start(), &solve::Silent);
+                file::save(&solution, &figures, &target).map_err(|e| e.to_string())
+            }),
+        })
+    }
+
     #[inline]
     fn legal_moves(&self, out: &mut Vec<Self::Move>) {
         Position::legal_moves(self, out)

@@ -1,5 +1,5 @@
-//! What the search, the protocol, the referee and (later) the retrograde solvers need of a game,
-//! and the pieces they share.
+//! What the search, the protocol and the referee need of a game, and the pieces they share (the
+//! game in progress, options, and what a game's exact tables offer the search: [`Oracle`]).
 //!
 //! A game implements [`Game`] on its position type (a small value: Oware's is 16 bytes) and
 //! [`Notation`] for reading and writing it. Everything above that (negamax, the protocol session,
@@ -14,8 +14,7 @@ pub use options::{
     find_option, quoted, OptionDecl, OptionError, OptionKind, OptionValue, MAX_QUOTED_CHARS,
 };
 pub use state::{EndReason, GameEnd, GameState, PlayError};
-
-pub use tables::{TableSettings, Tables};
+pub use tables::{Oracle, TableSettings, Tables, TablesBuild};
 
 use std::fmt::{Debug, Display};
 
@@ -238,6 +237,13 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
         _rules: &Self::Rules,
     ) -> Result<Option<Tables<Self>>, String> {
         Ok(None)
+    }
+
+    /// The work that writes the game's tables to their default place, when `tables` asks for the
+    /// default place and nothing is there yet (Dobutsu: the whole solution); `None` (the
+    /// default) when the game has no such tables or they are there.
+    fn default_tables_build(_tables: &TableSettings) -> Option<TablesBuild> {
+        None
     }
 
     /// Appends the legal moves of this position to `out` (which the caller clears). Empty when the

@@ -1,10 +1,11 @@
 //! Exact tables a game can load for the search to probe (a game's complete analysis, endgame
 //! tablebases): where the options say they are ([`TableSettings`]) and what loading them gave
-//! ([`Tables`]). Each game loads its own through [`crate::game::Game::load_tables`].
+//! ([`Tables`]), and what every table offers the search ([`Oracle`]). Each game loads its own
+//! through [`crate::game::Game::load_tables`].
 
 use std::sync::Arc;
 
-use crate::search::Oracle;
+use crate::game::{Game, Outcome};
 
 /// Where a game's tables are and how far to use them, as the game's options set them. It is the
 /// same for every game, so that the protocol can tell when it changed and load them again.
@@ -16,6 +17,27 @@ pub struct TableSettings {
     /// How far to use the tables (a number of the game's choosing, such as seeds on the board);
     /// `None` for all they hold.
     pub limit: Option<u32>,
+}
+
+/// Work that writes a game's tables to their default place when they are missing there
+/// ([`crate::game::Game::default_tables_build`]), for a front end to run in the background.
+pub struct TablesBuild {
+    /// The file it writes (whole or not at all: under a temporary name, then renamed).
+    pub path: std::path::PathBuf,
+    /// What it builds, for the user (`the Dobutsu Shogi solution (about a minute on two
+    /// cores, under 300 MiB)`).
+    pub description: String,
+    /// Builds and writes the file; the error says why it could not.
+    pub run: Box<dyn FnOnce() -> Result<(), String> + Send>,
+}
+
+impl std::fmt::Debug for TablesBuild {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TablesBuild")
+            .field("path", &self.path)
+            .field("description", &self.description)
+            .finish()
+    }
 }
 
 /// Tables a game loaded: the oracle the search probes, and what to tell the user.
@@ -48,4 +70,67 @@ impl<G> std::fmt::Debug for Tables<G> {
             .field("description", &self.description)
             .finish()
     }
+}
+
+/// Exact values of positions from a solved table (a game's complete analysis, an endgame
+/// tablebase), which the search uses instead of searching them
+/// ([`crate::search::Searcher::set_oracle`]).
+///
+/// A table answers in one of two kinds: a result with its distance ([`Oracle::probe`], Dobutsu's
+/// solution), or an exact score without a distance ([`Oracle::score`], Oware's tablebases, which
+/// know the final margin but not how many plies it takes). A table of the second kind also
+/// chooses the root's move itself ([`Oracle::root_move`]), since equal scores alone do not say
+/// which move makes progress.
+pub trait Oracle<G: Game>: Send + Sync {
+    /// The value of `pos` for the side to move under perfect play, with the plies to the end of
+    /// the game as it is played (the winner ending fastest, the loser lasting longest; 0 for a
+    /// draw), or `None` when the table does not hold `pos`. It must not depend on the game's
+    /// history: the search scores the position with it wherever it meets it.
+    fn probe(&self, pos: &G) -> Option<(Outcome, u32)>;
+
+    /// The exact score of `pos` for the side to move under perfect play, in the evaluation's
+    /// units (Oware: 100 per seed of final margin, stores included), where the table knows it but
+    /// not the distance; `None` when it does not (the default). Asked where [`Oracle::probe`]
+    /// answered `None`; like it, it must not depend on the history.
+    fn score(&self, _pos: &G) -> Option<i32> {
+        None
+    }
+
+    /// Sound bounds `(low, high)` of the score of `pos` for the side to move under perfect play,
+    /// in [`Oracle::score`]'s units, where the table knows them (Oware's `abapa` tables, whose
+    /// values can depend on the game's history, bound them); `low == high` when the score is
+    /// exact, and then it is [`Oracle::score`]'s. The search returns at once when they fall
+    /// outside its window and keeps its result inside them otherwise. The default: the exact
+    /// score, or `None`. Asked where [`Oracle::probe`] answered `None`; like it, it must not
+    /// depend on the history.
+    fn bounds(&self, pos: &G) -> Option<(i32, i32)> {
+        self.score(pos).map(|s| (s, s))
+    }
+
+    /// The move to play at the root `pos` when the table values it exactly with
+    /// [`Oracle::score`]: one that keeps the score and makes progress towards it, so that playing
+    /// such moves ends the game with that score. `None` (the default) lets the search choose.
+    fn root_move(&self, _pos: &G) -> Option<G::Move> {
+        None
+    }
+
+    /// Starts, on a thread of its own, the work the oracle would otherwise do when it is first
+    /// probed (Oware's table built in memory), so that no search has to wait for it. Probes made
+    /// meanwhile answer exactly as they would have without it (waiting for the part of the work
+    /// they need), so results never depend on timing. Calling it again does nothing; the default
+    /// does nothing.
+    fn prepare(&self) {}
+
+    /// [`Oracle::prepare`] when the searches of the game from `root` on may soon need the work
+    /// done (the default: always). Oware's table: when `root` has more seeds on the board than
+    /// the table but at most twice as many; the searches of a game's early moves do not pay for
+    /// a table they cannot reach, and a root inside the table needs no layer above its own
+    /// seeds (captures only take seeds away), which its search builds as it needs them.
+    fn prepare_for(&self, _root: &G) {
+        self.prepare();
+    }
+
+    /// Blocks until the work [`Oracle::prepare`] started is done; returns at once when it was
+    /// not started (nothing is then done here) or is finished. The default returns at once.
+    fn wait_prepared(&self) {}
 }

@@ -175,6 +175,12 @@ fn parse_position(rest: &[&str]) -> Result<Command, CommandError> {
     };
     let moves = match after {
         [] => Vec::new(),
+        ["moves", list @ ..] if list.contains(&"moves") => {
+            return Err(CommandError::Repeated {
+                command: "position",
+                word: "moves".to_string(),
+            })
+        }
         ["moves", list @ ..] => list.iter().map(|w| w.to_string()).collect(),
         [w, ..] => {
             return Err(CommandError::Unexpected {
@@ -325,6 +331,13 @@ mod tests {
             "position startpos A".parse::<Command>(),
             Err(CommandError::Unexpected { .. })
         ));
+        assert_eq!(
+            "position startpos moves F f moves B".parse::<Command>(),
+            Err(CommandError::Repeated {
+                command: "position",
+                word: "moves".into()
+            })
+        );
         assert!(matches!(
             "position".parse::<Command>(),
             Err(CommandError::PositionKind)

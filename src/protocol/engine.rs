@@ -10,6 +10,7 @@ use std::thread;
 use crate::game::{
     find_option, GameState, Notation, OptionDecl, OptionError, Settings, TableSettings, Tables,
 };
+use crate::protocol::autobuild::{Build, Progress};
 use crate::protocol::options::EngineSettings;
 use crate::protocol::{format_bestmove, format_hash_report, format_info, Event, InfoFormat};
 use crate::search::{
@@ -93,6 +94,11 @@ pub(crate) struct GameEngine<G: Notation> {
     tables: Option<Tables<G>>,
     /// What loading the tables of the default place said, until the session takes it.
     loaded: Option<String>,
+    /// The background build of the tables in their default place (`AutoSolve`), while it runs.
+    build: Option<Build>,
+    /// Whether a background build was started (or found running) in this engine: it is not
+    /// started again after it ends.
+    build_tried: bool,
 }
 
 impl<G: Notation> GameEngine<G> {
@@ -117,6 +123,8 @@ impl<G: Notation> GameEngine<G> {
             searcher: Arc::new(Mutex::new(searcher)),
             tables: None,
             loaded: None,
+            build: None,
+            build_tried: false,
         };
         // Tables in the default place; the session says what loading them gave.
         engine.loaded = engine.load_tables();
@@ -160,6 +168,39 @@ impl<G: Notation> GameEngine<G> {
         self.tables
             .as_ref()
             .filter(|_| settings.level.number() == Level::FULL)
+    }
+
+    /// Under `AutoSolve` at full strength: starts the build of the tables missing from their
+    /// default place (once), and loads them once written; returns the `info string`s that say
+    /// so (one when the build starts, one when it is loaded or has failed).
+    fn follow_build(&mut self, settings: &EngineSettings) -> Vec<String> {
+        let mut lines = Vec::new();
+        let wanted = settings.auto_solve && settings.level.number() == Level::FULL;
+        if wanted && !self.build_tried && self.tables.is_none() {
+            if let Some(job) = G::default_tables_build(&self.settings.tables) {
+                self.build_tried = true;
+                match Build::start(job) {
+                    Ok((build, line)) => {
+                        lines.extend((!line.is_empty()).then_some(line));
+                        self.build = Some(build);
+                    }
+                    Err(line) => lines.push(line),
+                }
+            }
+        }
+        let progress = self.build.as_ref().map(Build::poll);
+        match progress {
+            None | Some(Progress::Building) => {}
+            Some(Progress::Written) => {
+                self.build = None;
+                lines.extend(self.load_tables());
+            }
+            Some(Progress::Failed(line)) => {
+                self.build = None;
+                lines.push(line);
+            }
+        }
+        lines
     }
 
     fn searcher(&self) -> std::sync::MutexGuard<'_, Searcher<G>> {
@@ -313,20 +354,26 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
         control: Arc<Control>,
         tx: Sender<Event>,
     ) -> Go {
+        // The build of missing tables is followed first: a search may use them at once.
+        let mut said = self.follow_build(settings);
+        let answered = |mut said: Vec<String>, line: String| {
+            said.push(line);
+            Go::Answered(said)
+        };
         let Some(game) = &self.game else {
-            return Go::Answered(vec![
-                format!("info string error: {NO_POSITION}"),
-                "bestmove 0000".into(),
-            ]);
+            said.push(format!("info string error: {NO_POSITION}"));
+            return answered(said, "bestmove 0000".into());
         };
         let searchmoves = match root_moves_named(game, searchmoves) {
             Ok(moves) => moves,
-            Err(e) => return Go::Answered(vec![format!("info string error: {e}")]),
+            Err(e) => {
+                said.push(format!("info string error: {e}"));
+                return Go::Answered(said);
+            }
         };
         if game.moves_past_cycle_end().is_empty() {
-            return Go::Answered(vec!["bestmove 0000".into()]);
+            return answered(said, "bestmove 0000".into());
         }
-        let mut said = Vec::new();
         if let Some(end) = game.end() {
             // Only the cycle rule ends a game that still has moves. Like a chess engine past the
             // fifty-move rule, answer with a move anyway: a GUI that counts repetitions its own

@@ -40,6 +40,10 @@ pub struct EngineSettings {
     pub multipv: usize,
     /// `UCI_ShowWDL`: `info` lines carry `wdl W D L`, the side to move's chances per mille.
     pub show_wdl: bool,
+    /// `AutoSolve`: at full strength, a game's tables missing from their default place (the
+    /// Dobutsu solution) are built there in the background. Off in the library's session
+    /// ([`crate::protocol::run`]); the `perfectplay` executable turns it on.
+    pub auto_solve: bool,
 }
 
 /// The most `Threads` accepted: the threads the machine runs at once.
@@ -65,6 +69,7 @@ impl Default for EngineSettings {
             threads: 1,
             multipv: 1,
             show_wdl: false,
+            auto_solve: false,
         }
     }
 }
@@ -121,6 +126,11 @@ pub fn engine_options() -> Vec<OptionDecl<EngineSettings>> {
             "UCI_ShowWDL",
             |s| OptionValue::Check(s.show_wdl),
             |s, v| s.show_wdl = v.check(),
+        ),
+        OptionDecl::check(
+            "AutoSolve",
+            |s| OptionValue::Check(s.auto_solve),
+            |s, v| s.auto_solve = v.check(),
         ),
         OptionDecl::spin(
             "MoveOverhead",

@@ -23,6 +23,7 @@
 //! limit, after which no new iteration starts (longer while the best move changes or the score
 //! drops), and a hard limit, checked inside the search, which is never above the clock.
 
+mod bands;
 mod limits;
 mod negamax;
 #[cfg(test)]
@@ -33,10 +34,13 @@ pub use limits::{Clock, Control, Level, Limits, TimeBudget, MOVES_LEFT_GUESS};
 pub use negamax::{Searcher, MAX_DEPTH};
 pub use tt::{HashReport, DEFAULT_HASH_MB, MAX_HASH_MB};
 
+/// What the search probes of a game's tables, kept with them in `game`.
+pub use crate::game::Oracle;
+
 use std::fmt;
 use std::time::Duration;
 
-use crate::game::{CycleRule, Game, Outcome};
+use crate::game::{CycleRule, Game};
 
 /// A score from the side to move's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,68 +134,6 @@ pub struct Iteration<M> {
     /// Whether `score` is a table's exact value ([`Oracle`]: the root answered from it), so
     /// that a draw there is a proven one; a `Score::Mate` is always proven.
     pub exact: bool,
-}
-
-/// Exact values of positions from a solved table (a game's complete analysis, an endgame
-/// tablebase), which the search uses instead of searching them ([`Searcher::set_oracle`]).
-///
-/// A table answers in one of two kinds: a result with its distance ([`Oracle::probe`], Dobutsu's
-/// solution), or an exact score without a distance ([`Oracle::score`], Oware's tablebases, which
-/// know the final margin but not how many plies it takes). A table of the second kind also
-/// chooses the root's move itself ([`Oracle::root_move`]), since equal scores alone do not say
-/// which move makes progress.
-pub trait Oracle<G: Game>: Send + Sync {
-    /// The value of `pos` for the side to move under perfect play, with the plies to the end of
-    /// the game as it is played (the winner ending fastest, the loser lasting longest; 0 for a
-    /// draw), or `None` when the table does not hold `pos`. It must not depend on the game's
-    /// history: the search scores the position with it wherever it meets it.
-    fn probe(&self, pos: &G) -> Option<(Outcome, u32)>;
-
-    /// The exact score of `pos` for the side to move under perfect play, in the evaluation's
-    /// units (Oware: 100 per seed of final margin, stores included), where the table knows it but
-    /// not the distance; `None` when it does not (the default). Asked where [`Oracle::probe`]
-    /// answered `None`; like it, it must not depend on the history.
-    fn score(&self, _pos: &G) -> Option<i32> {
-        None
-    }
-
-    /// Sound bounds `(low, high)` of the score of `pos` for the side to move under perfect play,
-    /// in [`Oracle::score`]'s units, where the table knows them (Oware's `abapa` tables, whose
-    /// values can depend on the game's history, bound them); `low == high` when the score is
-    /// exact, and then it is [`Oracle::score`]'s. The search returns at once when they fall
-    /// outside its window and keeps its result inside them otherwise. The default: the exact
-    /// score, or `None`. Asked where [`Oracle::probe`] answered `None`; like it, it must not
-    /// depend on the history.
-    fn bounds(&self, pos: &G) -> Option<(i32, i32)> {
-        self.score(pos).map(|s| (s, s))
-    }
-
-    /// The move to play at the root `pos` when the table values it exactly with
-    /// [`Oracle::score`]: one that keeps the score and makes progress towards it, so that playing
-    /// such moves ends the game with that score. `None` (the default) lets the search choose.
-    fn root_move(&self, _pos: &G) -> Option<G::Move> {
-        None
-    }
-
-    /// Starts, on a thread of its own, the work the oracle would otherwise do when it is first
-    /// probed (Oware's table built in memory), so that no search has to wait for it. Probes made
-    /// meanwhile answer exactly as they would have without it (waiting for the part of the work
-    /// they need), so results never depend on timing. Calling it again does nothing; the default
-    /// does nothing.
-    fn prepare(&self) {}
-
-    /// [`Oracle::prepare`] when the searches of the game from `root` on may soon need the work
-    /// done (the default: always). Oware's table: when `root` has more seeds on the board than
-    /// the table but at most twice as many; the searches of a game's early moves do not pay for
-    /// a table they cannot reach, and a root inside the table needs no layer above its own
-    /// seeds (captures only take seeds away), which its search builds as it needs them.
-    fn prepare_for(&self, _root: &G) {
-        self.prepare();
-    }
-
-    /// Blocks until the work [`Oracle::prepare`] started is done; returns at once when it was
-    /// not started (nothing is then done here) or is finished. The default returns at once.
-    fn wait_prepared(&self) {}
 }
 
 /// Receives progress from a running search (the protocol prints it, the bench ignores it).

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::game::{CycleRule, Game, Outcome, Player, Step};
+use crate::search::bands::{MATE, MATE_BOUND, MAX_DISTANCE};
 use crate::search::tt::{
     from_tt, to_tt, Bound, HashReport, TranspositionTable, DEFAULT_HASH_MB, NO_MOVE,
 };
@@ -16,14 +17,7 @@ use crate::search::{
 /// The deepest iteration the search attempts, in plies.
 pub const MAX_DEPTH: u32 = 100;
 const MAX_PLY: usize = MAX_DEPTH as usize + 2;
-/// Score of a win at the root; a win in `p` plies scores `MATE - p`.
-pub(crate) const MATE: i32 = 1_000_000;
 const INF: i32 = MATE + 1;
-/// The longest distance to the end a proven score can carry, in plies: far beyond the search's
-/// depth, for the distances an [`Oracle`] knows (Dobutsu Shogi's longest is in the hundreds).
-const MAX_DISTANCE: usize = 1000;
-/// Scores at least this far from zero are proven results.
-pub(crate) const MATE_BOUND: i32 = MATE - MAX_DISTANCE as i32;
 /// Nodes with less depth left than this neither probe nor fill the transposition table: they are
 /// the most numerous, their subtrees are tiny, and a table access costs a cache miss.
 const TT_MIN_DEPTH: i32 = 2;
@@ -511,6 +505,11 @@ impl<G: Game> Searcher<G> {
             ) else {
                 break;
             };
+            // With helpers, the budget is checked at polls only: an iteration that ended past it
+            // is dropped, as one cut short by it is when searching alone.
+            if depth > 1 && self.shared.is_some() && self.flush_nodes() >= self.budget {
+                break;
+            }
             // Search the best move first next time; the rest keep their order, but for the other
             // lines of a MultiPV search, which go next, best first.
             let chosen = root_moves.remove(best);
@@ -840,15 +839,21 @@ impl<G: Game> Searcher<G> {
     /// threads together have spent the budget.
     fn poll(&mut self, control: &Control) -> bool {
         self.next_poll = self.nodes + POLL_INTERVAL;
-        if let Some(shared) = &self.shared {
-            let total = shared.fetch_add(self.nodes - self.flushed, Ordering::Relaxed)
-                + (self.nodes - self.flushed);
-            self.flushed = self.nodes;
-            if total >= self.budget {
-                return true;
-            }
+        if self.shared.is_some() && self.flush_nodes() >= self.budget {
+            return true;
         }
         self.out_of_time(control)
+    }
+
+    /// Adds this thread's nodes since the last call to the shared count (with helpers) and
+    /// returns the count of all threads.
+    fn flush_nodes(&mut self) -> u64 {
+        let Some(shared) = &self.shared else {
+            return self.nodes;
+        };
+        let new = self.nodes - self.flushed;
+        self.flushed = self.nodes;
+        shared.fetch_add(new, Ordering::Relaxed) + new
     }
 
     /// The nodes of this search: this thread's alone, or, with helpers, those all threads have

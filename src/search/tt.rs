@@ -24,7 +24,7 @@
 
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
 
-use super::negamax::MATE_BOUND;
+use super::bands::MATE_BOUND;
 
 /// The table size when none is asked for, in megabytes.
 pub const DEFAULT_HASH_MB: usize = 16;
@@ -516,7 +516,7 @@ pub fn from_tt(score: i32, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::negamax::MATE;
+    use crate::search::bands::MATE;
 
     #[test]
     fn store_then_probe() {

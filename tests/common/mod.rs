@@ -37,9 +37,17 @@ impl Engine {
 
     /// Starts the built binary with `args` and `data` as its data directory (`XDG_DATA_HOME`,
     /// where it looks for tables).
+    /// Unless `args` set `AutoSolve`, it is turned off: no test builds the Dobutsu solution by
+    /// accident.
     pub fn start_with_data(args: &[&str], data: &str) -> Engine {
+        let auto_solve_given = args.iter().any(|a| a.contains("AutoSolve"));
         let mut child = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
             .args(args)
+            .args(if auto_solve_given {
+                &[][..]
+            } else {
+                &["--option", "AutoSolve=false"][..]
+            })
             .env("XDG_DATA_HOME", data)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

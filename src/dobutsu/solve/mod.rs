@@ -273,7 +273,7 @@ impl Solution {
 
 /// The search probes the solution for the exact value of every position of a real game: the
 /// table's distances are plies of the game as played (a Lion capture available counts its ply).
-impl crate::search::Oracle<Position> for Solution {
+impl crate::game::Oracle<Position> for Solution {
     #[inline]
     fn probe(&self, pos: &Position) -> Option<(Outcome, u32)> {
         Solution::probe(self, pos).map(|v| (v.outcome, u32::from(v.plies)))

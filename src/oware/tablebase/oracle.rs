@@ -15,9 +15,9 @@ use std::sync::{Arc, RwLock, Weak};
 use std::thread::JoinHandle;
 
 use super::{file, Silent, Tablebase};
+use crate::game::Oracle;
 use crate::game::{Outcome, TableSettings, Tables};
 use crate::oware::{Board, Move, Variant};
-use crate::search::Oracle;
 
 /// The seeds of the table built in memory when no files are given (the `TablebaseSeeds`
 /// default): it builds in about a second.

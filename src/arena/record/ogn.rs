@@ -1,23 +1,29 @@
 //! Oware Game Notation (OGN), the PGN-like record format of the Aualé GUI: write, parse, and replay
-//! records with the rules.
+//! Oware records with the rules.
 //!
-//! A record is a header of `[Name "value"]` tags (`\"` and `\\` escape a quote and a backslash),
-//! then the move text: move numbers (`12.`), moves as house letters with the seeds captured
-//! (`b+3`), `{comments}` after the move they comment, and the result. Aualé writes the tags
-//! `Variant`, `Event`, `Site`, `Date`, `Round`, `South`, `North`, `Result` first, in that order (its
-//! loader wants the file to start with `[Variant`), then the others in alphabetical order, with
-//! `FEN` holding the start diagram when it is not the initial position. Its result is the final
-//! seed count, South first (`25-19`); for a game lost by a fault (an engine's illegal move, crash or
+//! Moves are house letters with the seeds captured (`b+3`). Aualé writes the tags `Variant`,
+//! `Event`, `Site`, `Date`, `Round`, `South`, `North`, `Result` first, in that order (its loader
+//! wants the file to start with `[Variant`), then the others in alphabetical order, with `FEN`
+//! holding the start diagram when it is not the initial position. Its result is the final seed
+//! count, South first (`25-19`); for a game lost by a fault (an engine's illegal move, crash or
 //! timeout) this module writes `1-0` or `0-1` and says why in the `Termination` tag, whose value is
-//! `rules: ...` for a game the rules ended and `forfeit: ...` for a fault.
-//!
-//! A file may hold several records one after another, as this module writes them; Aualé itself
-//! opens one record per file.
+//! `rules: ...` for a game the rules ended and `forfeit: ...` for a fault. Aualé opens one record
+//! per file.
 
 use std::fmt;
 
+use super::{
+    check_result, count_tag, given_tag, move_number, parse_records, repetitions_tag,
+    sanitize_comment, set_tag, tag, ParseError, Record,
+};
+use crate::arena::games::GameRecord;
 use crate::game::CycleRule;
 use crate::oware::{Board, GameEnd, GameState, Move, NotationError, Rules, Side, Variant};
+
+pub use super::ReplayError;
+
+/// What replaying an OGN record found.
+pub type Replayed = super::Replayed<Board>;
 
 /// The tags Aualé writes first, in its order.
 pub const TAG_ROSTER: [&str; 8] = [
@@ -44,19 +50,12 @@ pub struct OgnGame {
 impl OgnGame {
     /// The value of tag `name`, if present (names compare exactly).
     pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+        tag(&self.tags, name)
     }
 
     /// Sets tag `name` to `value`, replacing an earlier value.
     pub fn set_tag(&mut self, name: &str, value: impl Into<String>) {
-        let value = value.into();
-        match self.tags.iter_mut().find(|(n, _)| n == name) {
-            Some(slot) => slot.1 = value,
-            None => self.tags.push((name.to_string(), value)),
-        }
+        set_tag(&mut self.tags, name, value.into());
     }
 
     /// Appends a move with its optional comment (and no capture annotation: the writer computes
@@ -65,6 +64,42 @@ impl OgnGame {
         self.moves.push(mv);
         self.comments.push(comment);
         self.captures.push(None);
+    }
+
+    /// The record of a finished game, with the match's `event`, `date` (`YYYY.MM.DD`) and
+    /// `rules`. Opening moves carry the comment `opening` on the last of them; the termination is
+    /// commented on the last move.
+    pub fn from_record(
+        record: &GameRecord<Board>,
+        event: &str,
+        date: &str,
+        rules: Rules,
+    ) -> OgnGame {
+        let mut g = OgnGame::default();
+        let variant = match rules.variant {
+            Variant::Abapa => "Oware Abapa",
+            Variant::Awari => "Oware Awari",
+        };
+        g.set_tag("Variant", variant);
+        g.set_tag("Event", event);
+        g.set_tag("Site", "?");
+        g.set_tag("Date", date);
+        g.set_tag("Round", record.number.to_string());
+        g.set_tag("South", record.names[0].clone());
+        g.set_tag("North", record.names[1].clone());
+        g.set_tag("Result", record.result_string());
+        let start = &record.opening.start;
+        if *start != Board::start(start.variant()) {
+            g.set_tag("FEN", start.to_string());
+        }
+        g.set_tag("Termination", record.termination_string());
+        g.set_tag("Repetitions", rules.cycle.repetitions.to_string());
+        g.set_tag("NoCaptureLimit", rules.cycle.no_progress_limit.to_string());
+        g.set_tag("OpeningPlies", record.opening.moves.len().to_string());
+        for (mv, comment) in record.all_moves().into_iter().zip(record.move_comments()) {
+            g.push_move(mv, comment);
+        }
+        g
     }
 
     /// The rules named by the tags, each missing tag (or a `?`, PGN's "unknown") falling back to
@@ -76,39 +111,20 @@ impl OgnGame {
     /// [`ReplayError::Tag`] for any other value, an empty one included: a record of unknown rules
     /// cannot be checked.
     pub fn rules(&self, default: Rules) -> Result<Rules, ReplayError> {
-        let given = |name: &'static str| self.tag(name).filter(|v| v.trim() != "?");
-        let bad = |name: &'static str, value: &str, expected: &'static str| ReplayError::Tag {
-            name,
-            value: value.chars().take(80).collect(),
-            expected,
-        };
-        let variant = match given("Variant") {
+        let variant = match given_tag(&self.tags, "Variant") {
             None => default.variant,
             Some(v) => match v.trim().to_ascii_lowercase().as_str() {
                 "oware abapa" | "abapa" => Variant::Abapa,
                 "oware awari" | "awari" => Variant::Awari,
-                _ => return Err(bad("Variant", v, "Oware Abapa or Oware Awari")),
+                _ => return Err(ReplayError::tag("Variant", v, "Oware Abapa or Oware Awari")),
             },
         };
-        let number =
-            |name: &'static str, min: u32, fallback: u32, expected: &'static str| match given(name)
-            {
-                None => Ok(fallback),
-                Some(v) => match v.trim().parse::<u32>() {
-                    Ok(n) if n >= min => Ok(n),
-                    _ => Err(bad(name, v, expected)),
-                },
-            };
         Ok(Rules {
             variant,
             cycle: CycleRule {
-                repetitions: number(
-                    "Repetitions",
-                    2,
-                    default.cycle.repetitions,
-                    "a number of occurrences, at least 2",
-                )?,
-                no_progress_limit: number(
+                repetitions: repetitions_tag(&self.tags, default.cycle.repetitions)?,
+                no_progress_limit: count_tag(
+                    &self.tags,
                     "NoCaptureLimit",
                     0,
                     default.cycle.no_progress_limit,
@@ -128,52 +144,44 @@ impl OgnGame {
             None => Ok(Board::start(variant)),
         }
     }
+}
 
-    /// The tags in the order Aualé writes them: the roster first (missing ones as `?`, `Result`
-    /// as `*`), then the others sorted by name.
-    fn ordered_tags(&self) -> Vec<(String, String)> {
-        let mut out: Vec<(String, String)> = TAG_ROSTER
-            .iter()
-            .map(|&name| {
-                let fallback = if name == "Result" { "*" } else { "?" };
-                (
-                    name.to_string(),
-                    self.tag(name).unwrap_or(fallback).to_string(),
-                )
-            })
-            .collect();
-        let mut rest: Vec<(String, String)> = self
-            .tags
-            .iter()
-            .filter(|(n, _)| !TAG_ROSTER.contains(&n.as_str()))
-            .cloned()
-            .collect();
-        rest.sort_by(|a, b| a.0.cmp(&b.0));
-        out.extend(rest);
-        out
+impl Record for OgnGame {
+    const ROSTER: &'static [&'static str] = &TAG_ROSTER;
+    const SETUP: &'static [&'static str] = &[];
+    const PLAYER_TAGS: [&'static str; 2] = ["South", "North"];
+    type WordError = ();
+
+    fn tags(&self) -> &[(String, String)] {
+        &self.tags
+    }
+    fn tags_mut(&mut self) -> &mut Vec<(String, String)> {
+        &mut self.tags
+    }
+    fn comments_mut(&mut self) -> &mut Vec<Option<String>> {
+        &mut self.comments
+    }
+    fn result_token(&self) -> Option<&str> {
+        self.result_token.as_deref()
+    }
+    fn word(&mut self, token: &str) -> Result<(), ()> {
+        read_token(self, token)
     }
 
-    /// The move-text tokens: numbers, moves with their captures (`b+3`, computed by replaying from
-    /// the start under the record's rules; a move the rules refuse is written bare), comments, and
-    /// the result.
+    /// Numbers, moves with their captures (`b+3`, computed by replaying from the start under the
+    /// record's rules; a move the rules refuse is written bare), comments.
     fn move_tokens(&self) -> Vec<String> {
         let rules = self.rules(Rules::default()).unwrap_or_default();
         let mut state = self
             .start(rules.variant)
             .ok()
             .map(|b| GameState::new(b, rules));
-        let first_side = state
+        let north_starts = state
             .as_ref()
-            .map_or(Side::South, |s| s.board().side_to_move());
+            .is_some_and(|s| s.board().side_to_move() == Side::North);
         let mut tokens = Vec::new();
         for (i, (&mv, comment)) in self.moves.iter().zip(&self.comments).enumerate() {
-            // Move numbers count South-North pairs; a record starting with North gets `1...`.
-            let ply = i + usize::from(first_side == Side::North);
-            if ply % 2 == 0 {
-                tokens.push(format!("{}.", ply / 2 + 1));
-            } else if i == 0 {
-                tokens.push(format!("{}...", ply / 2 + 1));
-            }
+            tokens.extend(move_number(i, north_starts));
             let captured = state.as_mut().and_then(|s| {
                 let mover = s.board().side_to_move();
                 let before = s.board().store(mover);
@@ -193,82 +201,15 @@ impl OgnGame {
                 tokens.push(format!("{{{}}}", sanitize_comment(text)));
             }
         }
-        let result = self
-            .result_token
-            .clone()
-            .or_else(|| self.tag("Result").map(str::to_string));
-        tokens.push(result.unwrap_or_else(|| "*".to_string()));
         tokens
     }
-}
-
-/// A comment may not contain `}` (nor, for symmetry, `{`): they become parentheses; line breaks
-/// become spaces.
-pub(crate) fn sanitize_comment(text: &str) -> String {
-    text.replace('{', "(")
-        .replace('}', ")")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-pub(crate) fn escape_tag(value: &str) -> String {
-    value
-        .replace('\\', "\\\\")
-        .replace('"', "\\\"")
-        .replace(['\n', '\r'], " ")
 }
 
 impl fmt::Display for OgnGame {
     /// The record: tag lines, a blank line, the move text wrapped before 80 columns, a blank line.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (name, value) in self.ordered_tags() {
-            writeln!(f, "[{name} \"{}\"]", escape_tag(&value))?;
-        }
-        writeln!(f)?;
-        let mut line = String::new();
-        for token in self.move_tokens() {
-            if !line.is_empty() && line.len() + 1 + token.len() >= 80 {
-                writeln!(f, "{line}")?;
-                line.clear();
-            }
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(&token);
-        }
-        writeln!(f, "{line}")?;
-        writeln!(f)
+        super::write(self, f)
     }
-}
-
-/// Why a record could not be read.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum OgnError {
-    /// A `[` that does not start a `[Name "value"]` tag.
-    #[error("line {line}: malformed tag: {text}")]
-    Tag {
-        /// 1-based line.
-        line: usize,
-        /// The text from the `[`.
-        text: String,
-    },
-    /// A word in the move text that is no move number, move, comment or result.
-    #[error("line {line}: '{token}' is not a move number, a move (A-F, a-f, with +N captures) or a result")]
-    Token {
-        /// 1-based line.
-        line: usize,
-        /// The word.
-        token: String,
-    },
-    /// A `{` comment or `(` variation that is not closed.
-    #[error("line {line}: unclosed {what}")]
-    Unclosed {
-        /// 1-based line where it opened.
-        line: usize,
-        /// `comment` or `variation`.
-        what: &'static str,
-    },
 }
 
 /// Parses every record in `text` (records follow one another; a tag after move text starts the
@@ -276,202 +217,9 @@ pub enum OgnError {
 /// a comment to the end of the line.
 ///
 /// # Errors
-/// The first [`OgnError`] met.
-pub fn parse(text: &str) -> Result<Vec<OgnGame>, OgnError> {
-    parse_records::<OgnGame>(text).map_err(|m| match m {
-        Malformed::Tag { line, text } => OgnError::Tag { line, text },
-        Malformed::Unclosed { line, what } => OgnError::Unclosed { line, what },
-        Malformed::Word { line, token, .. } => OgnError::Token { line, token },
-    })
-}
-
-/// A record as the tokenizer shared by OGN and PGN ([`parse_records`]) fills it in.
-pub(crate) trait RecordText: Default {
-    /// Why a word of the move text is refused.
-    type WordError;
-    /// The header tags.
-    fn tags(&mut self) -> &mut Vec<(String, String)>;
-    /// One comment slot per move read so far.
-    fn comments(&mut self) -> &mut Vec<Option<String>>;
-    /// Reads one word of the move text (a move number, a move, a result).
-    fn word(&mut self, token: &str) -> Result<(), Self::WordError>;
-}
-
-impl RecordText for OgnGame {
-    type WordError = ();
-    fn tags(&mut self) -> &mut Vec<(String, String)> {
-        &mut self.tags
-    }
-    fn comments(&mut self) -> &mut Vec<Option<String>> {
-        &mut self.comments
-    }
-    fn word(&mut self, token: &str) -> Result<(), ()> {
-        read_token(self, token)
-    }
-}
-
-/// How [`parse_records`] fails.
-pub(crate) enum Malformed<E> {
-    /// A `[` that does not start a `[Name "value"]` tag.
-    Tag { line: usize, text: String },
-    /// A `{` comment or `(` variation that is not closed.
-    Unclosed { line: usize, what: &'static str },
-    /// A word the record refused.
-    Word {
-        line: usize,
-        token: String,
-        error: E,
-    },
-}
-
-/// The tokenizer of the PGN family (OGN and PGN records): tags `[Name "value"]`, `{ }` comments
-/// (kept on the move before them), nested `( )` variations (skipped), `;` comments to the end of
-/// the line, and the words of the move text, which the record reads. A tag after move text starts
-/// the next record.
-pub(crate) fn parse_records<R: RecordText>(text: &str) -> Result<Vec<R>, Malformed<R::WordError>> {
-    let chars: Vec<char> = text.chars().collect();
-    let mut games = Vec::new();
-    let mut game = R::default();
-    let mut in_moves = false;
-    let mut i = 0;
-    let mut line = 1;
-    while i < chars.len() {
-        let c = chars[i];
-        if c == '\n' {
-            line += 1;
-        }
-        if c.is_whitespace() {
-            i += 1;
-            continue;
-        }
-        match c {
-            '[' => {
-                if in_moves {
-                    games.push(std::mem::take(&mut game));
-                    in_moves = false;
-                }
-                let (name, value, end) = parse_tag(&chars, i).ok_or_else(|| Malformed::Tag {
-                    line,
-                    text: chars[i..].iter().take_while(|&&c| c != '\n').collect(),
-                })?;
-                game.tags().push((name, value));
-                i = end;
-            }
-            '{' => {
-                let close = find_from(&chars, i + 1, '}').ok_or(Malformed::Unclosed {
-                    line,
-                    what: "comment",
-                })?;
-                let text: String = chars[i + 1..close].iter().collect();
-                line += text.matches('\n').count();
-                let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-                if let Some(last) = game.comments().last_mut() {
-                    *last = Some(text);
-                }
-                in_moves = true;
-                i = close + 1;
-            }
-            '(' => {
-                let mut depth = 0usize;
-                let start_line = line;
-                let mut j = i;
-                loop {
-                    match chars.get(j) {
-                        None => {
-                            return Err(Malformed::Unclosed {
-                                line: start_line,
-                                what: "variation",
-                            })
-                        }
-                        Some('(') => depth += 1,
-                        Some(')') => {
-                            depth -= 1;
-                            if depth == 0 {
-                                break;
-                            }
-                        }
-                        Some('\n') => line += 1,
-                        Some(_) => {}
-                    }
-                    j += 1;
-                }
-                in_moves = true;
-                i = j + 1;
-            }
-            ';' => {
-                while i < chars.len() && chars[i] != '\n' {
-                    i += 1;
-                }
-            }
-            _ => {
-                let start = i;
-                while i < chars.len() && !chars[i].is_whitespace() && !"[{(;".contains(chars[i]) {
-                    i += 1;
-                }
-                let token: String = chars[start..i].iter().collect();
-                in_moves = true;
-                if let Err(error) = game.word(&token) {
-                    return Err(Malformed::Word { line, token, error });
-                }
-            }
-        }
-    }
-    if in_moves || !game.tags().is_empty() {
-        games.push(game);
-    }
-    Ok(games)
-}
-
-fn find_from(chars: &[char], from: usize, target: char) -> Option<usize> {
-    chars[from..]
-        .iter()
-        .position(|&c| c == target)
-        .map(|p| from + p)
-}
-
-/// Parses `[Name "value"]` at `start`; returns the name, the unescaped value and the index after `]`.
-pub(crate) fn parse_tag(chars: &[char], start: usize) -> Option<(String, String, usize)> {
-    let mut i = start + 1;
-    let skip_blanks = |i: &mut usize| {
-        while *i < chars.len() && (chars[*i] == ' ' || chars[*i] == '\t') {
-            *i += 1;
-        }
-    };
-    skip_blanks(&mut i);
-    let name_start = i;
-    while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
-        i += 1;
-    }
-    if i == name_start {
-        return None;
-    }
-    let name: String = chars[name_start..i].iter().collect();
-    skip_blanks(&mut i);
-    if chars.get(i) != Some(&'"') {
-        return None;
-    }
-    i += 1;
-    let mut value = String::new();
-    loop {
-        match chars.get(i)? {
-            '\\' => {
-                value.push(*chars.get(i + 1)?);
-                i += 2;
-            }
-            '"' => break,
-            '\n' => return None,
-            &c => {
-                value.push(c);
-                i += 1;
-            }
-        }
-    }
-    i += 1;
-    skip_blanks(&mut i);
-    if chars.get(i) != Some(&']') {
-        return None;
-    }
-    Some((name, value, i + 1))
+/// The first [`ParseError`] met.
+pub fn parse(text: &str) -> Result<Vec<OgnGame>, ParseError> {
+    parse_records::<OgnGame>(text)
 }
 
 /// A move-text word: a move number (`12.`, `12...`), moves (`b`, `b+3`, or run together `FfBe`), or
@@ -532,67 +280,6 @@ pub fn seed_result(end: &GameEnd) -> String {
     format!("{}-{}", end.stores()[0], end.stores()[1])
 }
 
-/// What replaying a record with the rules found.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Replayed {
-    /// How the rules ended the game, or `None` if they did not (a forfeit or an unfinished game).
-    pub end: Option<GameEnd>,
-    /// The winner by the record's result: `Some(None)` for a draw, `None` for no result (`*`).
-    pub winner: Option<Option<Side>>,
-    /// Whether the record says a fault decided the game (`Termination` starts with `forfeit`).
-    pub forfeit: bool,
-    /// Moves replayed.
-    pub plies: usize,
-}
-
-/// Why a record does not replay.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ReplayError {
-    /// A rules tag whose value names no rules this crate knows.
-    #[error("tag {name} \"{value}\" is not {expected}")]
-    Tag {
-        /// The tag's name.
-        name: &'static str,
-        /// Its value (at most 80 characters).
-        value: String,
-        /// What it should be.
-        expected: &'static str,
-    },
-    /// A move whose written capture (`b+3`, or `b` for none) is not what the rules capture.
-    #[error("move {number} ({mv}) is written as capturing {written} seeds; the rules capture {captured}")]
-    Capture {
-        /// 1-based ply.
-        number: usize,
-        /// The move.
-        mv: Move,
-        /// The seeds the record says.
-        written: u8,
-        /// The seeds the rules capture.
-        captured: u8,
-    },
-    /// The `FEN` tag is not a diagram.
-    #[error("bad FEN tag: {0}")]
-    Fen(NotationError),
-    /// A move the rules refuse (also one played after the game ended).
-    #[error("move {number} ({mv}) refused: {reason}")]
-    Move {
-        /// 1-based ply.
-        number: usize,
-        /// The move.
-        mv: Move,
-        /// The rules' reason.
-        reason: String,
-    },
-    /// The `Result` tag does not agree with how the game ended.
-    #[error("result '{found}' does not match the game: {expected}")]
-    Result {
-        /// The record's result.
-        found: String,
-        /// What the replay says.
-        expected: String,
-    },
-}
-
 /// Replays `game` with the rules (the record's `Variant`, `Repetitions` and `NoCaptureLimit` tags,
 /// else `default`, see [`OgnGame::rules`]): every move must be legal and capture what the move text
 /// says (`b+3`; a move written alone captures nothing; moves run together say nothing); if the
@@ -603,14 +290,16 @@ pub enum ReplayError {
 /// [`ReplayError`] naming the first disagreement.
 pub fn replay(game: &OgnGame, default: Rules) -> Result<Replayed, ReplayError> {
     let rules = game.rules(default)?;
-    let start = game.start(rules.variant).map_err(ReplayError::Fen)?;
+    let start = game
+        .start(rules.variant)
+        .map_err(|e| ReplayError::Fen(e.to_string()))?;
     let mut state = GameState::new(start, rules);
     for (i, &mv) in game.moves.iter().enumerate() {
         let mover = state.board().side_to_move();
         let before = state.board().store(mover);
         state.play(mv).map_err(|e| ReplayError::Move {
             number: i + 1,
-            mv,
+            mv: mv.to_string(),
             reason: e.to_string(),
         })?;
         let captured = state.board().store(mover) - before;
@@ -618,51 +307,19 @@ pub fn replay(game: &OgnGame, default: Rules) -> Result<Replayed, ReplayError> {
             if written != captured {
                 return Err(ReplayError::Capture {
                     number: i + 1,
-                    mv,
+                    mv: mv.to_string(),
                     written,
                     captured,
                 });
             }
         }
     }
-    let result = game
-        .tag("Result")
-        .or(game.result_token.as_deref())
-        .unwrap_or("*")
-        .to_string();
-    let winner = winner_of_result(&result);
-    let forfeit = game
-        .tag("Termination")
-        .is_some_and(|t| t.trim_start().starts_with("forfeit"));
-    let mismatch = |expected: String| {
-        Err(ReplayError::Result {
-            found: result.clone(),
-            expected,
-        })
-    };
-    match state.end() {
-        Some(end) => {
-            if winner != Some(end.winner) {
-                return mismatch(format!(
-                    "the rules end it {} ({})",
-                    seed_result(&end),
-                    end.oware_reason()
-                ));
-            }
-        }
-        None => {
-            if winner.is_some() && !forfeit {
-                return mismatch(
-                    "the rules have not ended it and no forfeit is recorded".to_string(),
-                );
-            }
-        }
-    }
-    Ok(Replayed {
-        end: state.end(),
-        winner,
-        forfeit,
-        plies: state.ply(),
+    check_result(game, &state, winner_of_result, |end| {
+        format!(
+            "the rules end it {} ({})",
+            seed_result(end),
+            end.oware_reason()
+        )
     })
 }
 
@@ -749,18 +406,18 @@ mod tests {
     fn parse_errors_name_the_line() {
         assert_eq!(
             parse("[Event \"x\"]\n\n1. F g\n"),
-            Err(OgnError::Token {
+            Err(ParseError::Token {
                 line: 3,
                 token: "g".into()
             })
         );
         assert!(matches!(
             parse("[Event x]\n"),
-            Err(OgnError::Tag { line: 1, .. })
+            Err(ParseError::Tag { line: 1, .. })
         ));
         assert_eq!(
             parse("1. F {open\n"),
-            Err(OgnError::Unclosed {
+            Err(ParseError::Unclosed {
                 line: 1,
                 what: "comment"
             })
@@ -813,7 +470,7 @@ mod tests {
             replayed("1. F+3 25-22"),
             Err(ReplayError::Capture {
                 number: 1,
-                mv: Move::from_letter('F').unwrap(),
+                mv: "F".to_string(),
                 written: 3,
                 captured: 2
             })

@@ -1,0 +1,523 @@
+//! Game records of the PGN family, what the match writes and `--replay` checks: the two formats,
+//! [`ogn`] (Oware Game Notation, Oware's) and [`pgn`] (PGN, Dobutsu Shogi's), and what they
+//! share here: header tags, writing a record, the tokenizer, the result check of a replay, and
+//! the replay's errors.
+//!
+//! A record is a header of `[Name "value"]` tags (`\"` and `\\` escape a quote and a backslash),
+//! then the move text: move numbers (`12.`), moves, `{comments}` after the move they comment, and
+//! the result. A file may hold several records one after another.
+
+pub mod ogn;
+pub mod pgn;
+
+use std::fmt;
+
+use crate::game::{Game, GameEnd, GameState, Player};
+
+/// A record of either format, as this module writes, reads and checks it.
+pub trait Record: Default {
+    /// The tags written first and in this order (a missing one as `?`, `Result` as `*`).
+    const ROSTER: &'static [&'static str];
+    /// Tags written right after the roster when present; the others follow sorted by name.
+    const SETUP: &'static [&'static str];
+    /// The tags naming the players, the first player's first (`South`, `North`).
+    const PLAYER_TAGS: [&'static str; 2];
+    /// Why a word of the move text is refused.
+    type WordError;
+
+    /// The header tags, in the order read or set.
+    fn tags(&self) -> &[(String, String)];
+    /// The header tags, to add to.
+    fn tags_mut(&mut self) -> &mut Vec<(String, String)>;
+    /// One comment slot per move read so far.
+    fn comments_mut(&mut self) -> &mut Vec<Option<String>>;
+    /// The result written after the moves (`*`, `1-0`, `25-19`, ...), if any.
+    fn result_token(&self) -> Option<&str>;
+    /// Reads one word of the move text (a move number, a move, a result).
+    fn word(&mut self, token: &str) -> Result<(), Self::WordError>;
+    /// The move text's words before the result: move numbers, moves, `{comments}`.
+    fn move_tokens(&self) -> Vec<String>;
+}
+
+/// The value of tag `name` in `tags`, if present (names compare exactly).
+pub fn tag<'a>(tags: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    tags.iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.as_str())
+}
+
+/// Sets tag `name` to `value` in `tags`, replacing an earlier value.
+pub fn set_tag(tags: &mut Vec<(String, String)>, name: &str, value: String) {
+    match tags.iter_mut().find(|(n, _)| n == name) {
+        Some(slot) => slot.1 = value,
+        None => tags.push((name.to_string(), value)),
+    }
+}
+
+/// The record's result: its `Result` tag, else the result after the moves, else `*`.
+pub fn result<R: Record>(record: &R) -> &str {
+    tag(record.tags(), "Result")
+        .or(record.result_token())
+        .unwrap_or("*")
+}
+
+/// The tags in writing order: [`Record::ROSTER`] (missing ones as `?`, `Result` as `*`), then
+/// [`Record::SETUP`] where present, then the others sorted by name.
+fn ordered_tags<R: Record>(record: &R) -> Vec<(String, String)> {
+    let tags = record.tags();
+    let mut out: Vec<(String, String)> =
+        R::ROSTER
+            .iter()
+            .map(|&name| {
+                let fallback = if name == "Result" { "*" } else { "?" };
+                let value = tag(tags, name).unwrap_or(fallback);
+                (name.to_string(), value.to_string())
+            })
+            .chain(R::SETUP.iter().filter_map(|&name| {
+                tag(tags, name).map(|value| (name.to_string(), value.to_string()))
+            }))
+            .collect();
+    let mut rest: Vec<(String, String)> = tags
+        .iter()
+        .filter(|(n, _)| !R::ROSTER.contains(&n.as_str()) && !R::SETUP.contains(&n.as_str()))
+        .cloned()
+        .collect();
+    rest.sort_by(|a, b| a.0.cmp(&b.0));
+    out.extend(rest);
+    out
+}
+
+/// Writes `record`: tag lines, a blank line, the move text and its result wrapped before 80
+/// columns, a blank line (so that records can follow one another in a file). The `Display` of
+/// both formats.
+pub fn write<R: Record>(record: &R, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    for (name, value) in ordered_tags(record) {
+        writeln!(f, "[{name} \"{}\"]", escape_tag(&value))?;
+    }
+    writeln!(f)?;
+    let result = record
+        .result_token()
+        .or(tag(record.tags(), "Result"))
+        .unwrap_or("*")
+        .to_string();
+    let mut line = String::new();
+    for token in record.move_tokens().into_iter().chain([result]) {
+        if !line.is_empty() && line.len() + 1 + token.len() >= 80 {
+            writeln!(f, "{line}")?;
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&token);
+    }
+    writeln!(f, "{line}")?;
+    writeln!(f)
+}
+
+/// Move numbers for the move text: the token before move `i` (0-based) of a record whose first
+/// move is the second player's when `second_player_starts` (`1.`, `1...`, `2.`, or none).
+pub fn move_number(i: usize, second_player_starts: bool) -> Option<String> {
+    let ply = i + usize::from(second_player_starts);
+    if ply.is_multiple_of(2) {
+        Some(format!("{}.", ply / 2 + 1))
+    } else if i == 0 {
+        Some(format!("{}...", ply / 2 + 1))
+    } else {
+        None
+    }
+}
+
+/// A comment may not contain `}` (nor, for symmetry, `{`): they become parentheses; line breaks
+/// become spaces.
+pub fn sanitize_comment(text: &str) -> String {
+    text.replace('{', "(")
+        .replace('}', ")")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A tag value with `\` and `"` escaped and line breaks as spaces.
+fn escape_tag(value: &str) -> String {
+    value
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace(['\n', '\r'], " ")
+}
+
+/// Why a record file could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    /// A `[` that does not start a `[Name "value"]` tag.
+    #[error("line {line}: malformed tag: {text}")]
+    Tag {
+        /// 1-based line.
+        line: usize,
+        /// The text from the `[`.
+        text: String,
+    },
+    /// A word in the move text that is no move number, move, comment or result (OGN only: PGN
+    /// reads its moves when replayed).
+    #[error("line {line}: '{token}' is not a move number, a move (A-F, a-f, with +N captures) or a result")]
+    Token {
+        /// 1-based line.
+        line: usize,
+        /// The word.
+        token: String,
+    },
+    /// A `{` comment or `(` variation that is not closed.
+    #[error("line {line}: unclosed {what}")]
+    Unclosed {
+        /// 1-based line where it opened.
+        line: usize,
+        /// `comment` or `variation`.
+        what: &'static str,
+    },
+}
+
+/// The tokenizer of both formats: tags `[Name "value"]`, `{ }` comments (kept on the move
+/// before them), nested `( )` variations (skipped), `;` comments to the end of the line, and the
+/// words of the move text, which the record reads. A tag after move text starts the next record.
+///
+/// # Errors
+/// The first [`ParseError`] met; a word the record refuses is [`ParseError::Token`].
+pub fn parse_records<R: Record>(text: &str) -> Result<Vec<R>, ParseError> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut games = Vec::new();
+    let mut game = R::default();
+    let mut in_moves = false;
+    let mut i = 0;
+    let mut line = 1;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '\n' {
+            line += 1;
+        }
+        if c.is_whitespace() {
+            i += 1;
+            continue;
+        }
+        match c {
+            '[' => {
+                if in_moves {
+                    games.push(std::mem::take(&mut game));
+                    in_moves = false;
+                }
+                let (name, value, end) = parse_tag(&chars, i).ok_or_else(|| ParseError::Tag {
+                    line,
+                    text: chars[i..].iter().take_while(|&&c| c != '\n').collect(),
+                })?;
+                game.tags_mut().push((name, value));
+                i = end;
+            }
+            '{' => {
+                let close = find_from(&chars, i + 1, '}').ok_or(ParseError::Unclosed {
+                    line,
+                    what: "comment",
+                })?;
+                let text: String = chars[i + 1..close].iter().collect();
+                line += text.matches('\n').count();
+                let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                if let Some(last) = game.comments_mut().last_mut() {
+                    *last = Some(text);
+                }
+                in_moves = true;
+                i = close + 1;
+            }
+            '(' => {
+                let (close, lines) = skip_variation(&chars, i).ok_or(ParseError::Unclosed {
+                    line,
+                    what: "variation",
+                })?;
+                line += lines;
+                in_moves = true;
+                i = close + 1;
+            }
+            ';' => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+            }
+            _ => {
+                let start = i;
+                while i < chars.len() && !chars[i].is_whitespace() && !"[{(;".contains(chars[i]) {
+                    i += 1;
+                }
+                let token: String = chars[start..i].iter().collect();
+                in_moves = true;
+                if game.word(&token).is_err() {
+                    return Err(ParseError::Token { line, token });
+                }
+            }
+        }
+    }
+    if in_moves || !game.tags().is_empty() {
+        games.push(game);
+    }
+    Ok(games)
+}
+
+/// The `)` closing the variation that opens at `open` (variations nest), and the line breaks
+/// inside it; `None` if it is not closed.
+fn skip_variation(chars: &[char], open: usize) -> Option<(usize, usize)> {
+    let mut depth = 0usize;
+    let mut lines = 0;
+    for (j, &c) in chars.iter().enumerate().skip(open) {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some((j, lines));
+                }
+            }
+            '\n' => lines += 1,
+            _ => {}
+        }
+    }
+    None
+}
+
+fn find_from(chars: &[char], from: usize, target: char) -> Option<usize> {
+    chars[from..]
+        .iter()
+        .position(|&c| c == target)
+        .map(|p| from + p)
+}
+
+/// Parses `[Name "value"]` at `start`; returns the name, the unescaped value and the index after `]`.
+fn parse_tag(chars: &[char], start: usize) -> Option<(String, String, usize)> {
+    let mut i = start + 1;
+    let skip_blanks = |i: &mut usize| {
+        while *i < chars.len() && (chars[*i] == ' ' || chars[*i] == '\t') {
+            *i += 1;
+        }
+    };
+    skip_blanks(&mut i);
+    let name_start = i;
+    while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
+        i += 1;
+    }
+    if i == name_start {
+        return None;
+    }
+    let name: String = chars[name_start..i].iter().collect();
+    skip_blanks(&mut i);
+    if chars.get(i) != Some(&'"') {
+        return None;
+    }
+    i += 1;
+    let mut value = String::new();
+    loop {
+        match chars.get(i)? {
+            '\\' => {
+                value.push(*chars.get(i + 1)?);
+                i += 2;
+            }
+            '"' => break,
+            '\n' => return None,
+            &c => {
+                value.push(c);
+                i += 1;
+            }
+        }
+    }
+    i += 1;
+    skip_blanks(&mut i);
+    if chars.get(i) != Some(&']') {
+        return None;
+    }
+    Some((name, value, i + 1))
+}
+
+/// What replaying a record with the rules found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replayed<G: Game> {
+    /// How the rules ended the game, or `None` if they did not (a forfeit or an unfinished game).
+    pub end: Option<GameEnd<G>>,
+    /// The winner by the record's result: `Some(None)` for a draw, `None` for no result (`*`).
+    pub winner: Option<Option<G::Player>>,
+    /// Whether the record says a fault decided the game (`Termination` starts with `forfeit`).
+    pub forfeit: bool,
+    /// Moves replayed.
+    pub plies: usize,
+}
+
+/// Why a record does not replay.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    /// A rules tag whose value names other rules, or none this crate knows.
+    #[error("tag {name} \"{value}\" is not {expected}")]
+    Tag {
+        /// The tag's name.
+        name: &'static str,
+        /// Its value (at most 80 characters).
+        value: String,
+        /// What it should be.
+        expected: String,
+    },
+    /// A move whose written capture (OGN's `b+3`, or `b` for none) is not what the rules capture.
+    #[error("move {number} ({mv}) is written as capturing {written} seeds; the rules capture {captured}")]
+    Capture {
+        /// 1-based ply.
+        number: usize,
+        /// The move.
+        mv: String,
+        /// The seeds the record says.
+        written: u8,
+        /// The seeds the rules capture.
+        captured: u8,
+    },
+    /// The `FEN` tag is not a position of the game.
+    #[error("bad FEN tag: {0}")]
+    Fen(String),
+    /// A move that cannot be read, or that the rules refuse (also one played after the end).
+    #[error("move {number} ({mv}) refused: {reason}")]
+    Move {
+        /// 1-based ply.
+        number: usize,
+        /// The move as written.
+        mv: String,
+        /// Why.
+        reason: String,
+    },
+    /// The `Result` tag does not agree with how the game ended.
+    #[error("result '{found}' does not match the game: {expected}")]
+    Result {
+        /// The record's result.
+        found: String,
+        /// What the replay says.
+        expected: String,
+    },
+}
+
+impl ReplayError {
+    /// A tag whose value is not `expected` (the value cut to 80 characters).
+    pub fn tag(name: &'static str, value: &str, expected: impl Into<String>) -> ReplayError {
+        ReplayError::Tag {
+            name,
+            value: value.chars().take(80).collect(),
+            expected: expected.into(),
+        }
+    }
+}
+
+/// The value of the rules tag `name`, unless missing or `?` (PGN's "unknown").
+pub fn given_tag<'a>(tags: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    tag(tags, name).filter(|v| v.trim() != "?")
+}
+
+/// A repetition count of a `Repetitions` tag, at least 2; `fallback` without the tag.
+///
+/// # Errors
+/// [`ReplayError::Tag`] for another value.
+pub fn repetitions_tag(tags: &[(String, String)], fallback: u32) -> Result<u32, ReplayError> {
+    count_tag(
+        tags,
+        "Repetitions",
+        2,
+        fallback,
+        "a number of occurrences, at least 2",
+    )
+}
+
+/// A whole number of at least `min` in tag `name`; `fallback` without the tag.
+///
+/// # Errors
+/// [`ReplayError::Tag`] for another value.
+pub fn count_tag(
+    tags: &[(String, String)],
+    name: &'static str,
+    min: u32,
+    fallback: u32,
+    expected: &'static str,
+) -> Result<u32, ReplayError> {
+    match given_tag(tags, name) {
+        None => Ok(fallback),
+        Some(v) => match v.trim().parse::<u32>() {
+            Ok(n) if n >= min => Ok(n),
+            _ => Err(ReplayError::tag(name, v, expected)),
+        },
+    }
+}
+
+/// The end of a replay, shared by both formats: the result of `record` (`winner_of` reads it)
+/// must name the winner of the game the rules ended in `state` (`describe` says how, for the
+/// error), or, where the rules have not ended it, be `*` or a recorded forfeit.
+///
+/// # Errors
+/// [`ReplayError::Result`] when they disagree.
+pub fn check_result<R: Record, G: Game>(
+    record: &R,
+    state: &GameState<G>,
+    winner_of: impl Fn(&str) -> Option<Option<G::Player>>,
+    describe: impl Fn(&GameEnd<G>) -> String,
+) -> Result<Replayed<G>, ReplayError> {
+    let found = result(record);
+    let winner = winner_of(found);
+    let forfeit =
+        tag(record.tags(), "Termination").is_some_and(|t| t.trim_start().starts_with("forfeit"));
+    let expected = match state.end() {
+        Some(end) if winner != Some(end.winner) => Some(describe(&end)),
+        None if winner.is_some() && !forfeit => {
+            Some("the rules have not ended it and no forfeit is recorded".to_string())
+        }
+        _ => None,
+    };
+    if let Some(expected) = expected {
+        return Err(ReplayError::Result {
+            found: found.to_string(),
+            expected,
+        });
+    }
+    Ok(Replayed {
+        end: state.end(),
+        winner,
+        forfeit,
+        plies: state.ply(),
+    })
+}
+
+/// One record checked by `--replay`, whatever its format.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    /// The players' names by the tags, the first player's first.
+    pub names: [String; 2],
+    /// The `Round` tag.
+    pub round: String,
+    /// What the replay found, or why the record does not replay.
+    pub outcome: Result<CheckedOutcome, String>,
+}
+
+/// What the replay of a record that replays found.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckedOutcome {
+    /// The rules ended the game.
+    pub ended_by_rules: bool,
+    /// A recorded fault decided it.
+    pub forfeit: bool,
+    /// The winner by the result, as a player index; `Some(None)` a draw, `None` no result.
+    pub winner: Option<Option<usize>>,
+}
+
+impl Checked {
+    /// The check of `record`, with the result of its replay.
+    pub fn new<R: Record, G: Game>(
+        record: &R,
+        replayed: Result<Replayed<G>, ReplayError>,
+    ) -> Checked {
+        let tags = record.tags();
+        Checked {
+            names: R::PLAYER_TAGS.map(|name| tag(tags, name).unwrap_or("?").to_string()),
+            round: tag(tags, "Round").unwrap_or("?").to_string(),
+            outcome: replayed
+                .map(|r| CheckedOutcome {
+                    ended_by_rules: r.end.is_some(),
+                    forfeit: r.forfeit,
+                    winner: r.winner.map(|w| w.map(Player::index)),
+                })
+                .map_err(|e| e.to_string()),
+        }
+    }
+}

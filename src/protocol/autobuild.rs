@@ -1,0 +1,153 @@
+//! The background build of a game's tables in their default place (`AutoSolve`: the Dobutsu
+//! solution), so that a fresh install plays perfectly without a command run by hand.
+//!
+//! One engine builds at a time: the builder holds an exclusive lock on `<file>.lock` beside the
+//! file for as long as it builds, and an engine that finds the lock held plays by search until
+//! the file appears. The file itself is written whole or not at all ([`crate::retro`]'s table
+//! files: a temporary name, then a rename), so a failed or interrupted build leaves no partial
+//! file; the lock file is removed when the build ends.
+
+use std::fs::{File, OpenOptions};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread;
+
+use crate::game::TablesBuild;
+
+/// Where a background build stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum State {
+    /// This engine is building.
+    Running,
+    /// Another engine holds the lock: it is building.
+    Elsewhere,
+    /// The file is written.
+    Done,
+    /// The build failed: why.
+    Failed(String),
+}
+
+/// A background build this engine started, or found another engine running.
+pub(crate) struct Build {
+    path: PathBuf,
+    state: Arc<Mutex<State>>,
+}
+
+/// What became of a build since it was last asked ([`Build::poll`]).
+pub(crate) enum Progress {
+    /// Still building (here or elsewhere).
+    Building,
+    /// The file is there: load it.
+    Written,
+    /// It failed: the `info string` to send.
+    Failed(String),
+}
+
+/// The lock file of `path`: `<path>.lock`.
+fn lock_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".lock");
+    PathBuf::from(name)
+}
+
+impl Build {
+    /// Starts `job` on a thread of its own unless another engine holds the lock; returns the
+    /// build and the `info string` that says what happens, or the error line when the place
+    /// cannot even be made (then nothing runs).
+    pub(crate) fn start(job: TablesBuild) -> Result<(Build, String), String> {
+        let path = job.path.clone();
+        let failed = |e: std::io::Error| {
+            format!(
+                "info string error: cannot build {} in {}: {e}; playing by search",
+                job.description,
+                path.display()
+            )
+        };
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(failed)?;
+        }
+        let lock_path = lock_path(&path);
+        let lock = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(failed)?;
+        let build = |state| Build {
+            path: path.clone(),
+            state: Arc::new(Mutex::new(state)),
+        };
+        if lock.try_lock().is_err() {
+            let line = format!(
+                "info string another engine is building {} in {}; playing by search until it \
+                 is written",
+                job.description,
+                path.display()
+            );
+            return Ok((build(State::Elsewhere), line));
+        }
+        // Another engine may have finished between our look and the lock.
+        if path.exists() {
+            drop(lock);
+            return Ok((build(State::Done), String::new()));
+        }
+        let line = format!(
+            "info string building {} in {} in the background; playing by search until it is \
+             written",
+            job.description,
+            path.display()
+        );
+        let started = build(State::Running);
+        let state = Arc::clone(&started.state);
+        thread::spawn(move || {
+            let result = (job.run)();
+            finish(lock, &lock_path);
+            let mut state = state.lock().unwrap_or_else(PoisonError::into_inner);
+            *state = match result {
+                Ok(()) => State::Done,
+                Err(e) => State::Failed(e),
+            };
+        });
+        Ok((started, line))
+    }
+
+    /// Where the build stands now: the file written (by this engine or another), a failure, or
+    /// still building. A build another engine ran that ended without the file counts as failed.
+    pub(crate) fn poll(&self) -> Progress {
+        let state = self
+            .state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        match state {
+            State::Running => Progress::Building,
+            State::Done => Progress::Written,
+            State::Failed(e) => Progress::Failed(format!(
+                "info string error: building {} failed: {e}; playing by search",
+                self.path.display()
+            )),
+            State::Elsewhere if self.path.exists() => Progress::Written,
+            State::Elsewhere if lock_is_free(&self.path) => Progress::Failed(format!(
+                "info string error: the other engine's build of {} ended without it; playing \
+                 by search",
+                self.path.display()
+            )),
+            State::Elsewhere => Progress::Building,
+        }
+    }
+}
+
+/// Removes the lock file and lets go of the lock (in that order, so that an engine that opens
+/// the old name after the removal makes a new lock file and, holding it, finds the file built).
+fn finish(lock: File, lock_path: &Path) {
+    let _ = std::fs::remove_file(lock_path);
+    let _ = lock.unlock();
+}
+
+/// Whether no engine holds the lock of `path` (or its lock file is gone).
+fn lock_is_free(path: &Path) -> bool {
+    match File::open(lock_path(path)) {
+        Ok(file) => file.try_lock().is_ok(),
+        Err(_) => true,
+    }
+}
