@@ -19,6 +19,7 @@ cd "$(dirname "$0")/.."
 cargo build --release --quiet
 ENGINE=$PWD/target/release/perfectplay
 OUT=${OUT:-$(mktemp -d)}
+mkdir -p "$OUT"
 check() {
   local name=$1 log=$OUT/$1.log pgn=$OUT/$1.pgn
   if grep -qiE "warning|illegal|error|disconnect|stall" "$log"; then

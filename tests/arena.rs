@@ -68,7 +68,9 @@ fn scratch(name: &str) -> PathBuf {
 // word (`moves FfBe`), and exits with status 4 on moves separated by blanks. The game is chosen
 // with the option `Variant` (`abapa` or `awari`); `ucivariant` lists `UCI_Variant` instead,
 // `bothvariants` lists both and exits with status 7 when told `Variant`, `novariant` lists
-// neither; `refuserules` also lists `Repetitions` and refuses any value but 3. `clock:MS` needs
+// neither; `resetonuci` lists `UCI_Variant`, forgets it at each `uci` (as Fairy-Stockfish does)
+// and exits with status 8 at a `position` not told it since; `refuserules` also lists
+// `Repetitions` and refuses any value but 3. `clock:MS` needs
 // a game clock (`go wtime ...` when South moves, `go btime ...` when North does, else exit status 5) and sleeps MS milliseconds before
 // each move; `nodes` needs `go nodes N` (else exit status 6).
 
@@ -102,11 +104,17 @@ fn fake_engine() {
     let mut seed = 1u64;
     let mut game = GameState::new(Board::start(rules.variant), rules);
     let mut gos = 0;
+    let mut told_variant = false;
     for line in std::io::stdin().lock().lines() {
         let line = line.unwrap();
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.first().copied() {
             Some("uci") => {
+                // As Fairy-Stockfish does: `uci` sets the variant back to the default.
+                if kind == "resetonuci" {
+                    rules.variant = Default::default();
+                    told_variant = false;
+                }
                 if kind == "slowstart" {
                     std::thread::sleep(Duration::from_millis(u64::from(fault_at)));
                 }
@@ -114,7 +122,9 @@ fn fake_engine() {
                 let variant = "type combo default abapa var abapa var awari";
                 match kind.as_str() {
                     "novariant" => {}
-                    "ucivariant" => say(&format!("option name UCI_Variant {variant}")),
+                    "ucivariant" | "resetonuci" => {
+                        say(&format!("option name UCI_Variant {variant}"))
+                    }
                     "bothvariants" => {
                         say(&format!("option name Variant {variant}"));
                         say(&format!("option name UCI_Variant {variant}"));
@@ -133,7 +143,10 @@ fn fake_engine() {
                     eprintln!("fake engine: told Variant, though it lists UCI_Variant");
                     std::process::exit(7);
                 }
-                "Variant" | "UCI_Variant" => rules.variant = words[4].parse().unwrap(),
+                "Variant" | "UCI_Variant" => {
+                    rules.variant = words[4].parse().unwrap();
+                    told_variant = true;
+                }
                 "Repetitions" if words[4] != "3" => say("info string error: Repetitions below 3"),
                 "Seed" => {
                     seed = words[4]
@@ -143,6 +156,10 @@ fn fake_engine() {
                 _ => {}
             },
             Some("position") => {
+                if kind == "resetonuci" && !told_variant {
+                    eprintln!("fake engine: a position without the variant since the last uci");
+                    std::process::exit(8);
+                }
                 let (board, rest) = if words.get(1) == Some(&"fen") {
                     (words[2].parse::<Board>().unwrap(), &words[3..])
                 } else {
@@ -924,6 +941,21 @@ fn the_game_is_selected_with_uci_variant_or_variant() {
     );
     assert_eq!(summary.tally.games.games(), 2);
     assert!(summary.tally.faults.iter().all(|f| f.is_empty()));
+    // An engine whose `uci` forgets the variant (Fairy-Stockfish's) is told it again after the
+    // runner's second `uci`.
+    let summary = played(
+        fake_match(
+            ["resetonuci", "ucivariant"],
+            &["--variant", "awari", "--games", "2", "--quiet"],
+        )
+        .unwrap(),
+    );
+    assert_eq!(summary.tally.games.games(), 2);
+    assert!(
+        summary.tally.faults.iter().all(|f| f.is_empty()),
+        "{:?}",
+        summary.tally.faults
+    );
     let abapa = played(fake_match(["novariant", "random"], &["--games", "2", "--quiet"]).unwrap());
     assert_eq!(abapa.tally.games.games(), 2);
     let mut games = 0;

@@ -434,6 +434,12 @@ impl Engine {
             self.id_name = Some(name);
         }
         self.options = listed.options;
+        // Fairy-Stockfish's `uci` sets its variant back to chess: the game is told again, after
+        // the list (our engine keeps the game it was told, so this changes nothing there).
+        self.send(
+            &format!("setoption name {} value {variant}", option.name),
+            "setoption",
+        )?;
         let mut refusals = listed.refusals;
         refusals.extend(self.sync(timeout, stop)?);
         match refusals.is_empty() {
