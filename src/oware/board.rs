@@ -805,6 +805,15 @@ impl Game for Board {
 
     const NAME: &'static str = "oware";
 
+    /// Fitted to 31,990 searches of 300 self-play games at 20,000 nodes a move
+    /// (`examples/fit_wdl.rs`, docs/wdl.md): even odds at +133 (1.3 seeds), spread 378.
+    fn wdl_model() -> crate::game::WdlModel {
+        crate::game::WdlModel {
+            mid: 133.0,
+            spread: 378.0,
+        }
+    }
+
     fn start(rules: &Rules) -> Board {
         Board::start(rules.variant)
     }

@@ -329,9 +329,10 @@ impl<G: Game> Searcher<G> {
             self.helpers.push(Searcher::helper_of(self, number));
         }
         let mut helpers = std::mem::take(&mut self.helpers);
-        // Helpers search until this thread is done, at full strength, to the same depth.
+        // Helpers search until this thread is done, at full strength, with no depth limit of
+        // their own: one that stopped at this thread's depth would sit idle while this thread
+        // finishes it.
         let helper_limits = Limits {
-            depth: limits.depth,
             infinite: true,
             ..Limits::default()
         };
