@@ -786,3 +786,61 @@ fn a_missing_solution_is_built_in_the_background_once() {
     assert_eq!(left, ["dobutsu.solution"]);
     std::fs::remove_dir_all(&data).unwrap();
 }
+
+/// With a solution loaded, `MultiPV` lines carry the solution's exact value of each move, best
+/// first, and `UCI_ShowWDL` the certain result of each: `1000 0 0`, `0 1000 0` or `0 0 1000`.
+#[test]
+fn multipv_and_wdl_lines_from_a_loaded_solution_are_exact() {
+    let start = Position::from_fen("1l1/1c1/1C1/GL1[] w").unwrap();
+    let (solution, figures) = solve::analyse(&start, &Silent);
+    let path = temp_file("multipv.solution");
+    file::save(&solution, &figures, &path).unwrap();
+    let mut engine = Engine::start();
+    engine.send("setoption name UCI_Variant value dobutsu");
+    engine.send(&format!(
+        "setoption name SolutionPath value {}",
+        path.display()
+    ));
+    engine.send("setoption name MultiPV value 3");
+    engine.send("setoption name UCI_ShowWDL value true");
+    assert_eq!(engine.sync(), [loaded_line(&path, &solution)]);
+    let mut checked = [0; 3];
+    for (i, &key) in brute_force(&start).keys().enumerate() {
+        let pos = Position::from_key(key).unwrap();
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        if i % 41 != 0 || pos.proven().is_some() || moves.len() < 3 {
+            continue;
+        }
+        engine.send(&format!("position fen {}", pos.write_position()));
+        engine.send("go depth 3");
+        let out = engine.until_bestmove();
+        let lines: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
+        assert_eq!(lines.len(), 3, "{}: {out:#?}", pos.write_position());
+        let mut seen = Vec::new();
+        for (rank, line) in lines.iter().enumerate() {
+            let words: Vec<&str> = line.split(' ').collect();
+            let at = |key: &str| words.iter().position(|&w| w == key).unwrap() + 1;
+            assert_eq!(words[at("multipv")], (rank + 1).to_string());
+            let mv = pos.parse_moves(&[words[at("pv")]]).unwrap()[0];
+            assert!(!seen.contains(&mv), "{line}");
+            seen.push(mv);
+            let v = solution.probe(&pos.play(mv).0).unwrap().before_move();
+            let score = format!("{} {}", words[at("score")], words[at("score") + 1]);
+            assert_eq!(score, solution_score(v), "{} {line}", pos.write_position());
+            let wdl = &words[at("wdl")..at("wdl") + 3];
+            let expected = match v.outcome {
+                Outcome::Win => ["1000", "0", "0"],
+                Outcome::Draw => ["0", "1000", "0"],
+                Outcome::Loss => ["0", "0", "1000"],
+            };
+            assert_eq!(wdl, expected, "{line}");
+            checked[v.outcome as usize] += 1;
+        }
+    }
+    assert!(
+        checked.iter().all(|&n| n > 0),
+        "wins, draws and losses: {checked:?}"
+    );
+    std::fs::remove_file(&path).unwrap();
+}

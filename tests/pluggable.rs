@@ -274,11 +274,23 @@ fn wdl_is_exact_for_proven_results_and_modelled_otherwise() {
     );
     let last = info_lines(&out).last().copied().unwrap().clone();
     assert!(field(&last, "tbhits").is_some(), "{out:#?}");
-    let [w, d, l] = wdl(&last);
-    assert!(
-        [w, d, l] == [1000, 0, 0] || [w, d, l] == [0, 1000, 0] || [w, d, l] == [0, 0, 1000],
-        "{last}"
+    let certain = |c: [u32; 3]| c == [1000, 0, 0] || c == [0, 1000, 0] || c == [0, 0, 1000];
+    assert!(certain(wdl(&last)), "{last}");
+    // With several lines, each move's exact value from the table: both of South's moves.
+    let out = transcript(
+        "setoption name UCI_ShowWDL value true
+setoption name MultiPV value 3
+         position fen 0-0-0-0-1-2-0-0-0-0-0-1-20-24-S
+go depth 5
+",
     );
+    let lines = info_lines(&out);
+    assert_eq!(lines.len(), 2, "{out:#?}");
+    assert!(lines
+        .iter()
+        .all(|l| certain(wdl(l)) && field(l, "tbhits").is_some()));
+    let firsts: Vec<String> = lines.iter().map(|l| first_move(l, true)).collect();
+    assert!(firsts.contains(&"E".to_string()) && firsts.contains(&"F".to_string()));
 }
 
 #[test]
