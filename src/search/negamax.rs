@@ -366,8 +366,10 @@ impl<G: Game> Searcher<G> {
             result
         });
         result.nodes += helpers.iter().map(|h| h.nodes).sum::<u64>();
+        // Between searches only this thread holds the tables (set_oracle lets go of them).
         for helper in &mut helpers {
             helper.shared = None;
+            helper.oracle = None;
         }
         self.helpers = helpers;
         self.shared = None;
