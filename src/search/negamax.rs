@@ -239,11 +239,6 @@ impl<G: Game> Searcher<G> {
         self.helpers.truncate(self.threads - 1);
     }
 
-    /// How many threads search.
-    pub fn threads(&self) -> usize {
-        self.threads
-    }
-
     /// Replaces the transposition table by an empty one of at most `megabytes` MB (the `Hash`
     /// option), made as [`Searcher::with_hash_mb`] makes it, and returns how it was made.
     pub fn set_hash(&mut self, megabytes: usize) -> &HashReport {
