@@ -2,6 +2,7 @@
 
 mod match_cli;
 mod phase_bars;
+mod serve;
 mod solve_cli;
 mod tablebase_cli;
 
@@ -89,6 +90,10 @@ enum Commands {
     /// retrograde analysis, or probes them.
     #[command(after_help = "What a value promises under abapa and awari: docs/tablebases.md.")]
     Tablebase(tablebase_cli::TablebaseArgs),
+    /// Serves the board in the browser: play and study both games against the engine, with the
+    /// exact value of every move where the tables know it, and the JSON API the page uses.
+    #[command(after_help = "The page, the API and its endpoints: docs/web.md.")]
+    Serve(serve::ServeArgs),
 }
 
 /// Runs the command; a closed standard output (`perfectplay bench | head -0`) ends it quietly
@@ -224,6 +229,7 @@ fn run() -> anyhow::Result<()> {
         }
         Commands::Solve(args) => solve_cli::run(args, &mut io::stdout().lock())?,
         Commands::Tablebase(args) => tablebase_cli::run(args, &mut io::stdout().lock())?,
+        Commands::Serve(args) => serve::main(args)?,
     }
     Ok(())
 }

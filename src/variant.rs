@@ -39,13 +39,19 @@ impl Variant {
         }
     }
 
+    /// The default Oware rules of this variant (its rule set, the default cycle rule); `None`
+    /// for Dobutsu.
+    pub fn oware_rules(self) -> Option<oware::Rules> {
+        self.oware_variant().map(|variant| oware::Rules {
+            variant,
+            ..oware::Rules::default()
+        })
+    }
+
     /// Runs `visitor` on this variant's game type with its rules.
     pub fn visit<V: VisitGame>(self, visitor: V) -> V::Output {
-        match self.oware_variant() {
-            Some(variant) => visitor.visit::<oware::Board>(oware::Rules {
-                variant,
-                ..oware::Rules::default()
-            }),
+        match self.oware_rules() {
+            Some(rules) => visitor.visit::<oware::Board>(rules),
             None => visitor.visit::<dobutsu::Position>(dobutsu::Rules::default()),
         }
     }

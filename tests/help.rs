@@ -15,7 +15,14 @@ fn help(args: &[&str]) -> String {
 
 #[test]
 fn help_lines_are_wrapped_to_100_columns() {
-    for args in [&[][..], &["uci"], &["perft"], &["bench"], &["match"]] {
+    for args in [
+        &[][..],
+        &["uci"],
+        &["perft"],
+        &["bench"],
+        &["match"],
+        &["serve"],
+    ] {
         let text = help(args);
         assert!(text.lines().count() > 5, "{args:?}: {text}");
         for line in text.lines() {
@@ -35,4 +42,5 @@ fn help_points_to_the_documents() {
     assert!(top.contains("docs/match.md"), "{top}");
     assert!(help(&["uci"]).contains("protocol.md"));
     assert!(help(&["match"]).contains("docs/match.md"));
+    assert!(help(&["serve"]).contains("docs/web.md"));
 }

@@ -28,13 +28,13 @@ enum State {
 }
 
 /// A background build this engine started, or found another engine running.
-pub(crate) struct Build {
+pub struct Build {
     path: PathBuf,
     state: Arc<Mutex<State>>,
 }
 
 /// What became of a build since it was last asked ([`Build::poll`]).
-pub(crate) enum Progress {
+pub enum Progress {
     /// Still building (here or elsewhere).
     Building,
     /// The file is there: load it.
@@ -54,7 +54,7 @@ impl Build {
     /// Starts `job` on a thread of its own unless another engine holds the lock; returns the
     /// build and the `info string` that says what happens, or the error line when the place
     /// cannot even be made (then nothing runs).
-    pub(crate) fn start(job: TablesBuild) -> Result<(Build, String), String> {
+    pub fn start(job: TablesBuild) -> Result<(Build, String), String> {
         let path = job.path.clone();
         let failed = |e: std::io::Error| {
             format!(
@@ -113,7 +113,7 @@ impl Build {
 
     /// Where the build stands now: the file written (by this engine or another), a failure, or
     /// still building. A build another engine ran that ended without the file counts as failed.
-    pub(crate) fn poll(&self) -> Progress {
+    pub fn poll(&self) -> Progress {
         let state = self
             .state
             .lock()

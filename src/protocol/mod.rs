@@ -1,7 +1,7 @@
 //! The UCI-style text protocol (documented in `protocol.md`): command parsing, options, the
 //! session loop, and formatting of `info` lines and the board, for every game the engine plays.
 
-mod autobuild;
+pub mod autobuild;
 mod command;
 mod engine;
 mod options;

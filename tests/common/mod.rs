@@ -303,3 +303,4 @@ pub fn without_timing(line: &str) -> String {
     }
     words.join(" ")
 }
+pub mod web;

@@ -1,0 +1,840 @@
+//! The JSON API of the web board, generic over the game: the state of a game (board, legal
+//! moves, the end and why), the exact values of a position and of each of its moves from the
+//! game's tables, a review of a game's moves against those values, records in and out, and
+//! searches (a best move, or a stream of analysis lines). docs/web.md documents every endpoint.
+
+use std::any::Any;
+use std::collections::HashMap;
+use std::sync::mpsc::Sender;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use perfectplay::game::{
+    find_option, GameState, Oracle, Outcome, Player, Settings, TableSettings, Tables,
+};
+use perfectplay::protocol::autobuild::{Build, Progress};
+use perfectplay::search::{
+    seed_hash, Control, Iteration, Level, Limits, Root, Score, SearchConfig, SearchHandler,
+    SearchResult, Searcher,
+};
+use perfectplay::variant::Variant;
+use perfectplay::{dobutsu, oware};
+
+use super::board::WebGame;
+use super::Query;
+
+/// An error reply: the HTTP status and the message of its JSON body (`{"error": ...}`).
+#[derive(Debug)]
+pub struct ApiError {
+    /// The HTTP status (400 for bad input, 404 for an unknown path, ...).
+    pub status: u16,
+    /// What was wrong, in words.
+    pub message: String,
+}
+
+impl ApiError {
+    /// A 400 Bad Request with `message`.
+    pub fn bad(message: impl Into<String>) -> ApiError {
+        ApiError {
+            status: 400,
+            message: message.into(),
+        }
+    }
+}
+
+/// An API result.
+pub type ApiResult = Result<Value, ApiError>;
+
+/// Runs generic code on the game type of a variant, with the game's web-board parts.
+pub trait WebVisit {
+    /// What the code returns.
+    type Output;
+    /// Runs the code on game `G` under `rules`.
+    fn visit<G: WebGame>(self, rules: G::Rules) -> Self::Output;
+}
+
+/// Runs `visitor` on the game of `variant` ([`Variant::visit`], with [`WebGame`]).
+pub fn visit<V: WebVisit>(variant: Variant, visitor: V) -> V::Output {
+    match variant.oware_rules() {
+        Some(rules) => visitor.visit::<oware::Board>(rules),
+        None => visitor.visit::<dobutsu::Position>(dobutsu::Rules::default()),
+    }
+}
+
+/// What the server knows of one game: its settings (the `--option`s given) and its tables,
+/// loaded when first asked for, or built in the background where the game can (the Dobutsu
+/// solution, as the protocol's `AutoSolve` does).
+pub struct GameSlot<G: WebGame> {
+    settings: Settings<G>,
+    auto_solve: bool,
+    tables: Mutex<TablesState<G>>,
+}
+
+/// The tables of a [`GameSlot`] and what became of loading or building them.
+struct TablesState<G: WebGame> {
+    loaded: bool,
+    tables: Option<Tables<G>>,
+    note: Option<String>,
+    build: Option<Build>,
+    build_tried: bool,
+}
+
+/// The message of an `info string` line, without its prefix.
+fn strip_info(line: &str) -> String {
+    line.strip_prefix("info string ")
+        .unwrap_or(line)
+        .to_string()
+}
+
+impl<G: WebGame> GameSlot<G> {
+    fn new(settings: Settings<G>, auto_solve: bool) -> GameSlot<G> {
+        GameSlot {
+            settings,
+            auto_solve,
+            tables: Mutex::new(TablesState {
+                loaded: false,
+                tables: None,
+                note: None,
+                build: None,
+                build_tried: false,
+            }),
+        }
+    }
+
+    /// The settings (rules, weights, tables).
+    pub fn settings(&self) -> &Settings<G> {
+        &self.settings
+    }
+
+    /// The tables loaded (loading them the first time), and a note on them (what was loaded,
+    /// why none was, or that a build runs); starts the build of missing default tables once.
+    pub fn tables(&self) -> (Option<Tables<G>>, Option<String>) {
+        let mut state = self.tables.lock().unwrap_or_else(PoisonError::into_inner);
+        if !state.loaded {
+            state.loaded = true;
+            self.load(&mut state);
+        }
+        if self.auto_solve && state.tables.is_none() && !state.build_tried {
+            state.build_tried = true;
+            if let Some(job) = G::default_tables_build(&self.settings.tables) {
+                match Build::start(job) {
+                    Ok((build, line)) => {
+                        state.note = (!line.is_empty()).then(|| strip_info(&line));
+                        state.build = Some(build);
+                    }
+                    Err(line) => state.note = Some(strip_info(&line)),
+                }
+            }
+        }
+        let progress = state.build.as_ref().map(Build::poll);
+        match progress {
+            None | Some(Progress::Building) => {}
+            Some(Progress::Written) => {
+                state.build = None;
+                self.load(&mut state);
+            }
+            Some(Progress::Failed(line)) => {
+                state.build = None;
+                state.note = Some(strip_info(&line));
+            }
+        }
+        (state.tables.clone(), state.note.clone())
+    }
+
+    fn load(&self, state: &mut TablesState<G>) {
+        match G::load_tables(&self.settings.tables, &self.settings.rules) {
+            Ok(Some(tables)) => {
+                state.note = (!tables.description.is_empty())
+                    .then(|| format!("loaded {}", tables.description));
+                state.tables = Some(tables);
+            }
+            Ok(None) => state.note = Some("no tables: values come from search only".into()),
+            Err(e) => state.note = Some(format!("error: {e}")),
+        }
+    }
+}
+
+/// The games the server has met, by variant, each made on first use from the `--option`s.
+pub struct Games {
+    options: Vec<(String, String)>,
+    auto_solve: bool,
+    slots: Mutex<HashMap<Variant, Arc<dyn Any + Send + Sync>>>,
+}
+
+impl Games {
+    /// The games under `options` (`NAME=VALUE` pairs of the games' own options, as the
+    /// protocol's `--option`; each must be an option of some game); `auto_solve` builds missing
+    /// default tables in the background.
+    ///
+    /// # Errors
+    /// The first option no game declares, or whose value its game refuses.
+    pub fn new(options: &[String], auto_solve: bool) -> Result<Games, String> {
+        let mut pairs = Vec::new();
+        for option in options {
+            let (name, value) = option
+                .split_once('=')
+                .ok_or_else(|| format!("--option {option}: expected NAME=VALUE"))?;
+            pairs.push((name.trim().to_string(), value.trim().to_string()));
+        }
+        let games = Games {
+            options: pairs,
+            auto_solve,
+            slots: Mutex::new(HashMap::new()),
+        };
+        for (name, _) in &games.options {
+            let known = Variant::ALL
+                .iter()
+                .any(|&v| visit(v, HasOption { name: name.clone() }));
+            if !known {
+                return Err(format!(
+                    "--option {name}: no game has this option (the games' options: protocol.md)"
+                ));
+            }
+        }
+        for variant in Variant::ALL {
+            visit(variant, MakeSlot { games: &games })?;
+        }
+        Ok(games)
+    }
+
+    /// The slot of game `G` for `variant`.
+    pub fn slot<G: WebGame>(&self, variant: Variant) -> Arc<GameSlot<G>> {
+        let slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
+        let slot = slots
+            .get(&variant)
+            .cloned()
+            .expect("every variant's slot is made by Games::new");
+        slot.downcast::<GameSlot<G>>()
+            .expect("the slot of a variant holds its game")
+    }
+}
+
+/// Whether game `G` declares option `name`.
+struct HasOption {
+    name: String,
+}
+
+impl WebVisit for HasOption {
+    type Output = bool;
+    fn visit<G: WebGame>(self, _rules: G::Rules) -> bool {
+        find_option(&G::options(), &self.name).is_some()
+    }
+}
+
+/// Makes the slot of a variant, with the options its game declares.
+struct MakeSlot<'a> {
+    games: &'a Games,
+}
+
+impl WebVisit for MakeSlot<'_> {
+    type Output = Result<(), String>;
+    fn visit<G: WebGame>(self, rules: G::Rules) -> Result<(), String> {
+        let mut settings = Settings::<G> {
+            rules,
+            weights: Default::default(),
+            tables: TableSettings::default(),
+        };
+        let options = G::options();
+        for (name, value) in &self.games.options {
+            if let Some(decl) = find_option(&options, name) {
+                decl.apply(&mut settings, value)
+                    .map_err(|e| format!("--option {name}={value}: {e}"))?;
+            }
+        }
+        // The variant the rules name is the slot's key.
+        let variant = visit_variant::<G>(&settings.rules);
+        let slot: Arc<dyn Any + Send + Sync> =
+            Arc::new(GameSlot::new(settings, self.games.auto_solve));
+        self.games
+            .slots
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(variant, slot);
+        Ok(())
+    }
+}
+
+/// The variant of game `G`'s `rules` (Oware's rule set; Dobutsu).
+fn visit_variant<G: WebGame>(rules: &G::Rules) -> Variant {
+    let any: &dyn Any = rules;
+    match any.downcast_ref::<oware::Rules>() {
+        Some(r) if r.variant == oware::Variant::Awari => Variant::Awari,
+        Some(_) => Variant::Abapa,
+        None => Variant::Dobutsu,
+    }
+}
+
+/// The variant a request names (`variant=`, default abapa).
+pub fn variant_of(query: &Query) -> Result<Variant, ApiError> {
+    match query.get("variant") {
+        None | Some("") => Ok(Variant::Abapa),
+        Some(name) => name
+            .parse()
+            .map_err(|e: perfectplay::variant::UnknownVariant| ApiError::bad(e.to_string())),
+    }
+}
+
+/// The game a request names: `position` (`startpos` or absent for the start position, else a
+/// diagram or FEN with its counters) and `moves` (the moves played from it, separated by
+/// blanks), replayed under the game's rules; a move after the game's end is refused.
+pub fn game_of<G: WebGame>(query: &Query, rules: &G::Rules) -> Result<GameState<G>, ApiError> {
+    let (start, counters) = match query.get("position").map(str::trim) {
+        None | Some("") | Some("startpos") => (G::start(rules), Default::default()),
+        Some(text) => G::parse_position_with_counters(text, rules)
+            .map_err(|e| ApiError::bad(format!("position: {e}")))?,
+    };
+    let words: Vec<&str> = query
+        .get("moves")
+        .unwrap_or("")
+        .split_whitespace()
+        .collect();
+    let moves = start
+        .parse_moves(&words)
+        .map_err(|e| ApiError::bad(format!("moves: {e}")))?;
+    let mut game = GameState::with_counters(start, counters, rules.clone());
+    game.play_all(&moves)
+        .map_err(|(i, e)| ApiError::bad(format!("moves: move {} of the list: {e}", i + 1)))?;
+    Ok(game)
+}
+
+/// What is known of a position's value without search, from the side to move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Known {
+    /// A result: with its distance in plies where the table knows it, and the final margin in
+    /// seeds where it knows that (Oware).
+    Result {
+        /// The result.
+        outcome: Outcome,
+        /// Plies to the end under perfect play.
+        plies: Option<u32>,
+        /// The final margin in seeds, stores included.
+        margin: Option<i32>,
+    },
+    /// Bounds of the final margin in seeds (Oware's `abapa` tables, whose values may depend on
+    /// the history).
+    Bounds {
+        /// The least margin the side to move can force.
+        low: i32,
+        /// The most it can get.
+        high: i32,
+    },
+}
+
+impl Known {
+    /// The same value seen from the other side, one ply earlier (the value of the move that
+    /// leads to it).
+    fn before_move(self) -> Known {
+        match self {
+            Known::Result {
+                outcome,
+                plies,
+                margin,
+            } => Known::Result {
+                outcome: outcome.flip(),
+                plies: plies.map(|p| p + 1),
+                margin: margin.map(|m| -m),
+            },
+            Known::Bounds { low, high } => Known::Bounds {
+                low: -high,
+                high: -low,
+            },
+        }
+    }
+
+    /// The result, where the value decides it.
+    pub fn outcome(self) -> Option<Outcome> {
+        match self {
+            Known::Result { outcome, .. } => Some(outcome),
+            Known::Bounds { low, .. } if low > 0 => Some(Outcome::Win),
+            Known::Bounds { high, .. } if high < 0 => Some(Outcome::Loss),
+            Known::Bounds { .. } => None,
+        }
+    }
+
+    /// An order of values, best for the side to move highest: quicker wins, then larger
+    /// margins, then slower losses.
+    fn rank(self) -> i64 {
+        match self {
+            Known::Result {
+                outcome,
+                margin: Some(m),
+                ..
+            } => {
+                let _ = outcome;
+                i64::from(m) * 1000
+            }
+            Known::Result {
+                outcome,
+                plies,
+                margin: None,
+            } => {
+                let p = i64::from(plies.unwrap_or(0));
+                match outcome {
+                    Outcome::Win => 10_000_000 - p,
+                    Outcome::Draw => 0,
+                    Outcome::Loss => -10_000_000 + p,
+                }
+            }
+            Known::Bounds { low, high } => i64::from(low + high) * 500 - 1,
+        }
+    }
+
+    /// The value in words (`win in 7 plies`, `draw`, `+3 seeds`, `between -1 and +3 seeds`).
+    fn text(self) -> String {
+        match self {
+            Known::Result {
+                outcome,
+                plies,
+                margin,
+            } => {
+                let word = match outcome {
+                    Outcome::Win => "win",
+                    Outcome::Draw => "draw",
+                    Outcome::Loss => "loss",
+                };
+                match (margin, plies) {
+                    (Some(0), _) => "draw".to_string(),
+                    (Some(m), _) => format!("{word} by {} seeds", m.abs()),
+                    (None, Some(p)) if outcome != Outcome::Draw => format!("{word} in {p} plies"),
+                    _ => word.to_string(),
+                }
+            }
+            Known::Bounds { low, high } => format!("between {low:+} and {high:+} seeds"),
+        }
+    }
+
+    /// The JSON of docs/web.md: `result`, `plies`, `score` (exact margin), `low`/`high`
+    /// (bounds), `text`.
+    pub fn json(self) -> Value {
+        let result = self.outcome().map(|o| match o {
+            Outcome::Win => "win",
+            Outcome::Draw => "draw",
+            Outcome::Loss => "loss",
+        });
+        let (plies, score, low, high) = match self {
+            Known::Result { plies, margin, .. } => (plies, margin, margin, margin),
+            Known::Bounds { low, high } => (None, None, Some(low), Some(high)),
+        };
+        json!({"result": result, "plies": plies, "score": score, "low": low, "high": high,
+               "text": self.text()})
+    }
+}
+
+/// The value of `pos` without search: the game's end, a proven win (Dobutsu's Lion capture),
+/// or the table's value; `None` when none knows it.
+pub fn position_value<G: WebGame>(pos: &G, oracle: Option<&dyn Oracle<G>>) -> Option<Known> {
+    if let Some(outcome) = pos.outcome() {
+        return Some(Known::Result {
+            outcome,
+            plies: Some(0),
+            margin: pos.final_margin(),
+        });
+    }
+    if let Some((outcome, plies)) = pos.proven() {
+        return Some(Known::Result {
+            outcome,
+            plies: Some(u32::from(plies)),
+            margin: None,
+        });
+    }
+    let oracle = oracle?;
+    if let Some((outcome, plies)) = oracle.probe(pos) {
+        return Some(Known::Result {
+            outcome,
+            plies: Some(plies),
+            margin: None,
+        });
+    }
+    // Oware's scores are 100 per seed of final margin.
+    let (low, high) = oracle.bounds(pos)?;
+    let (low, high) = (low.div_euclid(100), high.div_euclid(100));
+    Some(if low == high {
+        Known::Result {
+            outcome: match low {
+                m if m > 0 => Outcome::Win,
+                0 => Outcome::Draw,
+                _ => Outcome::Loss,
+            },
+            plies: None,
+            margin: Some(low),
+        }
+    } else {
+        Known::Bounds { low, high }
+    })
+}
+
+/// Where a move of unknown value ranks among known ones ([`Known::rank`]).
+const UNKNOWN_RANK: i64 = -5_000_000;
+
+/// The value of each legal move of `game`'s position, best first: known wins and draws, then
+/// the moves of unknown value (in the order of the legal moves), then known losses.
+pub fn move_values<G: WebGame>(
+    game: &GameState<G>,
+    oracle: Option<&dyn Oracle<G>>,
+) -> Vec<(G::Move, G, Option<Known>)> {
+    let mut moves: Vec<_> = game
+        .legal_moves()
+        .into_iter()
+        .map(|mv| {
+            let (child, _) = game.position().play(mv);
+            let value = position_value(&child, oracle).map(Known::before_move);
+            (mv, child, value)
+        })
+        .collect();
+    // A move of unknown value goes below every known draw or win, above the known losses.
+    moves.sort_by_key(|(_, _, v)| std::cmp::Reverse(v.map_or(UNKNOWN_RANK, Known::rank)));
+    moves
+}
+
+/// The JSON of an optional value (`null` when unknown).
+fn value_json(value: Option<Known>) -> Value {
+    value.map_or(Value::Null, Known::json)
+}
+
+/// The player's name in the page (`South`, `Sente`, ...).
+fn player_name<G: WebGame>(player: G::Player) -> &'static str {
+    G::PLAYER_NAMES[player.index()]
+}
+
+/// `GET /api/state`: the game, its board, legal moves (each with the position after it), and
+/// the end with its reason in words.
+pub fn state<G: WebGame>(game: &GameState<G>) -> Value {
+    let pos = game.position();
+    let legal: Vec<Value> = game
+        .legal_moves()
+        .into_iter()
+        .map(|mv| json!({"move": mv.to_string(), "position": pos.play(mv).0.write_position()}))
+        .collect();
+    let end = game.end().map(|end| {
+        json!({
+            "result": G::result_text(&end),
+            "winner": end.winner.map(player_name::<G>),
+            "reason": G::end_reason(&end),
+        })
+    });
+    json!({
+        "game": G::NAME,
+        "players": G::PLAYER_NAMES,
+        "start": game.start().write_position_with_counters(game.start_counters()),
+        "moves": game.moves().iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        "position": pos.write_position_with_counters(game.counters()),
+        "to_move": player_name::<G>(pos.to_move()),
+        "board": pos.board_json(),
+        "legal": legal,
+        "end": end,
+        "ply": game.ply(),
+    })
+}
+
+/// `GET /api/probe`: the value of the position and of every legal move, best first, from the
+/// game's tables (lila-tablebase's shape: the position, then the moves).
+pub fn probe<G: WebGame>(slot: &GameSlot<G>, game: &GameState<G>) -> Value {
+    let (tables, note) = slot.tables();
+    let oracle = tables.as_ref().map(|t| t.oracle.as_ref());
+    let value = game
+        .end()
+        .filter(|end| end.reason.is_cycle_rule())
+        .map(|end| Known::Result {
+            outcome: match end.winner {
+                None => Outcome::Draw,
+                Some(w) if w == game.position().to_move() => Outcome::Win,
+                Some(_) => Outcome::Loss,
+            },
+            plies: Some(0),
+            margin: None,
+        })
+        .or_else(|| position_value(game.position(), oracle));
+    let moves: Vec<Value> = move_values(game, oracle)
+        .into_iter()
+        .map(|(mv, child, v)| {
+            json!({"move": mv.to_string(), "position": child.write_position(),
+                   "value": value_json(v)})
+        })
+        .collect();
+    json!({
+        "position": game.position().write_position_with_counters(game.counters()),
+        "to_move": player_name::<G>(game.position().to_move()),
+        "value": value_json(value),
+        "moves": moves,
+        "tables": note,
+    })
+}
+
+/// What a move cost, from the values before and after it (mover's view): a result thrown
+/// away, or seeds of margin lost; `None` when it kept the value or the values are not known.
+fn cost(before: Option<Known>, after: Option<Known>) -> Option<String> {
+    let (before, after) = (before?, after?);
+    let order = |o: Outcome| match o {
+        Outcome::Win => 2,
+        Outcome::Draw => 1,
+        Outcome::Loss => 0,
+    };
+    if let (Some(b), Some(a)) = (before.outcome(), after.outcome()) {
+        if order(a) < order(b) {
+            let lost = if b == Outcome::Win {
+                "a win"
+            } else {
+                "the draw"
+            };
+            let now = match a {
+                Outcome::Draw => "now a draw",
+                _ => "now lost",
+            };
+            return Some(format!("threw away {lost} ({now})"));
+        }
+    }
+    match (before, after) {
+        (
+            Known::Result {
+                margin: Some(b), ..
+            },
+            Known::Result {
+                margin: Some(a), ..
+            },
+        ) if a < b => Some(format!("lost {} seeds of margin", b - a)),
+        _ => None,
+    }
+}
+
+/// `GET /api/review`: every move of the game with the value of the position before it and the
+/// value of the move played (both from the mover's view), and what the move cost where it threw
+/// a value away.
+pub fn review<G: WebGame>(slot: &GameSlot<G>, game: &GameState<G>) -> Value {
+    let (tables, note) = slot.tables();
+    let oracle = tables.as_ref().map(|t| t.oracle.as_ref());
+    let mut replay = GameState::with_counters(
+        game.start().clone(),
+        game.start_counters(),
+        game.rules().clone(),
+    );
+    let mut plies = Vec::new();
+    for &mv in game.moves() {
+        let before = position_value(replay.position(), oracle);
+        let mover = player_name::<G>(replay.position().to_move());
+        let (child, _) = replay.position().play(mv);
+        let after = position_value(&child, oracle).map(Known::before_move);
+        plies.push(json!({
+            "move": mv.to_string(),
+            "player": mover,
+            "before": value_json(before),
+            "after": value_json(after),
+            "cost": cost(before, after),
+        }));
+        // The moves were checked by game_of.
+        let _ = replay.play(mv);
+    }
+    json!({"moves": plies, "tables": note})
+}
+
+/// `GET /api/record`: the game as a record of the game's format (OGN, PGN).
+pub fn record<G: WebGame>(game: &GameState<G>, query: &Query) -> String {
+    let names = [
+        query.get("first").unwrap_or("?"),
+        query.get("second").unwrap_or("?"),
+    ];
+    G::export_record(
+        game,
+        names,
+        query.get("event").unwrap_or("perfectplay board"),
+    )
+}
+
+/// `POST /api/import`: the records of `text` in the game's format.
+pub fn import<G: WebGame>(text: &str, rules: &G::Rules) -> ApiResult {
+    let records = G::import_records(text).map_err(|e| ApiError::bad(format!("record: {e}")))?;
+    if records.is_empty() {
+        return Err(ApiError::bad("record: no game in the text"));
+    }
+    let mut out = Vec::new();
+    for record in records {
+        // Each record is replayed, so that the page gets only games it can show.
+        let mut query = Query::default();
+        if let Some(start) = &record.start {
+            query.push("position", start);
+        }
+        query.push("moves", &record.moves.join(" "));
+        let variant_rules = match record.variant.parse::<Variant>().ok() {
+            Some(v) => visit_rules::<G>(v).unwrap_or_else(|| rules.clone()),
+            None => rules.clone(),
+        };
+        let game = game_of::<G>(&query, &variant_rules)?;
+        let tags: serde_json::Map<String, Value> = record
+            .tags
+            .iter()
+            .map(|(k, v)| (k.clone(), json!(v)))
+            .collect();
+        out.push(json!({
+            "variant": record.variant,
+            "position": record.start,
+            "moves": record.moves,
+            "tags": tags,
+            "end": state(&game)["end"],
+        }));
+    }
+    Ok(json!({"records": out}))
+}
+
+/// The rules of game `G` for `variant`, where the variant is of that game.
+fn visit_rules<G: WebGame>(variant: Variant) -> Option<G::Rules> {
+    let rules: Box<dyn Any> = match variant.oware_rules() {
+        Some(r) => Box::new(r),
+        None => Box::new(dobutsu::Rules::default()),
+    };
+    rules.downcast::<G::Rules>().ok().map(|r| *r)
+}
+
+/// How a request asks to search: the level, the lines, the limits.
+pub struct SearchParams {
+    level: Level,
+    lines: usize,
+    limits: Limits,
+}
+
+/// The search a request asks for: `level` (1-6, default 6), `multipv` (1-500, default 1),
+/// `movetime` (ms), `depth`, `nodes`; with no limit, `default_movetime` (none: until stopped).
+pub fn search_params(
+    query: &Query,
+    default_movetime: Option<u64>,
+) -> Result<SearchParams, ApiError> {
+    fn number(query: &Query, name: &str, min: u64, max: u64) -> Result<Option<u64>, ApiError> {
+        let Some(text) = query.get(name).filter(|t| !t.is_empty()) else {
+            return Ok(None);
+        };
+        match text.parse::<u64>() {
+            Ok(n) if (min..=max).contains(&n) => Ok(Some(n)),
+            _ => Err(ApiError::bad(format!(
+                "{name}: '{text}' is not a number from {min} to {max}"
+            ))),
+        }
+    }
+    let level = number(query, "level", 1, u64::from(Level::FULL))?.unwrap_or(6) as u8;
+    let lines = number(
+        query,
+        "multipv",
+        1,
+        perfectplay::protocol::MAX_MULTIPV as u64,
+    )?
+    .unwrap_or(1) as usize;
+    let mut limits = Limits {
+        depth: number(query, "depth", 1, 100)?.map(|d| d as u32),
+        nodes: number(query, "nodes", 1, u64::MAX)?,
+        movetime: number(query, "movetime", 1, 3_600_000)?.map(Duration::from_millis),
+        ..Limits::default()
+    };
+    if limits.is_empty() {
+        match default_movetime {
+            Some(ms) => limits.movetime = Some(Duration::from_millis(ms)),
+            None => limits.infinite = true,
+        }
+    }
+    Ok(SearchParams {
+        level: Level::new(level),
+        lines,
+        limits,
+    })
+}
+
+/// What a running search sends to the request that streams it.
+pub enum SearchEvent {
+    /// An `info` event: one line of one iteration.
+    Info(Value),
+    /// A `note`: something to tell the user (tables being built, the root outside them).
+    Note(String),
+    /// The `bestmove` event, the last.
+    Best(Value),
+}
+
+/// The JSON of a score: `{"cp": 35}` or `{"mate": -4}`.
+fn score_json(score: Score) -> Value {
+    match score {
+        Score::Cp(cp) => json!({"cp": cp}),
+        Score::Mate(n) => json!({"mate": n}),
+    }
+}
+
+/// Sends each line of each iteration as an [`SearchEvent::Info`].
+struct EventSender<G: WebGame> {
+    tx: Sender<SearchEvent>,
+    game: std::marker::PhantomData<fn() -> G>,
+}
+
+impl<G: WebGame> SearchHandler<G::Move> for EventSender<G> {
+    fn iteration(&mut self, info: &Iteration<G::Move>) {
+        let ms = info.elapsed.as_millis() as u64;
+        let wdl = perfectplay::protocol::wdl(info.score, info.exact, &G::wdl_model());
+        let _ = self.tx.send(SearchEvent::Info(json!({
+            "depth": info.depth,
+            "seldepth": info.seldepth,
+            "multipv": info.multipv,
+            "score": score_json(info.score),
+            "wdl": wdl,
+            "exact": info.exact,
+            "nodes": info.nodes,
+            "nps": info.nodes * 1000 / ms.max(1),
+            "time": ms,
+            "tbhits": info.tbhits,
+            "pv": info.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        })));
+    }
+}
+
+/// The JSON of a search's result (`bestmove`).
+fn best_json<G: WebGame>(result: &SearchResult<G::Move>) -> Value {
+    json!({
+        "move": result.best_move.map(|m| m.to_string()),
+        "score": score_json(result.score),
+        "depth": result.depth,
+        "nodes": result.nodes,
+        "pv": result.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+    })
+}
+
+/// Searches `game` as `params` ask on this thread, sending the lines and finally the best move
+/// to `tx`; `control` stops it. A game that is over gets a `bestmove` of `null` at once.
+pub fn search<G: WebGame>(
+    slot: &GameSlot<G>,
+    game: &GameState<G>,
+    params: &SearchParams,
+    hash_mb: usize,
+    threads: usize,
+    control: &Control,
+    tx: &Sender<SearchEvent>,
+) {
+    if game.legal_moves().is_empty() {
+        let _ = tx.send(SearchEvent::Best(json!({"move": null})));
+        return;
+    }
+    let full = params.level.number() == Level::FULL;
+    let (tables, note) = if full { slot.tables() } else { (None, None) };
+    if let Some(note) = note.filter(|n| n.starts_with("building") || n.starts_with("error")) {
+        let _ = tx.send(SearchEvent::Note(note));
+    }
+    let oracle = tables.map(|t| {
+        t.oracle.prepare_for(game.position());
+        t.oracle
+    });
+    let mut searcher = Searcher::<G>::with_hash_mb(hash_mb);
+    searcher.set_oracle(oracle);
+    searcher.set_threads(threads);
+    let root = Root {
+        position: game.position().clone(),
+        history: game.keys_since_irreversible().to_vec(),
+        game_ply: game.ply() as u32,
+        searchmoves: Vec::new(),
+    };
+    let config = SearchConfig {
+        weights: slot.settings().weights.clone(),
+        cycle: G::cycle_rule(game.rules()),
+        level: params.level,
+        seed: seed_hash(""),
+        lines: params.lines,
+    };
+    let mut handler = EventSender::<G> {
+        tx: tx.clone(),
+        game: std::marker::PhantomData,
+    };
+    let result = searcher.search(&root, &params.limits, &config, control, &mut handler);
+    let _ = tx.send(SearchEvent::Best(best_json::<G>(&result)));
+}

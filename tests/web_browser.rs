@@ -1,0 +1,394 @@
+//! The web board in a real browser: headless Chromium driven over WebDriver (ChromeDriver, from
+//! Debian's `chromium` and `chromium-driver`; `.ci/run` installs them). The page loads, a move
+//! is played by clicking a house or a square and the engine replies, the analysis lines update
+//! while the search runs, and a record is imported and stepped through with its values.
+//! Ignored by default (it needs the browser); CI runs it. With `PERFECTPLAY_SCREENSHOTS=DIR`
+//! it also saves the screenshots docs/web.md shows.
+
+mod common;
+
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::web::WebServer;
+use serde_json::{json, Value};
+
+/// A ChromeDriver process and one headless Chromium session of it.
+struct Browser {
+    driver: Child,
+    base: String,
+    session: String,
+    agent: ureq::Agent,
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+impl Browser {
+    /// Starts ChromeDriver (`CHROMEDRIVER`, default /usr/bin/chromedriver) and a headless
+    /// Chromium (`CHROME_BIN`, default /usr/bin/chromium) of `width` x `height` pixels.
+    fn start(width: u32, height: u32) -> Browser {
+        let port = free_port();
+        let driver_bin =
+            std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
+        let driver = Command::new(&driver_bin)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("starting {driver_bin}: {e} (install chromium-driver)"));
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(60)))
+            .build()
+            .into();
+        let base = format!("http://127.0.0.1:{port}");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while agent.get(format!("{base}/status")).call().is_err() {
+            assert!(Instant::now() < deadline, "ChromeDriver did not start");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let chrome = std::env::var("CHROME_BIN").unwrap_or_else(|_| "/usr/bin/chromium".into());
+        let mut browser = Browser {
+            driver,
+            base,
+            session: String::new(),
+            agent,
+        };
+        let caps = json!({"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {"binary": chrome, "args": [
+                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                format!("--window-size={width},{height}")]}}}});
+        let value = browser.call("POST", "/session", Some(caps));
+        browser.session = value["sessionId"].as_str().expect("a session").to_string();
+        browser
+    }
+
+    /// One WebDriver command: its `value`.
+    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let url = format!("{}{path}", self.base);
+        let mut res = match method {
+            "GET" => self.agent.get(&url).call(),
+            "DELETE" => self.agent.delete(&url).call(),
+            _ => self
+                .agent
+                .post(&url)
+                .header("Content-Type", "application/json")
+                .send(body.unwrap_or(json!({})).to_string()),
+        }
+        .unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+        let text = res.body_mut().read_to_string().unwrap();
+        let value: Value = serde_json::from_str(&text).unwrap();
+        assert!(
+            res.status().is_success(),
+            "{method} {path}: {}",
+            value["value"]
+        );
+        value["value"].clone()
+    }
+
+    fn cmd(&self, method: &str, what: &str, body: Option<Value>) -> Value {
+        self.call(method, &format!("/session/{}{what}", self.session), body)
+    }
+
+    fn go(&self, url: &str) {
+        self.cmd("POST", "/url", Some(json!({ "url": url })));
+    }
+
+    /// Runs `script` in the page (a function body: `return ...`).
+    fn js(&self, script: &str) -> Value {
+        self.cmd(
+            "POST",
+            "/execute/sync",
+            Some(json!({"script": script, "args": []})),
+        )
+    }
+
+    /// Clicks the element `css` selects, as a person would (WebDriver's element click).
+    fn click(&self, css: &str) {
+        let found = self.cmd(
+            "POST",
+            "/element",
+            Some(json!({"using": "css selector", "value": css})),
+        );
+        let id = found
+            .as_object()
+            .and_then(|o| o.values().next())
+            .and_then(Value::as_str)
+            .unwrap_or_else(|| panic!("no element {css}"))
+            .to_string();
+        self.cmd("POST", &format!("/element/{id}/click"), None);
+    }
+
+    /// Waits (up to 60 s) until `script` returns something true; returns it.
+    fn wait_for(&self, what: &str, script: &str) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let v = self.js(script);
+            let truthy = match &v {
+                Value::Null | Value::Bool(false) => false,
+                Value::Number(n) => n.as_f64() != Some(0.0),
+                Value::String(s) => !s.is_empty(),
+                _ => true,
+            };
+            if truthy {
+                return v;
+            }
+            if Instant::now() > deadline {
+                let status = self.js("return document.getElementById('status').innerText + ' | ' + document.getElementById('error').innerText");
+                panic!("waiting for {what}: {status}");
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    fn texts(&self, css: &str) -> Vec<String> {
+        let v = self.js(&format!(
+            "return [...document.querySelectorAll('{css}')].map(e => e.textContent)"
+        ));
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect()
+    }
+
+    /// Saves a screenshot to `$PERFECTPLAY_SCREENSHOTS/name` when that is set.
+    fn screenshot(&self, name: &str) {
+        let Ok(dir) = std::env::var("PERFECTPLAY_SCREENSHOTS") else {
+            return;
+        };
+        let png = self.cmd("GET", "/screenshot", None);
+        let bytes = base64_decode(png.as_str().unwrap());
+        std::fs::write(PathBuf::from(dir).join(name), bytes).unwrap();
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        if !self.session.is_empty() {
+            let _ = self
+                .agent
+                .delete(format!("{}/session/{}", self.base, self.session))
+                .call();
+        }
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+/// Standard base64 (WebDriver's screenshots).
+fn base64_decode(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let digits: Vec<u8> = text.bytes().filter(|&c| c != b'=').map(value).collect();
+    digits
+        .chunks(4)
+        .flat_map(|c| {
+            let n = c
+                .iter()
+                .enumerate()
+                .fold(0u32, |n, (i, &d)| n | (u32::from(d) << (18 - 6 * i)));
+            let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
+            bytes.into_iter().take(c.len() - 1)
+        })
+        .collect()
+}
+
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn play_a_move_by_clicking_and_the_engine_replies() {
+    let server = WebServer::start(&[]);
+    let browser = Browser::start(1280, 860);
+    // Oware: South's house C, highlighted as legal, clicked.
+    browser.go(&format!(
+        "{}?variant=abapa&mode=play&theme=light",
+        server.url
+    ));
+    browser.wait_for(
+        "the legal houses",
+        "return document.querySelectorAll('[data-square].legal').length == 6",
+    );
+    let labels = browser.js(
+        "return [...document.querySelectorAll('[data-square]')].map(e => e.getAttribute('aria-label'))",
+    );
+    assert_eq!(labels.as_array().unwrap().len(), 12);
+    assert_eq!(labels[2], "C: 4 seeds");
+    browser.click(r#"[data-square="C"]"#);
+    browser.wait_for(
+        "the engine's reply",
+        "return document.querySelectorAll('#move-list button').length == 2",
+    );
+    let moves = browser.texts("#move-list button");
+    assert_eq!(moves[0], "C");
+    assert!(("a"..="f").contains(&moves[1].as_str()), "{moves:?}");
+    browser.wait_for(
+        "your move again",
+        "return document.getElementById('status').innerText.includes('your move')",
+    );
+    // The house the engine sowed from is empty, and C's neighbours got C's seeds.
+    let (_, state) = server.json(&format!("api/state?moves=C+{}", moves[1]));
+    let shown = browser.js(&format!(
+        "return document.querySelector('[data-square=\"{}\"]').getAttribute('aria-label')",
+        moves[1]
+    ));
+    assert_eq!(shown, format!("{}: 0 seeds", moves[1]));
+    assert_eq!(state["board"]["houses"][&moves[1]], 0);
+    browser.screenshot("oware-play.png");
+
+    // Dobutsu: the chick from b2 to b3 (it takes Gote's chick), by two clicks.
+    browser.go(&format!(
+        "{}?variant=dobutsu&mode=play&theme=light",
+        server.url
+    ));
+    browser.wait_for(
+        "the pieces",
+        "return document.querySelectorAll('[data-square].movable').length > 0",
+    );
+    browser.click(r#"[data-square="b2"]"#);
+    browser.wait_for(
+        "the chick's target",
+        "return document.querySelector('[data-square=\"b3\"]').classList.contains('target')",
+    );
+    browser.click(r#"[data-square="b3"]"#);
+    browser.wait_for(
+        "the engine's reply",
+        "return document.querySelectorAll('#move-list button').length == 2",
+    );
+    let moves = browser.texts("#move-list button");
+    assert_eq!(moves[0], "b2b3");
+    let hand = browser.js(
+        "return [...document.querySelectorAll('[data-hand]')].map(e => e.getAttribute('aria-label'))",
+    );
+    assert!(
+        hand.as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l == "Sente's hand: 1 Chick"),
+        "{hand}"
+    );
+    browser.screenshot("dobutsu-play.png");
+}
+
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn study_shows_lines_updating_and_a_record_steps_through_with_values() {
+    let server = WebServer::start(&[]);
+    let browser = Browser::start(1280, 860);
+    browser.go(&format!(
+        "{}?variant=dobutsu&mode=study&theme=light&moves=b2b3",
+        server.url
+    ));
+    browser.wait_for(
+        "three lines",
+        "return document.querySelectorAll('#lines li').length == 3",
+    );
+    // The lines and the clock change while the search runs: sampled every 100 ms for 2 s.
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..20 {
+        let stats = browser.js("return document.getElementById('engine-stats').innerText");
+        seen.insert(stats.as_str().unwrap().to_string());
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(
+        seen.len() >= 8,
+        "the stats changed {} times in 2 s: {seen:?}",
+        seen.len()
+    );
+    let depth_of = |s: &str| -> u32 {
+        s.split_whitespace()
+            .nth(1)
+            .and_then(|d| d.split('/').next())
+            .and_then(|d| d.parse().ok())
+            .unwrap_or(0)
+    };
+    let depths: Vec<u32> = seen.iter().map(|s| depth_of(s)).collect();
+    assert!(depths.iter().max() > depths.iter().min(), "{seen:?}");
+    // The values pane lists every legal move; the one that loses the Lion at once says so.
+    let rows = browser.texts("#values tbody tr");
+    assert_eq!(rows.len(), 5, "{rows:?}");
+    assert!(rows.iter().any(|r| r == "a4a3loss in 2 plies"), "{rows:?}");
+    browser.screenshot("dobutsu-study.png");
+
+    // An Oware record, from the runner's format, imported and stepped through.
+    let (_, state) =
+        server.json("api/state?variant=awari&position=2-0-1-0-3-0-0-1-0-2-1-0-20-18-S");
+    assert_eq!(state["to_move"], "South");
+    let record = "[Variant \"Oware Awari\"]\n[Event \"?\"]\n[Site \"?\"]\n[Date \"?\"]\n\
+                  [Round \"?\"]\n[South \"Ann\"]\n[North \"Bob\"]\n[Result \"*\"]\n\
+                  [FEN \"2-0-1-0-3-0-0-1-0-2-1-0-20-18-S\"]\n\n1. A b 2. C *\n";
+    browser.js(&format!(
+        "document.getElementById('record-box').open = true; \
+         document.getElementById('record-text').value = {}; return true",
+        serde_json::to_string(record).unwrap()
+    ));
+    browser.click("#import");
+    browser.wait_for(
+        "the imported moves",
+        "return document.querySelectorAll('#move-list button').length == 3",
+    );
+    assert_eq!(
+        browser.js("return document.getElementById('variant').value"),
+        "awari"
+    );
+    // A gave up four seeds of margin against E: the review marks it.
+    browser.wait_for(
+        "the review's mark",
+        "return document.querySelector('#move-list button').classList.contains('cost-margin')",
+    );
+    browser.click("#nav-forward");
+    browser.wait_for(
+        "the first move shown",
+        "return document.querySelector('#move-list button.current')?.textContent == 'A'",
+    );
+    browser.click("#nav-back");
+    // Back at the start, South's best move: E, worth six seeds (the stores' two and four to
+    // come).
+    browser.wait_for(
+        "the start's values",
+        "return document.querySelector('#values tbody tr')?.textContent == 'Ewin by 6 seeds'",
+    );
+    let rows = browser.texts("#values tbody tr");
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    browser.click("#nav-last");
+    browser.wait_for(
+        "the last move shown",
+        "return document.querySelector('#move-list button.current')?.textContent == 'C'",
+    );
+    browser.screenshot("oware-study.png");
+}
+
+/// The page at a phone's width: the board and the panels in one column, nothing wider than the
+/// screen.
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn the_page_fits_a_phone() {
+    let server = WebServer::start(&[]);
+    let browser = Browser::start(390, 844);
+    browser.go(&format!(
+        "{}?variant=dobutsu&mode=play&theme=dark",
+        server.url
+    ));
+    browser.wait_for(
+        "the pieces",
+        "return document.querySelectorAll('[data-square]').length == 12",
+    );
+    let wide = browser.js("return document.documentElement.scrollWidth <= window.innerWidth");
+    assert_eq!(wide, true);
+    let board = browser.js("return document.getElementById('board').getBoundingClientRect().width");
+    assert!(board.as_f64().unwrap() > 250.0, "{board}");
+    browser.screenshot("dobutsu-phone.png");
+}
