@@ -3,8 +3,10 @@
 //!
 //! - **Notation.** Every Oware diagram (`4-4-4-4-4-4-4-4-4-4-4-4-0-0-S`, or the twelve houses
 //!   alone), every Dobutsu FEN and every inline code span of moves alone (`F f B e`, `C@b3`)
-//!   parses; every `position ...` line shown is accepted by the engine (its moves legal), and
-//!   each diagram in `perfectplay tablebase --help` probes with no table files.
+//!   parses (a move list the text calls one "from the start" is played from it, each move
+//!   legal); every `position ...` line shown is accepted by the engine (its moves legal), and
+//!   each diagram in `perfectplay tablebase --help` probes with no table files; every Oware
+//!   `info depth` line shown has the documented fields in their order.
 //! - **Sessions.** A fenced block after the comment `<!-- example: session -->` is protocol input:
 //!   it is sent to the engine as it stands, then end of input. The next block after
 //!   `<!-- example: replies -->` is what the engine answers: every line as shown, a line `...`
@@ -22,7 +24,9 @@
 //!   The commands of a block after `<!-- example: long -->` (minutes of work, other programs,
 //!   files made by such commands) and those in inline code spans are only parsed: with
 //!   `PERFECTPLAY_PARSE_ONLY` set the binary checks its command line and exits. A command with a
-//!   placeholder (`...`, `<...>`, an upper-case word such as `FILE`) is a synopsis, left alone.
+//!   placeholder (`...`, `<...>`, `[optional]`, an upper-case word such as `FILE`) is a
+//!   synopsis, left alone.
+//! - **Records.** A game record after `<!-- example: record -->` replays (`match --replay`).
 
 mod common;
 
@@ -295,6 +299,7 @@ struct Checked {
     diagrams: usize,
     fens: usize,
     move_lists: usize,
+    info_lines: usize,
     failures: Vec<String>,
 }
 
@@ -348,10 +353,20 @@ fn every_diagram_fen_and_move_list_in_the_documents_parses() {
         for b in &blocks {
             for line in &b.lines {
                 checked.text(&b.place, line);
+                // An Oware `info` line (its pv run together) in the documented field order;
+                // parse_info names what is out of place.
+                if line.starts_with("info depth ") && !line.contains(" multipv ") {
+                    let pv = line.split(" pv ").nth(1).unwrap_or("");
+                    if pv.chars().all(|c| c.is_ascii_alphabetic()) {
+                        checked.info_lines += 1;
+                        common::parse_info(line);
+                    }
+                }
             }
         }
     }
     assert!(checked.failures.is_empty(), "{:#?}", checked.failures);
+    assert!(checked.info_lines >= 3, "{} info lines", checked.info_lines);
     // The documents hold this many at least: an extraction that finds none checks nothing.
     assert!(checked.diagrams >= 5, "{} diagrams", checked.diagrams);
     assert!(checked.fens >= 5, "{} FENs", checked.fens);
