@@ -16,6 +16,10 @@ use perfectplay::game::{perft, perft_divide, Notation, MAX_PERFT_DEPTH};
 use perfectplay::protocol::SessionError;
 use perfectplay::variant::{Variant, VisitGame};
 
+/// Set in the environment, the command line is checked (by clap, and `--option` against the
+/// subcommand) and nothing is run: the documents' test parses their long examples this way.
+const PARSE_ONLY: &str = "PERFECTPLAY_PARSE_ONLY";
+
 /// Where the documents are, for `--help`.
 const DOCS: &str =
     "Documents (in the source tree): protocol.md for the protocol's commands, options and \
@@ -168,6 +172,9 @@ fn run() -> anyhow::Result<()> {
         anyhow::bail!(
             "--option sets options of the protocol loop: give it with no subcommand or with `uci`"
         );
+    }
+    if std::env::var_os(PARSE_ONLY).is_some() {
+        return Ok(());
     }
     match command {
         Commands::Uci { options } => {

@@ -38,9 +38,9 @@ enum TablebaseCommand {
         #[arg(long, default_value = DEFAULT_DIR)]
         dir: PathBuf,
     },
-    /// Prints the value of a position (a diagram such as 1-1-1-1-1-2-4-2-3-0-0-0-17-14-S) for
-    /// the side to move and of each of its legal moves, from the files in --dir (a table of up to
-    /// 12 seeds is built in memory when the files are not there).
+    /// Prints the value of a position (a diagram such as 0-0-0-0-2-1-1-0-0-0-0-1-20-23-S, 5 seeds
+    /// on the board) for the side to move and of each of its legal moves, from the files in --dir
+    /// (a table of up to 12 seeds is built in memory when the files are not there).
     Probe {
         /// The position: houses A..F, a..f, South's store, North's store, side to move.
         diagram: String,

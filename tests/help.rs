@@ -1,17 +1,9 @@
 //! `perfectplay --help` and the subcommands' help: lines wrapped to at most 100 columns (help is
 //! read on narrow terminals and in pipes), and pointers to the documents that say more.
 
-use std::process::Command;
+mod common;
 
-fn help(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
-        .args(args)
-        .arg("--help")
-        .output()
-        .expect("run perfectplay --help");
-    assert!(out.status.success(), "{args:?} --help failed");
-    String::from_utf8(out.stdout).expect("utf-8")
-}
+use common::help;
 
 #[test]
 fn help_lines_are_wrapped_to_100_columns() {

@@ -78,7 +78,7 @@ pub struct MatchArgs {
 
     /// Openings file, one a line: a position in the game's notation (an Oware diagram, a Dobutsu
     /// FEN; optionally followed by `moves ...`) or a move list from the start (`F f B e` or
-    /// `FfBe`; `b2b3 b3b2`); `#` starts a comment. Pairs take them in turn.
+    /// `FfBe`; `b2b3 b4b3`); `#` starts a comment. Pairs take them in turn.
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
 

@@ -176,6 +176,17 @@ impl Drop for Engine {
     }
 }
 
+/// `perfectplay ARGS --help`: what it prints, the binary having succeeded.
+pub fn help(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args(args)
+        .arg("--help")
+        .output()
+        .expect("run perfectplay --help");
+    assert!(out.status.success(), "{args:?} --help failed");
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
 /// Runs the binary on `input` (all of it sent, then end of input) and returns its output lines.
 pub fn transcript(input: &str) -> Vec<String> {
     let mut engine = Engine::start();
