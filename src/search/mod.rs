@@ -26,12 +26,16 @@
 mod bands;
 mod limits;
 mod negamax;
+mod root;
+mod searcher;
 #[cfg(test)]
 mod tests;
+mod thread;
 mod tt;
 
 pub use limits::{Clock, Control, Level, Limits, TimeBudget, MOVES_LEFT_GUESS};
-pub use negamax::{Searcher, MAX_DEPTH};
+pub use searcher::Searcher;
+pub use thread::MAX_DEPTH;
 pub use tt::{HashReport, DEFAULT_HASH_MB, MAX_HASH_MB};
 
 /// What the search probes of a game's tables, kept with them in `game`.
