@@ -36,6 +36,10 @@ struct Plan {
     clock: Option<TimeBudget>,
     /// When the search started.
     started: Instant,
+    /// The strength level (depth and node caps, weaker moves at levels 1-2).
+    level: Level,
+    /// [`SearchConfig::seed`]: the source of the tie-breaks and the level's choices.
+    seed: u64,
 }
 
 /// How much the best move has been changing between iterations, and the previous iteration's
@@ -108,14 +112,7 @@ impl<'a, G: Game> SearchThread<'a, G> {
         if let Some(lines) = self.root_lines_from_oracle(&root.position, &root_moves, salt) {
             return self.report_oracle_lines(&lines, &plan, handler);
         }
-        self.deepen(
-            root,
-            &mut root_moves,
-            config.level,
-            config.seed,
-            &plan,
-            handler,
-        )
+        self.deepen(root, &mut root_moves, &plan, handler)
     }
 
     /// Sets the thread up for a search of `root` under `limits` and `config` (the budget, the
@@ -166,6 +163,8 @@ impl<'a, G: Game> SearchThread<'a, G> {
             max_depth,
             clock,
             started,
+            level,
+            seed: config.seed,
         }
     }
 
@@ -208,18 +207,16 @@ impl<'a, G: Game> SearchThread<'a, G> {
         &mut self,
         root: &Root<G>,
         root_moves: &mut Vec<RootMove<G>>,
-        level: Level,
-        seed: u64,
         plan: &Plan,
         handler: &mut dyn SearchHandler<G::Move>,
     ) -> SearchResult<G::Move> {
         // The score reported stays inside the oracle's bounds of the root (the moves are still
         // told apart by their own scores).
         let root_bounds = self.oracle_bounds(&root.position, 0);
-        let (second, third) = level.weaker_move_chances();
+        let (second, third) = plan.level.weaker_move_chances();
         let exact_all = second + third > 0;
         let tie_salt = mix(
-            seed ^ (root.position.to_move().index() as u64) << 56,
+            plan.seed ^ (root.position.to_move().index() as u64) << 56,
             root.game_ply as u64,
         );
         self.prev_pv.clear();
