@@ -177,6 +177,15 @@ impl<G: Refereed> GameRecord<G> {
         }
     }
 
+    /// The engine (0 or 1) that played `side`.
+    pub fn engine_of(&self, side: G::Player) -> usize {
+        if side == G::Player::FIRST {
+            self.first_player_engine
+        } else {
+            1 - self.first_player_engine
+        }
+    }
+
     /// The side engine `engine` (0 or 1) played.
     pub fn side_of(&self, engine: usize) -> G::Player {
         if engine == self.first_player_engine {

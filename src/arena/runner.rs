@@ -439,12 +439,9 @@ impl Tally {
             Some(_) => self.by_side[2] += 1,
         }
         if let Termination::Forfeit { side, fault, .. } = &game.termination {
-            let engine = if side.index() == 0 {
-                game.first_player_engine
-            } else {
-                1 - game.first_player_engine
-            };
-            *self.faults[engine].entry(*fault).or_default() += 1;
+            *self.faults[game.engine_of(*side)]
+                .entry(*fault)
+                .or_default() += 1;
         }
         match self.pending.remove(&game.pair) {
             Some(first) => self.pairs.record(((first + points) * 2.0).round() as usize),
@@ -619,159 +616,267 @@ fn play_game<G: Refereed>(
     first_player_engine: usize,
     stop: &AtomicBool,
 ) -> Option<GameRecord<G>> {
-    let opening = config.openings[pair % config.openings.len()].clone();
-    let first = G::Player::FIRST;
-    let engine_of = |side: G::Player| {
-        if side == first {
-            first_player_engine
-        } else {
-            1 - first_player_engine
-        }
-    };
     let names = [
         config.names[first_player_engine].clone(),
         config.names[1 - first_player_engine].clone(),
     ];
-    let mut record = GameRecord {
+    let record = GameRecord {
         number,
         pair,
         first_player_engine,
         names,
-        opening: opening.clone(),
+        opening: config.openings[pair % config.openings.len()].clone(),
         moves: Vec::new(),
         termination: Termination::Forfeit {
-            side: first,
+            side: G::Player::FIRST,
             fault: Fault::Crash,
             detail: String::new(),
         },
     };
-    let forfeit = |record: &mut GameRecord<G>, side: G::Player, fault: Fault, detail: String| {
-        record.termination = Termination::Forfeit {
+    GameInPlay::new(config, engines, stop, record).play()
+}
+
+/// Why a game stops before the rules end it.
+enum Stopped {
+    /// The match stopped: the game is dropped.
+    Interrupted,
+    /// The engine to move (or getting ready) faulted: it loses, with these details.
+    Fault(Fault, String),
+}
+
+/// One game on a worker: the match's settings, the worker's engines, the referee, the record so
+/// far, and each player's limit and clock.
+struct GameInPlay<'a, G: Refereed> {
+    config: &'a MatchConfig<G>,
+    engines: &'a mut [Option<Engine>; 2],
+    stop: &'a AtomicBool,
+    record: GameRecord<G>,
+    state: GameState<G>,
+    /// Each player's search limit, by player index.
+    limits: [SearchLimit; 2],
+    clocks: Clocks,
+}
+
+impl<'a, G: Refereed> GameInPlay<'a, G> {
+    /// The game of `record` (its opening played, no move yet) between `engines`.
+    fn new(
+        config: &'a MatchConfig<G>,
+        engines: &'a mut [Option<Engine>; 2],
+        stop: &'a AtomicBool,
+        record: GameRecord<G>,
+    ) -> GameInPlay<'a, G> {
+        let mut state = GameState::new(record.opening.start.clone(), config.rules.clone());
+        if state.play_all(&record.opening.moves).is_err() {
+            // Openings are checked when loaded; this cannot happen.
+            log::error!("opening of pair {} refused by the rules", record.pair);
+        }
+        let first = G::Player::FIRST;
+        let limits = [first, first.opponent()].map(|side| config.limits[record.engine_of(side)]);
+        GameInPlay {
+            config,
+            engines,
+            stop,
+            record,
+            state,
+            limits,
+            clocks: Clocks::new(&limits),
+        }
+    }
+
+    /// Plays the game to its end: both engines made ready, then a move at a time until the
+    /// rules end the game or an engine faults; `None` if the match stopped.
+    fn play(mut self) -> Option<GameRecord<G>> {
+        let first = G::Player::FIRST;
+        for side in [first, first.opponent()] {
+            if let Err(stopped) = self.make_ready(side) {
+                return self.stopped(side, stopped);
+            }
+        }
+        loop {
+            if let Some(end) = self.state.end() {
+                self.record.termination = Termination::Rules(end);
+                return Some(self.record);
+            }
+            if self.stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            let side = self.state.position().to_move();
+            match self.next_move(side) {
+                Ok(mv) => self.record.moves.push(mv),
+                Err(stopped) => return self.stopped(side, stopped),
+            }
+        }
+    }
+
+    /// The game stopped before the rules ended it: dropped if the match stopped, else lost by
+    /// `side`, whose engine (its state now unknown) is restarted for the next game.
+    fn stopped(mut self, side: G::Player, stopped: Stopped) -> Option<GameRecord<G>> {
+        let Stopped::Fault(fault, detail) = stopped else {
+            return None;
+        };
+        self.engines[self.record.engine_of(side)] = None;
+        self.record.termination = Termination::Forfeit {
             side,
             fault,
             detail,
         };
-    };
-    // Make sure both engines run and are ready for a new game; a fault here loses the game too.
-    for side in [first, first.opponent()] {
-        let e = engine_of(side);
-        let ready = match engines[e].as_mut() {
-            Some(engine) => engine.new_game(config.timeout, Some(stop)),
-            None => config.start_engine(e, Some(stop)).map(|engine| {
-                engines[e] = Some(engine);
-            }),
-        };
-        match ready {
-            Ok(()) => {}
-            Err(EngineError::Interrupted) => return None,
-            Err(err) => {
-                engines[e] = None;
-                forfeit(&mut record, side, Fault::of(&err), err.to_string());
-                return Some(record);
-            }
-        }
+        Some(self.record)
     }
-    let mut state = GameState::new(opening.start.clone(), config.rules.clone());
-    if state.play_all(&opening.moves).is_err() {
-        // Openings are checked when loaded; this cannot happen.
-        log::error!("opening of pair {pair} refused by the rules");
+
+    /// Makes sure the engine playing `side` runs and is ready for a new game (starting it if it
+    /// does not run); a fault here loses the game too.
+    fn make_ready(&mut self, side: G::Player) -> Result<(), Stopped> {
+        let e = self.record.engine_of(side);
+        let ready = match self.engines[e].as_mut() {
+            Some(engine) => engine.new_game(self.config.timeout, Some(self.stop)),
+            None => self
+                .config
+                .start_engine(e, Some(self.stop))
+                .map(|engine| self.engines[e] = Some(engine)),
+        };
+        ready.map_err(stopped_by)
     }
-    // Each player's limit, and the clocks of those that play on one (by player index).
-    let limits = [first, first.opponent()].map(|side| config.limits[engine_of(side)]);
-    let increments = limits.map(|l| match l {
-        SearchLimit::Clock(tc) => Some(tc.increment_ms),
-        _ => None,
-    });
-    let mut clocks = limits.map(|l| match l {
-        SearchLimit::Clock(tc) => Some(tc.base_ms as i64),
-        _ => None,
-    });
-    loop {
-        if let Some(end) = state.end() {
-            record.termination = Termination::Rules(end);
-            return Some(record);
-        }
-        if stop.load(Ordering::Relaxed) {
-            return None;
-        }
-        let side = state.position().to_move();
-        let e = engine_of(side);
-        let Some(engine) = engines[e].as_mut() else {
-            forfeit(
-                &mut record,
-                side,
-                Fault::StartFailure,
-                "engine not running".to_string(),
-            );
-            return Some(record);
+
+    /// Asks the engine playing `side` for its move in the game's position, under its limit or
+    /// its clock, and plays it; a move refused by the rules, none where the rules allow one, a
+    /// late answer or an engine error is a fault.
+    fn next_move(&mut self, side: G::Player) -> Result<G::Move, Stopped> {
+        let e = self.record.engine_of(side);
+        let Some(engine) = self.engines[e].as_mut() else {
+            let detail = "engine not running".to_string();
+            return Err(Stopped::Fault(Fault::StartFailure, detail));
         };
-        let position = position_command(&opening.start, state.moves(), &config.rules);
-        let limit = limits[side.index()];
-        let (go, allowed) = match clocks[side.index()] {
-            Some(left) => (
-                clock_go_command(clocks, increments),
-                Duration::from_millis(left.max(0) as u64) + config.time_margin,
-            ),
-            None => (limit.go_command(), limit.time_allowed(config.timeout)),
-        };
+        let position = position_command(
+            &self.record.opening.start,
+            self.state.moves(),
+            &self.config.rules,
+        );
+        let (go, allowed) = self
+            .clocks
+            .go(side.index(), self.limits[side.index()], self.config);
         let asked = std::time::Instant::now();
-        let answer = engine.best_move(&position, &go, allowed, Some(stop), G::read_move);
-        if let Some(left) = clocks[side.index()].as_mut() {
-            let used = asked.elapsed();
-            let on_clock = *left;
-            *left -= used.as_millis() as i64;
-            let late = match &answer {
-                Ok(_) => *left < -(config.time_margin.as_millis() as i64),
-                Err(EngineError::Timeout { .. }) => true,
-                Err(_) => false,
-            };
-            if late {
-                let detail = format!(
-                    "{} ms used with {on_clock} ms on the clock (margin {} ms)",
-                    used.as_millis(),
-                    config.time_margin.as_millis()
-                );
-                engines[e] = None;
-                forfeit(&mut record, side, Fault::TimeLoss, detail);
-                return Some(record);
-            }
-            *left += increments[side.index()].unwrap_or(0) as i64;
-        }
+        let answer = engine.best_move(&position, &go, allowed, Some(self.stop), G::read_move);
+        let margin = self.config.time_margin;
+        self.clocks
+            .charge(side.index(), asked.elapsed(), &answer, margin)?;
         let said = engine
             .last_info_string()
             .map(|l| format!("; the engine said '{l}'"))
             .unwrap_or_default();
-        let fault = match answer {
-            Ok(BestMove::Move(mv)) => match state.play(mv) {
-                Ok(()) => {
-                    record.moves.push(mv);
-                    continue;
-                }
-                Err(err) => (Fault::IllegalMove, format!("bestmove {mv}: {err}{said}")),
+        match answer.map_err(stopped_by)? {
+            BestMove::Move(mv) => match self.state.play(mv) {
+                Ok(()) => Ok(mv),
+                Err(err) => Err(Stopped::Fault(
+                    Fault::IllegalMove,
+                    format!("bestmove {mv}: {err}{said}"),
+                )),
             },
-            Ok(BestMove::NoMove) => {
-                let legal = G::write_moves(&state.legal_moves());
-                log::warn!(
-                    "{}: bestmove 0000 in game {number} where the rules allow {legal}: the engine \
-                     may end games by rules of its own (an engine that ends a game at the first \
-                     repetition needs --repetitions 2)",
-                    config.names[e]
-                );
-                (
-                    Fault::NoMove,
-                    format!(
-                        "bestmove 0000 in {} (legal: {legal}){said}",
-                        state.position().write_position()
-                    ),
-                )
-            }
-            Err(EngineError::Interrupted) => return None,
-            Err(err) => (Fault::of(&err), err.to_string()),
+            BestMove::NoMove => Err(self.no_move(e, &said)),
+        }
+    }
+
+    /// The fault of engine `e`'s `bestmove 0000` where the rules allow a move (logged too: the
+    /// engine may end games by rules of its own).
+    fn no_move(&self, e: usize, said: &str) -> Stopped {
+        let legal = G::write_moves(&self.state.legal_moves());
+        log::warn!(
+            "{}: bestmove 0000 in game {} where the rules allow {legal}: the engine may end \
+             games by rules of its own (an engine that ends a game at the first repetition needs \
+             --repetitions 2)",
+            self.config.names[e],
+            self.record.number
+        );
+        Stopped::Fault(
+            Fault::NoMove,
+            format!(
+                "bestmove 0000 in {} (legal: {legal}){said}",
+                self.state.position().write_position()
+            ),
+        )
+    }
+}
+
+/// How an engine error stops a game: an interrupted wait stops the match, any other error is
+/// the engine's fault.
+fn stopped_by(err: EngineError) -> Stopped {
+    match err {
+        EngineError::Interrupted => Stopped::Interrupted,
+        err => Stopped::Fault(Fault::of(&err), err.to_string()),
+    }
+}
+
+/// The game clocks of the players that play on one, by player index, in milliseconds: the time
+/// left (negative once overrun) and the increment.
+struct Clocks {
+    left: [Option<i64>; 2],
+    increments: [Option<u64>; 2],
+}
+
+impl Clocks {
+    /// The clocks of the players whose limit is [`SearchLimit::Clock`], at their base time.
+    fn new(limits: &[SearchLimit; 2]) -> Clocks {
+        Clocks {
+            left: limits.map(|l| match l {
+                SearchLimit::Clock(tc) => Some(tc.base_ms as i64),
+                _ => None,
+            }),
+            increments: limits.map(|l| match l {
+                SearchLimit::Clock(tc) => Some(tc.increment_ms),
+                _ => None,
+            }),
+        }
+    }
+
+    /// The `go` command for player `side`, whose limit is `limit`, and how long its answer may
+    /// take: the time on its clock and the margin, or the limit's time and the timeout.
+    fn go<G: Game>(
+        &self,
+        side: usize,
+        limit: SearchLimit,
+        config: &MatchConfig<G>,
+    ) -> (String, Duration) {
+        match self.left[side] {
+            Some(left) => (
+                clock_go_command(self.left, self.increments),
+                Duration::from_millis(left.max(0) as u64) + config.time_margin,
+            ),
+            None => (limit.go_command(), limit.time_allowed(config.timeout)),
+        }
+    }
+
+    /// Charges `used`, the time the engine took to `answer`, to player `side`'s clock (if it
+    /// plays on one) and adds the increment.
+    ///
+    /// # Errors
+    /// [`Stopped::Fault`] with [`Fault::TimeLoss`] for an answer more than `margin` past the
+    /// clock, or a timeout.
+    fn charge<M>(
+        &mut self,
+        side: usize,
+        used: Duration,
+        answer: &Result<BestMove<M>, EngineError>,
+        margin: Duration,
+    ) -> Result<(), Stopped> {
+        let Some(left) = self.left[side].as_mut() else {
+            return Ok(());
         };
-        // The engine's state is unknown after a fault: restart it for the next game.
-        engines[e] = None;
-        forfeit(&mut record, side, fault.0, fault.1);
-        return Some(record);
+        let on_clock = *left;
+        *left -= used.as_millis() as i64;
+        let late = match answer {
+            Ok(_) => *left < -(margin.as_millis() as i64),
+            Err(EngineError::Timeout { .. }) => true,
+            Err(_) => false,
+        };
+        if late {
+            let detail = format!(
+                "{} ms used with {on_clock} ms on the clock (margin {} ms)",
+                used.as_millis(),
+                margin.as_millis()
+            );
+            return Err(Stopped::Fault(Fault::TimeLoss, detail));
+        }
+        *left += self.increments[side].unwrap_or(0) as i64;
+        Ok(())
     }
 }
 

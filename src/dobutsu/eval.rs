@@ -4,9 +4,8 @@
 use crate::dobutsu::{Kind, Player, Position};
 
 /// The evaluation's weights, in hundredths of a Chick on the board. The piece values and Lion terms
-/// were set by hand; the mobility weight was chosen by self-play matches at 20,000 nodes a move
-/// (200 games each, against the weight before: 10 against 0 +67 Elo [+26, +109], 20 against 10
-/// +47 [+10, +86], 40 against 20 -58 [-92, -25]).
+/// were set by hand; the mobility weight was chosen by self-play matches (docs/evaluation.md has
+/// them, with the command).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Weights {
     /// A Chick on the board.

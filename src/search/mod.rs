@@ -6,8 +6,13 @@
 //! of the position each leads to; leaves extended by capture sequences (quiescence).
 //!
 //! Each feature was kept because it measured better: fewer nodes to a fixed depth on
-//! `perfectplay bench` and, for the whole, a match at equal nodes against the first search (see
-//! the commit log). Killer moves and a history table were tried and cost nodes.
+//! `perfectplay bench` and, for the whole, a match at equal nodes against the first search
+//! (docs/search.md has the measurements and their commands). Killer moves and a history table
+//! were tried and cost nodes.
+//!
+//! The rooms: [`Searcher`] (`searcher.rs`) is what an engine keeps between searches; a search
+//! runs on one `SearchThread` per thread (`thread.rs`: its state, and `Node`, what each node is
+//! asked); `root.rs` is the iterative deepening at the root, `negamax.rs` the node search.
 //!
 //! Determinism: with a node or depth limit (no `movetime`, no game clock, no `infinite`, no
 //! `ponder`, no `stop`), the same root, history, options and limits give the same move, score,
@@ -26,12 +31,16 @@
 mod bands;
 mod limits;
 mod negamax;
+mod root;
+mod searcher;
 #[cfg(test)]
 mod tests;
+mod thread;
 mod tt;
 
 pub use limits::{Clock, Control, Level, Limits, TimeBudget, MOVES_LEFT_GUESS};
-pub use negamax::{Searcher, MAX_DEPTH};
+pub use searcher::Searcher;
+pub use thread::MAX_DEPTH;
 pub use tt::{HashReport, DEFAULT_HASH_MB, MAX_HASH_MB};
 
 /// What the search probes of a game's tables, kept with them in `game`.

@@ -1,7 +1,8 @@
 //! Tests of the search as a whole: agreement with plain minimax (with and without the table, with
 //! repetitions in the history), determinism, levels, reports, and a hand-worked tactic.
 
-use super::negamax::{outcome_score, to_score, TtUse};
+use super::bands::{outcome_score, to_score};
+use super::thread::TtUse;
 use super::*;
 use crate::bench::bench_positions;
 use crate::game::{CycleRule, Game};
