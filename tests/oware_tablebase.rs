@@ -6,9 +6,10 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use perfectplay::oware::tablebase::{file, index, Silent, Tablebase, Value};
+use perfectplay::oware::tablebase::{file, index, Tablebase, Value};
 use perfectplay::oware::{Board, Side, Variant};
 use perfectplay::retro::file::TableError;
+use perfectplay::retro::Silent;
 
 /// A board with these houses (the mover's row first, South to move) and the seeds not on the
 /// board split between the stores.

@@ -28,13 +28,11 @@
 
 use std::sync::atomic::{AtomicU32, AtomicU8, Ordering::Relaxed};
 
-use memmap2::MmapMut;
 use rayon::prelude::*;
 
 use super::index::{houses, layer_len, next, rank, unrank, word};
-use super::{Phase, Progress};
 use crate::oware::{Board, Move, Variant};
-use crate::retro::prefetch;
+use crate::retro::{prefetch, Buffer, Phase, Progress};
 
 /// A solved layer as the build reads it: the lower bounds and the upper bounds, one value byte
 /// (an `i8`) per position (the same slice twice where every value is exact).
@@ -44,49 +42,13 @@ pub(super) struct LayerRef<'a> {
     pub high: &'a [u8],
 }
 
-/// Zeroed memory of the build, asked for in huge pages: the passes read it at random, and with
-/// 4 KiB pages nearly every such read would also miss the address translation cache.
-pub(super) struct Buffer(Option<MmapMut>);
-
-impl Buffer {
-    /// `len` zero bytes.
-    ///
-    /// # Panics
-    /// When the memory cannot be had (as a `Vec` would abort).
-    pub(super) fn zeroed(len: usize) -> Buffer {
-        if len == 0 {
-            return Buffer(None);
-        }
-        let map = MmapMut::map_anon(len).unwrap_or_else(|e| panic!("{len} bytes of memory: {e}"));
-        #[cfg(target_os = "linux")]
-        // Only advice: without huge pages the build is slower, not wrong.
-        let _ = map.advise(memmap2::Advice::HugePage);
-        Buffer(Some(map))
-    }
-
-    /// The bytes as atomic words of four (the length must be a multiple of 4).
-    fn words(&mut self) -> &[AtomicU32] {
-        let bytes: &mut [u8] = self;
-        assert!(bytes.len().is_multiple_of(4) && (bytes.as_ptr() as usize).is_multiple_of(4));
-        // SAFETY: a mapping is page-aligned, the length is a multiple of 4, any bits are a valid
-        // AtomicU32, and the exclusive borrow is held as long as the view lives.
-        unsafe {
-            std::slice::from_raw_parts(bytes.as_mut_ptr().cast::<AtomicU32>(), bytes.len() / 4)
-        }
-    }
-}
-
-impl std::ops::Deref for Buffer {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        self.0.as_deref().unwrap_or(&[])
-    }
-}
-
-impl std::ops::DerefMut for Buffer {
-    fn deref_mut(&mut self) -> &mut [u8] {
-        self.0.as_deref_mut().unwrap_or(&mut [])
-    }
+/// The bytes as atomic words of four (the length must be a multiple of 4, the start aligned to
+/// 4, as a [`Buffer::zeroed`] mapping is).
+fn words(bytes: &mut [u8]) -> &[AtomicU32] {
+    assert!(bytes.len().is_multiple_of(4) && (bytes.as_ptr() as usize).is_multiple_of(4));
+    // SAFETY: the start is aligned, the length is a multiple of 4, any bits are a valid
+    // AtomicU32, and the exclusive borrow is held as long as the view lives.
+    unsafe { std::slice::from_raw_parts(bytes.as_mut_ptr().cast::<AtomicU32>(), bytes.len() / 4) }
 }
 
 /// A built layer: the value bytes (`i8`) per position; `high` is empty where every value is exact
@@ -364,13 +326,13 @@ pub(super) fn build_layer(
     let exact = variant == Variant::Awari;
     let hs = high_shift(exact);
     let mut state_bytes = Buffer::zeroed(4 * len as usize);
-    let state = state_bytes.words();
+    let state = words(&mut state_bytes);
     // The best exits, kept apart for the scans for seeds (read while the states change).
     let mut exits_low = Buffer::zeroed(len as usize);
     let mut exits_high = Buffer::zeroed(if exact { 0 } else { len as usize });
     let chunks = len.div_ceil(CHUNK);
 
-    progress.start(n, Phase::Moves, len);
+    progress.start(Some(n), Phase::Moves, Some(len));
     {
         let el_a = atomics(&mut exits_low);
         let eh_a = if exact {
@@ -413,7 +375,7 @@ pub(super) fn build_layer(
 
     let last = if exact { 1 } else { -(n as i32) + 1 };
     let thresholds = (n as i32 - last + 1).max(0) as u64;
-    progress.start(n, Phase::Values, len * thresholds);
+    progress.start(Some(n), Phase::Values, Some(len * thresholds));
     for t in (last..=n as i32).rev() {
         (0..chunks).into_par_iter().for_each(|c| {
             let (lo, hi) = ((c * CHUNK) as usize, ((c + 1) * CHUNK).min(len) as usize);

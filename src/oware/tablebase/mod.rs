@@ -25,40 +25,9 @@ use std::collections::HashMap;
 use std::fmt;
 
 use crate::oware::{Board, Move, Variant};
+use crate::retro::{Progress, Storage};
 use build::LayerRef;
 use index::{layer_len, rank, MAX_SEEDS};
-
-/// A phase of the build of one layer, for progress reports.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Phase {
-    /// Every position's moves played once (units: positions).
-    Moves,
-    /// The thresholds resolved (units: positions scanned, once per threshold).
-    Values,
-}
-
-impl fmt::Display for Phase {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Phase::Moves => "moves",
-            Phase::Values => "values",
-        })
-    }
-}
-
-/// Receives progress from the build; called from several threads.
-pub trait Progress: Sync {
-    /// A phase of the layer of `seeds` seeds starts, with `total` units of work.
-    fn start(&self, _seeds: u32, _phase: Phase, _total: u64) {}
-    /// `n` more units done.
-    fn advance(&self, _n: u64) {}
-    /// The phase is over.
-    fn finish(&self) {}
-}
-
-/// A [`Progress`] that ignores everything.
-pub struct Silent;
-impl Progress for Silent {}
 
 /// What the table knows of a position: the margin (the mover's final seeds minus the
 /// opponent's, from the seeds on the board) lies in `low..=high`; exact when they are equal
@@ -108,18 +77,8 @@ pub struct LayerReport {
     pub bounded: u64,
 }
 
-/// Where a layer's values live.
-enum Storage {
-    /// Built here: lower bounds, upper bounds (empty when exact).
-    Owned {
-        low: build::Buffer,
-        high: build::Buffer,
-    },
-    /// A verified layer file; the payload is the lower bounds, then the upper bounds (abapa).
-    Mapped(file::Mapped),
-}
-
-/// One layer: the values of the positions with `seeds` seeds, by rank.
+/// One layer: the values of the positions with `seeds` seeds, by rank: the lower bounds, then
+/// (`abapa`) the upper bounds, as one or two sections.
 struct Layer {
     storage: Storage,
     bounded: u64,
@@ -127,12 +86,9 @@ struct Layer {
 
 impl Layer {
     fn view(&self) -> LayerRef<'_> {
-        match &self.storage {
-            Storage::Owned { low, high } => LayerRef {
-                low,
-                high: if high.is_empty() { low } else { high },
-            },
-            Storage::Mapped(m) => m.view(),
+        LayerRef {
+            low: self.storage.section(0),
+            high: self.storage.section(self.storage.sections() - 1),
         }
     }
 }
@@ -171,12 +127,14 @@ impl Tablebase {
             let lower: Vec<LayerRef<'_>> = self.layers.iter().map(Layer::view).collect();
             build::build_layer(self.variant, n, &lower, progress)
         };
+        let sections = if built.high.is_empty() {
+            vec![built.low]
+        } else {
+            vec![built.low, built.high]
+        };
         self.layers.push(Layer {
             bounded: built.bounded,
-            storage: Storage::Owned {
-                low: built.low,
-                high: built.high,
-            },
+            storage: Storage::owned(sections),
         });
         LayerReport {
             seeds: n,

@@ -14,10 +14,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock, Weak};
 use std::thread::JoinHandle;
 
-use super::{file, Silent, Tablebase};
+use super::{file, Tablebase};
 use crate::game::Oracle;
 use crate::game::{Outcome, TableSettings, Tables};
 use crate::oware::{Board, Move, Variant};
+use crate::retro::Silent;
 
 /// The seeds of the table built in memory when no files are given (the `TablebaseSeeds`
 /// default): it builds in about a second.
