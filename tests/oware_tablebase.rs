@@ -65,7 +65,7 @@ fn brute_force(max: u32, variant: Variant) -> HashMap<[u8; 12], (i32, i32)> {
     let mut terminal: Vec<Option<i32>> = Vec::new();
     for p in &positions {
         let b = board(*p, variant);
-        let list = b.legal_moves();
+        let list = b.legal_move_list();
         if list.is_empty() {
             let mine: i32 = p[..6].iter().map(|&h| h as i32).sum();
             terminal.push(Some(2 * mine - seeds(p)));
@@ -75,7 +75,7 @@ fn brute_force(max: u32, variant: Variant) -> HashMap<[u8; 12], (i32, i32)> {
             moves.push(
                 list.iter()
                     .map(|&mv| {
-                        let (c, cap) = b.play(mv);
+                        let (c, cap) = b.sow_and_capture(mv);
                         (cap as i32, id[&relative(&c)])
                     })
                     .collect(),
@@ -198,11 +198,11 @@ fn play_out(tb: &Tablebase, start: Board) -> i32 {
                 Variant::Abapa => captured + b.row_seeds(first) as i32 - b.row_seeds(o) as i32,
             };
         }
-        if b.legal_moves().is_empty() {
+        if b.legal_move_list().is_empty() {
             return captured + b.row_seeds(first) as i32 - b.row_seeds(o) as i32;
         }
         let (mv, _) = tb.best_move(&b, 1_000_000).expect("a move");
-        let (next, taken) = b.play(mv);
+        let (next, taken) = b.sow_and_capture(mv);
         if taken > 0 {
             seen.clear();
         }
@@ -220,7 +220,7 @@ fn play_outs_from_decisive_positions_end_with_the_stored_value() {
             let b = board(p, variant);
             let v = tb.probe(&b).unwrap();
             let Some(exact) = v.exact() else { continue };
-            if exact == 0 || b.legal_moves().is_empty() {
+            if exact == 0 || b.legal_move_list().is_empty() {
                 continue;
             }
             assert_eq!(play_out(&tb, b), exact as i32, "{variant} from {b}");

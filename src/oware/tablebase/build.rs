@@ -139,7 +139,7 @@ pub(super) fn predecessors(child: u128, variant: Variant, mut f: impl FnMut(u128
             if !fed && board.legal_mask() & (1 << h) == 0 {
                 continue;
             }
-            let (after, captured) = board.play(Move::from_house(h));
+            let (after, captured) = board.sow_and_capture(Move::from_house(h));
             if captured == 0 {
                 debug_assert_eq!(after.relative_houses(), child);
                 f(before);
@@ -172,7 +172,7 @@ fn play_moves(houses: u128, n: u32, variant: Variant) -> Moves {
                 continue;
             }
             sown |= 1 << k;
-            let (child, captured) = board.play(Move::from_house(k));
+            let (child, captured) = board.sow_and_capture(Move::from_house(k));
             let child = child.relative_houses();
             children[k] = (child, captured);
             // After the move the opponent's row comes first.
@@ -188,7 +188,7 @@ fn play_moves(houses: u128, n: u32, variant: Variant) -> Moves {
         mask = board.legal_mask();
         for (k, c) in children.iter_mut().enumerate() {
             if mask & (1 << k) != 0 {
-                let (child, captured) = board.play(Move::from_house(k));
+                let (child, captured) = board.sow_and_capture(Move::from_house(k));
                 *c = (child.relative_houses(), captured);
             }
         }

@@ -195,10 +195,10 @@ impl Tablebase {
     pub fn move_values(&self, board: &Board) -> Option<Vec<(Move, Value)>> {
         self.probe(board)?;
         board
-            .legal_moves()
+            .legal_move_list()
             .iter()
             .map(|&mv| {
-                let (child, captured) = board.play(mv);
+                let (child, captured) = board.sow_and_capture(mv);
                 Some((mv, Value::after_move(captured, self.probe(&child)?)))
             })
             .collect()
@@ -232,7 +232,7 @@ impl Tablebase {
             while proof.nodes < proof.budget && depth <= 255 {
                 if let Some(k) = proof.first_move(root, value.low, depth) {
                     let mv = board
-                        .legal_moves()
+                        .legal_move_list()
                         .iter()
                         .copied()
                         .find(|m| m.house() % 6 == k)?;
@@ -287,7 +287,7 @@ impl Proof<'_> {
             if mask & (1 << k) == 0 {
                 continue;
             }
-            let (child, captured) = board.play(Move::from_house(k));
+            let (child, captured) = board.sow_and_capture(Move::from_house(k));
             let Some(cv) = self.tb.value_of(child.relative_houses()) else {
                 continue;
             };
@@ -321,7 +321,7 @@ impl Proof<'_> {
             if mask & (1 << k) == 0 {
                 continue;
             }
-            let (after, captured) = board.play(Move::from_house(k));
+            let (after, captured) = board.sow_and_capture(Move::from_house(k));
             if captured > 0 {
                 continue;
             }
