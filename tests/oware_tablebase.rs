@@ -475,3 +475,67 @@ fn the_engine_keeps_abapa_scores_within_the_tables_bounds() {
         engine.finish();
     }
 }
+
+/// A layer file cut short while the engine has it mapped (a read of what is gone would kill the
+/// engine with `SIGBUS`) is found at the next `go`: one error line naming the file, then a search
+/// without the tables, and the engine plays on.
+#[test]
+fn a_layer_file_cut_while_loaded_is_dropped_before_the_next_search() {
+    let dir = scratch("oware_tablebase_cut_while_loaded");
+    let tb = Tablebase::build(Variant::Abapa, 10, &Silent);
+    file::save(&tb, &dir).unwrap();
+    let mut engine = common::Engine::start();
+    engine.send(&format!(
+        "setoption name TablebasePath value {}",
+        dir.display()
+    ));
+    let said = engine.sync();
+    assert!(
+        said.iter()
+            .any(|l| l.starts_with("info string loaded the abapa tablebase up to 10")),
+        "{said:?}"
+    );
+    // Ten seeds on the board: the root's own layer is the one cut.
+    let position = "position fen 2-0-1-0-3-0-0-1-0-2-1-0-20-18-S";
+    let search = |engine: &mut common::Engine| {
+        engine.send(position);
+        engine.send("go depth 4");
+        engine.until_bestmove()
+    };
+    let before = search(&mut engine);
+    assert!(before.iter().any(|l| l.contains(" tbhits ")), "{before:?}");
+    let layer = dir.join(file::layer_name(Variant::Abapa, 10));
+    let full = std::fs::metadata(&layer).unwrap().len();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&layer)
+        .unwrap()
+        .set_len(full / 2)
+        .unwrap();
+    let after = search(&mut engine);
+    let errors: Vec<&String> = after
+        .iter()
+        .filter(|l| l.starts_with("info string error"))
+        .collect();
+    assert_eq!(
+        errors,
+        [&format!(
+            "info string error: table file {} has {} bytes, {full} expected (truncated, or not \
+             a whole table); the tables are dropped (set the option again to load them once \
+             the file is whole): playing by search",
+            layer.display(),
+            full / 2
+        )],
+        "{after:?}"
+    );
+    assert!(after.last().unwrap().starts_with("bestmove "), "{after:?}");
+    assert!(after.iter().all(|l| !l.contains(" tbhits ")), "{after:?}");
+    // The engine plays on, by search, without saying it again.
+    let again = search(&mut engine);
+    assert!(again.last().unwrap().starts_with("bestmove "), "{again:?}");
+    assert!(
+        again.iter().all(|l| !l.starts_with("info string")),
+        "{again:?}"
+    );
+    engine.finish();
+}

@@ -233,6 +233,10 @@ impl crate::game::Oracle<Position> for Solution {
     fn probe(&self, pos: &Position) -> Option<(Outcome, u32)> {
         Solution::probe(self, pos).map(|v| (v.outcome, u32::from(v.plies)))
     }
+
+    fn check_files(&self) -> Result<(), String> {
+        self.storage.check_length().map_err(|e| e.to_string())
+    }
 }
 
 /// Counts of positions per table byte (0 draw, odd wins, even losses, by distance).

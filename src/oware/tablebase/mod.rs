@@ -169,6 +169,17 @@ impl Tablebase {
         self.layers.get(seeds as usize).map(|l| l.bounded)
     }
 
+    /// Whether the files of the layers loaded from files still have the length they were
+    /// mapped with ([`crate::retro::file::TableFile::check_length`]).
+    ///
+    /// # Errors
+    /// The first layer file found shrunk (or whose length cannot be read).
+    pub fn check_files(&self) -> Result<(), crate::retro::file::TableError> {
+        self.layers
+            .iter()
+            .try_for_each(|layer| layer.storage.check_length())
+    }
+
     /// The value of the houses `houses` (a word of twelve bytes, the mover's row first).
     fn value_of(&self, houses: u128) -> Option<Value> {
         let n = index::seeds(houses);

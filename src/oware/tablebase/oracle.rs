@@ -217,6 +217,13 @@ impl Oracle<Board> for TableOracle {
         }
     }
 
+    fn check_files(&self) -> Result<(), String> {
+        match &self.source {
+            Source::Files(tb) => tb.check_files().map_err(|e| e.to_string()),
+            Source::Lazy(_) => Ok(()),
+        }
+    }
+
     /// Once prepared, waits for the in-memory table to be complete (building what the
     /// background thread has not started yet, so that no layer waits for the other).
     fn wait_prepared(&self) {
