@@ -227,7 +227,11 @@ fn generate(
 
 /// Whether the side to move has no capture (so the search would stand pat on the evaluation).
 fn is_quiet(board: &Board) -> bool {
-    board.outcome().is_none() && board.legal_moves().iter().all(|&mv| board.play(mv).1 == 0)
+    board.outcome().is_none()
+        && board
+            .legal_move_list()
+            .iter()
+            .all(|&mv| board.sow_and_capture(mv).1 == 0)
 }
 
 fn read_samples(text: &str) -> anyhow::Result<Vec<Sample>> {

@@ -9,8 +9,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
-use perfectplay::dobutsu::solve::{self, file, Figures, Phase, Progress, Solution};
+use perfectplay::dobutsu::solve::{self, file, Figures, Solution};
 use perfectplay::dobutsu::Position;
 
 use crate::phase_bars::PhaseBars;
@@ -71,36 +70,6 @@ const TANAKA: [(&str, u64); 7] = [
     ("  losses", 40_328_395),
 ];
 
-/// Progress bars, one per phase, with the time each phase took.
-struct Bars(PhaseBars<Phase>);
-
-impl Progress for Bars {
-    fn start(&self, phase: Phase, total: Option<u64>) {
-        let bar = match total {
-            Some(n) => ProgressBar::new(n).with_style(
-                ProgressStyle::with_template(
-                    "{msg:>12} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} ({eta})",
-                )
-                .expect("template"),
-            ),
-            None => ProgressBar::new_spinner().with_style(
-                ProgressStyle::with_template("{msg:>12} [{elapsed_precise}] {human_pos} positions")
-                    .expect("template"),
-            ),
-        };
-        bar.set_message(phase.to_string());
-        self.0.begin(bar, phase);
-    }
-
-    fn advance(&self, n: u64) {
-        self.0.advance(n);
-    }
-
-    fn finish(&self) {
-        self.0.end(false);
-    }
-}
-
 /// Runs `perfectplay solve`.
 ///
 /// # Errors
@@ -124,7 +93,7 @@ pub fn run(args: SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
         let _ = std::fs::remove_file(probe);
     }
     let started = Instant::now();
-    let bars = Bars(PhaseBars::new());
+    let bars = PhaseBars::new(|_, phase| phase.to_string(), false);
     let (solution, figures) = solve::analyse(&Position::start(), &bars);
     let solved = started.elapsed().as_secs_f64();
     let cpu_solved = cpu_seconds();
@@ -133,7 +102,7 @@ pub fn run(args: SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
     let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
     report(&figures, out)?;
     writeln!(out)?;
-    for (phase, secs) in bars.0.times() {
+    for (phase, secs) in bars.times() {
         writeln!(out, "phase {phase:<12} {secs:8.1} s wall")?;
     }
     let (user, sys) = cpu_solved.unwrap_or((0.0, 0.0));

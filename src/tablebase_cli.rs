@@ -9,9 +9,9 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
-use indicatif::{ProgressBar, ProgressStyle};
-use perfectplay::oware::tablebase::{file, index, Phase, Progress};
+use perfectplay::oware::tablebase::{file, index};
 use perfectplay::oware::{Board, Variant};
+use perfectplay::retro::{Phase, Silent};
 
 use crate::phase_bars::PhaseBars;
 use crate::solve_cli::{cpu_seconds, peak_memory_kib};
@@ -63,28 +63,9 @@ fn parse_variant(s: &str) -> Result<Variant, String> {
     s.parse().map_err(|e| format!("{e}"))
 }
 
-/// Progress bars, one per layer and phase, with each phase's time.
-struct Bars(PhaseBars<Phase>);
-
-impl Progress for Bars {
-    fn start(&self, seeds: u32, phase: Phase, total: u64) {
-        let bar = ProgressBar::new(total).with_style(
-            ProgressStyle::with_template(
-                "{msg:>16} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} {per_sec} ({eta})",
-            )
-            .expect("template"),
-        );
-        bar.set_message(format!("{seeds} seeds: {phase}"));
-        self.0.begin(bar, phase);
-    }
-
-    fn advance(&self, n: u64) {
-        self.0.advance(n);
-    }
-
-    fn finish(&self) {
-        self.0.end(true);
-    }
+/// A layer's bar label: `12 seeds: moves`.
+fn layer_label(seeds: Option<u32>, phase: Phase) -> String {
+    format!("{} seeds: {phase}", seeds.unwrap_or(0))
 }
 
 /// Runs `perfectplay tablebase`.
@@ -124,7 +105,7 @@ fn build(seeds: u32, variant: Variant, dir: &Path, out: &mut impl Write) -> anyh
     let started = Instant::now();
     let mut built = 0u64;
     while tb.seeds().is_none_or(|s| s < seeds) {
-        let bars = Bars(PhaseBars::new());
+        let bars = PhaseBars::new(layer_label, true);
         let t = Instant::now();
         let report = tb.build_next(&bars);
         let secs = t.elapsed().as_secs_f64();
@@ -132,7 +113,6 @@ fn build(seeds: u32, variant: Variant, dir: &Path, out: &mut impl Write) -> anyh
             .with_context(|| format!("writing layer {}", report.seeds))?;
         built += report.positions;
         let phases: Vec<String> = bars
-            .0
             .times()
             .iter()
             .map(|(phase, s)| format!("{phase} {s:.2}"))
@@ -206,7 +186,7 @@ fn probe(diagram: &str, variant: Variant, dir: &Path, out: &mut impl Write) -> a
             "{}",
             layers_missing(n, variant, dir, tb.seeds())
         );
-        tb.extend(n, &perfectplay::oware::tablebase::Silent);
+        tb.extend(n, &Silent);
     }
     let value = tb
         .probe(&board)

@@ -12,10 +12,11 @@ use perfectplay::arena::pgn;
 use perfectplay::dobutsu::Rules;
 use perfectplay::game::{Game, Notation};
 
-use perfectplay::dobutsu::solve::{self, file, Silent, Solution, Value};
+use perfectplay::dobutsu::solve::{self, file, Solution, Value};
 use perfectplay::dobutsu::Position;
 use perfectplay::game::Outcome;
 use perfectplay::retro::file::TableError;
+use perfectplay::retro::Silent;
 
 /// The value of a decided position as the solver defines it: a Lion capture wins in 1, the rest
 /// is over at once (0 plies).

@@ -178,7 +178,7 @@ fn check_ending(game: &GameState, south: u8, north: u8) {
         }
         EndReason::EvenSplit => assert_eq!(end.stores(), [24, 24], "{context}"),
         EndReason::NoMoves => {
-            assert!(board.legal_moves().is_empty(), "{context}");
+            assert!(board.legal_move_list().is_empty(), "{context}");
             assert_eq!(s as u32 + n as u32, 48, "{context}");
         }
         EndReason::Repetition | EndReason::NoCaptureLimit => {

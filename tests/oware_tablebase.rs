@@ -6,9 +6,10 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use perfectplay::oware::tablebase::{file, index, Silent, Tablebase, Value};
+use perfectplay::oware::tablebase::{file, index, Tablebase, Value};
 use perfectplay::oware::{Board, Side, Variant};
 use perfectplay::retro::file::TableError;
+use perfectplay::retro::Silent;
 
 /// A board with these houses (the mover's row first, South to move) and the seeds not on the
 /// board split between the stores.
@@ -64,7 +65,7 @@ fn brute_force(max: u32, variant: Variant) -> HashMap<[u8; 12], (i32, i32)> {
     let mut terminal: Vec<Option<i32>> = Vec::new();
     for p in &positions {
         let b = board(*p, variant);
-        let list = b.legal_moves();
+        let list = b.legal_move_list();
         if list.is_empty() {
             let mine: i32 = p[..6].iter().map(|&h| h as i32).sum();
             terminal.push(Some(2 * mine - seeds(p)));
@@ -74,7 +75,7 @@ fn brute_force(max: u32, variant: Variant) -> HashMap<[u8; 12], (i32, i32)> {
             moves.push(
                 list.iter()
                     .map(|&mv| {
-                        let (c, cap) = b.play(mv);
+                        let (c, cap) = b.sow_and_capture(mv);
                         (cap as i32, id[&relative(&c)])
                     })
                     .collect(),
@@ -197,11 +198,11 @@ fn play_out(tb: &Tablebase, start: Board) -> i32 {
                 Variant::Abapa => captured + b.row_seeds(first) as i32 - b.row_seeds(o) as i32,
             };
         }
-        if b.legal_moves().is_empty() {
+        if b.legal_move_list().is_empty() {
             return captured + b.row_seeds(first) as i32 - b.row_seeds(o) as i32;
         }
         let (mv, _) = tb.best_move(&b, 1_000_000).expect("a move");
-        let (next, taken) = b.play(mv);
+        let (next, taken) = b.sow_and_capture(mv);
         if taken > 0 {
             seen.clear();
         }
@@ -219,7 +220,7 @@ fn play_outs_from_decisive_positions_end_with_the_stored_value() {
             let b = board(p, variant);
             let v = tb.probe(&b).unwrap();
             let Some(exact) = v.exact() else { continue };
-            if exact == 0 || b.legal_moves().is_empty() {
+            if exact == 0 || b.legal_move_list().is_empty() {
                 continue;
             }
             assert_eq!(play_out(&tb, b), exact as i32, "{variant} from {b}");
@@ -473,4 +474,68 @@ fn the_engine_keeps_abapa_scores_within_the_tables_bounds() {
         }
         engine.finish();
     }
+}
+
+/// A layer file cut short while the engine has it mapped (a read of what is gone would kill the
+/// engine with `SIGBUS`) is found at the next `go`: one error line naming the file, then a search
+/// without the tables, and the engine plays on.
+#[test]
+fn a_layer_file_cut_while_loaded_is_dropped_before_the_next_search() {
+    let dir = scratch("oware_tablebase_cut_while_loaded");
+    let tb = Tablebase::build(Variant::Abapa, 10, &Silent);
+    file::save(&tb, &dir).unwrap();
+    let mut engine = common::Engine::start();
+    engine.send(&format!(
+        "setoption name TablebasePath value {}",
+        dir.display()
+    ));
+    let said = engine.sync();
+    assert!(
+        said.iter()
+            .any(|l| l.starts_with("info string loaded the abapa tablebase up to 10")),
+        "{said:?}"
+    );
+    // Ten seeds on the board: the root's own layer is the one cut.
+    let position = "position fen 2-0-1-0-3-0-0-1-0-2-1-0-20-18-S";
+    let search = |engine: &mut common::Engine| {
+        engine.send(position);
+        engine.send("go depth 4");
+        engine.until_bestmove()
+    };
+    let before = search(&mut engine);
+    assert!(before.iter().any(|l| l.contains(" tbhits ")), "{before:?}");
+    let layer = dir.join(file::layer_name(Variant::Abapa, 10));
+    let full = std::fs::metadata(&layer).unwrap().len();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&layer)
+        .unwrap()
+        .set_len(full / 2)
+        .unwrap();
+    let after = search(&mut engine);
+    let errors: Vec<&String> = after
+        .iter()
+        .filter(|l| l.starts_with("info string error"))
+        .collect();
+    assert_eq!(
+        errors,
+        [&format!(
+            "info string error: table file {} has {} bytes, {full} expected (truncated, or not \
+             a whole table); the tables are dropped (set the option again to load them once \
+             the file is whole): playing by search",
+            layer.display(),
+            full / 2
+        )],
+        "{after:?}"
+    );
+    assert!(after.last().unwrap().starts_with("bestmove "), "{after:?}");
+    assert!(after.iter().all(|l| !l.contains(" tbhits ")), "{after:?}");
+    // The engine plays on, by search, without saying it again.
+    let again = search(&mut engine);
+    assert!(again.last().unwrap().starts_with("bestmove "), "{again:?}");
+    assert!(
+        again.iter().all(|l| !l.starts_with("info string")),
+        "{again:?}"
+    );
+    engine.finish();
 }

@@ -360,15 +360,15 @@ fn lockstep(b: &Board, r: &reference::Pos, depth: u32) {
     if depth == 0 || reference::decided_by_stores(r) {
         return;
     }
-    let library: Vec<usize> = b.legal_moves().iter().map(|m| m.house()).collect();
+    let library: Vec<usize> = b.legal_move_list().iter().map(|m| m.house()).collect();
     let legal = reference::legal_moves(r);
     assert_eq!(library, legal, "legal moves in {b} ({})", b.variant());
     let mut via_trait = Vec::new();
     Game::legal_moves(b, &mut via_trait);
-    assert_eq!(via_trait.as_slice(), b.legal_moves().as_slice());
+    assert_eq!(via_trait.as_slice(), b.legal_move_list().as_slice());
     for h in legal {
         let mv = Move::from_house(h);
-        let (child, captured) = b.play(mv);
+        let (child, captured) = b.sow_and_capture(mv);
         let played = reference::play(r, h);
         assert_eq!(
             u32::from(captured),
@@ -500,7 +500,7 @@ fn playout(
         prop_assert!(!legal.is_empty(), "a game not over has a move: {}", b);
         let mv = legal[choice % legal.len()];
         prop_assert!(b.is_legal(mv));
-        let (child, captured) = b.play(mv);
+        let (child, captured) = b.sow_and_capture(mv);
         let played = reference::play(&r, mv.house());
         prop_assert_eq!(u32::from(captured), played.captured);
         game.play(mv)

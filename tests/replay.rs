@@ -158,7 +158,7 @@ fn a_move_after_the_end_is_refused_with_game_over() {
         let board = game.board();
         // Moves the board alone would allow (after a repetition or a capture past 24 there are
         // some), then every house letter at all.
-        let board_legal: Vec<Move> = board.legal_moves().iter().copied().collect();
+        let board_legal: Vec<Move> = board.legal_move_list().iter().copied().collect();
         on_board_legal += board_legal.len();
         for mv in board_legal.into_iter().chain((0..12).map(Move::from_house)) {
             let err = game.play(mv).expect_err("the game is over");

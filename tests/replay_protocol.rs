@@ -135,7 +135,7 @@ fn replay(line: &GameLine) -> GameState {
         // One move more, past an end by the rules: refused, and then there is no position.
         let extra = game
             .board()
-            .legal_moves()
+            .legal_move_list()
             .iter()
             .next()
             .copied()

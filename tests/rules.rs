@@ -25,7 +25,7 @@ fn mv(letter: char) -> Move {
 
 /// The legal moves run together, e.g. `"BF"`.
 fn legal(b: &Board) -> String {
-    b.legal_moves().iter().map(|m| m.letter()).collect()
+    b.legal_move_list().iter().map(|m| m.letter()).collect()
 }
 
 /// Plays `letter` on `b` and returns the diagram after it and the seeds captured.
@@ -36,7 +36,7 @@ fn play(b: &Board, letter: char) -> (String, u8) {
         "{letter} is not legal in {b} (legal: {})",
         legal(b)
     );
-    let (next, captured) = b.play(m);
+    let (next, captured) = b.sow_and_capture(m);
     (next.to_string(), captured)
 }
 

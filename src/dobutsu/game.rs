@@ -163,7 +163,7 @@ impl Game for Position {
             description: "the Dobutsu Shogi solution (about a minute on two cores, under 300 MiB)"
                 .into(),
             run: Box::new(move || {
-                let (solution, figures) = solve::analyse(&Position::start(), &solve::Silent);
+                let (solution, figures) = solve::analyse(&Position::start(), &crate::retro::Silent);
                 file::save(&solution, &figures, &target).map_err(|e| e.to_string())
             }),
         })

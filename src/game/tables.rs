@@ -130,6 +130,15 @@ pub trait Oracle<G: Game>: Send + Sync {
         self.prepare();
     }
 
+    /// Whether the files the oracle reads through a memory mapping are still whole: a file cut
+    /// short in place while mapped kills the process with `SIGBUS` at the next read of what is
+    /// gone, so a front end checks before each search and drops the tables when it fails (a
+    /// file cut between the check and the read still does). The error names the file. The
+    /// default (no file): always whole.
+    fn check_files(&self) -> Result<(), String> {
+        Ok(())
+    }
+
     /// Blocks until the work [`Oracle::prepare`] started is done; returns at once when it was
     /// not started (nothing is then done here) or is finished. The default returns at once.
     fn wait_prepared(&self) {}

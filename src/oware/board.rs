@@ -22,7 +22,7 @@ pub const HALF_SEEDS: u8 = 24;
 /// registers and written as a single 16-byte value, so reading a child right after making it never
 /// stalls on partial stores (store-to-load forwarding); each move turns the word around (the rows
 /// swap, and the stores), so sowing, capture, legality and evaluation never depend on which player
-/// moves. A value type: [`Board::play`] returns a new board.
+/// moves. A value type: [`Board::sow_and_capture`] returns a new board.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Board {
     /// Bytes 0-5: the houses of the side to move (its `A`-`F` or `a`-`f`); 6-11: the opponent's;
@@ -224,13 +224,13 @@ impl Board {
     /// of the houses before it, while they are the opponent's and hold 2 or 3, go to the mover's
     /// store. Under [`Variant::Abapa`] a capture that would take every seed of the opponent's row
     /// (a grand slam) captures nothing; under [`Variant::Awari`] it is made (legality then decides,
-    /// see [`Board::legal_moves`]).
+    /// see [`Board::legal_move_list`]).
     ///
     /// Computed on the rows as words: the houses captured are found at once (the run of houses
     /// holding 2 or 3 that ends at the last seed's), and the child's word is assembled already
     /// turned to the opponent.
     #[inline]
-    pub fn play(&self, mv: Move) -> (Board, u8) {
+    pub fn sow_and_capture(&self, mv: Move) -> (Board, u8) {
         let from = mv.house() - self.side_to_move().first_house();
         // The mover's houses are the low bytes of the word.
         let n = (self.w as u64 >> (8 * from)) as u8 as usize;
@@ -281,13 +281,13 @@ impl Board {
     /// is illegal unless every move is such a move; then all are legal, and the game ends after
     /// the move (Romein & Bal's rules for the solved game). Empty exactly when the game is over by the position
     /// ([`Board::outcome`]), apart from a store above 24 or a 24-24 draw, which this does not check.
-    pub fn legal_moves(&self) -> MoveList {
+    pub fn legal_move_list(&self) -> MoveList {
         MOVE_LISTS[self.side_to_move().index()][self.legal_mask() as usize]
     }
 
     /// The legal moves as a bit set: bit `k` stands for the mover's `k`-th house (`A`+k or
     /// `a`+k). Computed on the row as the bytes of a word, in registers (see
-    /// [`Board::legal_moves`] for the rules).
+    /// [`Board::legal_move_list`] for the rules).
     #[inline]
     pub fn legal_mask(&self) -> u8 {
         let row = mine(self.w);
@@ -307,7 +307,7 @@ impl Board {
                 for k in 0..6 {
                     // After the move the board has turned: the opponent's row comes first.
                     if non_empty & (1 << k) != 0
-                        && mine(self.play(Move::from_house(base + k)).0.w) != 0
+                        && mine(self.sow_and_capture(Move::from_house(base + k)).0.w) != 0
                     {
                         feeding |= 1 << k;
                     }
@@ -323,7 +323,7 @@ impl Board {
 
     /// Whether `mv` is legal here.
     pub fn is_legal(&self, mv: Move) -> bool {
-        self.legal_moves().contains(mv)
+        self.legal_move_list().contains(mv)
     }
 
     /// The game's result if it is over by the position alone, from the side to move: a store above
@@ -842,7 +842,7 @@ impl Game for Board {
     }
     #[inline]
     fn play(&self, mv: Move) -> (Board, Step) {
-        let (b, c) = Board::play(self, mv);
+        let (b, c) = Board::sow_and_capture(self, mv);
         let capture = c > 0;
         (
             b,

@@ -162,6 +162,19 @@ impl<G: Notation> GameEngine<G> {
         }
     }
 
+    /// Drops the tables when a file they map has been cut short since it was loaded (a read of
+    /// what is gone would kill the engine): the `info string` error that says so.
+    fn drop_cut_tables(&mut self) -> Option<String> {
+        let tables = self.tables.as_ref()?;
+        let error = tables.oracle.check_files().err()?;
+        self.tables = None;
+        self.searcher().set_oracle(None);
+        Some(format!(
+            "info string error: {error}; the tables are dropped (set the option again to load \
+             them once the file is whole): playing by search"
+        ))
+    }
+
     /// The tables a search under `settings` probes: none below full strength (a weaker level is
     /// meant to be beaten).
     fn tables_for(&self, settings: &EngineSettings) -> Option<&Tables<G>> {
@@ -356,6 +369,7 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
     ) -> Go {
         // The build of missing tables is followed first: a search may use them at once.
         let mut said = self.follow_build(settings);
+        said.extend(self.drop_cut_tables());
         let answered = |mut said: Vec<String>, line: String| {
             said.push(line);
             Go::Answered(said)

@@ -8,7 +8,7 @@
 //! aligned in a mapping.
 
 use std::fs::{self, File};
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
@@ -215,6 +215,92 @@ pub fn write(
 pub struct TableFile {
     map: Mmap,
     counts: [u64; COUNTS],
+    /// The file mapped, kept open to tell whether it shrank ([`TableFile::check_length`]).
+    file: File,
+    path: PathBuf,
+}
+
+/// Opens `path` for reading: the file and its length.
+fn open_file(path: &Path) -> Result<(File, u64), TableError> {
+    let file = File::open(path).map_err(|e| match e.kind() {
+        io::ErrorKind::NotFound => TableError::Missing(path.to_owned()),
+        _ => TableError::Io {
+            path: path.to_owned(),
+            source: e,
+        },
+    })?;
+    let meta = file.metadata().map_err(io_err(path))?;
+    if meta.is_dir() {
+        return Err(TableError::Directory(path.to_owned()));
+    }
+    Ok((file, meta.len()))
+}
+
+/// Checks the header `head` (the file's first bytes, up to [`HEADER_LEN`]) of a file of `found`
+/// bytes: a table of `game` at `version` whose announced length is the file's. Its counts.
+fn check_header(
+    path: &Path,
+    head: &[u8],
+    found: u64,
+    game: &str,
+    version: u32,
+) -> Result<[u64; COUNTS], TableError> {
+    // A short file that does not even start as a table is no table, not a truncated one.
+    let start = head.len().min(MAGIC.len());
+    if head[..start] != MAGIC[..start] {
+        return Err(TableError::NotATable(path.to_owned()));
+    }
+    if head.len() < HEADER_LEN {
+        return Err(TableError::Truncated {
+            path: path.to_owned(),
+            expected: HEADER_LEN as u64,
+            found,
+        });
+    }
+    let u32_at = |at: usize| u32::from_le_bytes(head[at..at + 4].try_into().expect("4"));
+    let u64_at = |at: usize| u64::from_le_bytes(head[at..at + 8].try_into().expect("8"));
+    if &head[..8] != MAGIC || u32_at(8) != FORMAT_VERSION {
+        return Err(TableError::NotATable(path.to_owned()));
+    }
+    let name = &head[16..32];
+    let name = String::from_utf8_lossy(&name[..name.iter().position(|&b| b == 0).unwrap_or(16)])
+        .into_owned();
+    if name != game || u32_at(12) != version {
+        return Err(TableError::Foreign {
+            path: path.to_owned(),
+            found: name,
+            found_version: u32_at(12),
+            expected: game.to_owned(),
+            expected_version: version,
+        });
+    }
+    let mut counts = [0u64; COUNTS];
+    for (i, c) in counts.iter_mut().enumerate() {
+        *c = u64_at(32 + 8 * i);
+    }
+    let expected = HEADER_LEN as u64 + u64_at(CHECKSUM_AT - 8);
+    if found != expected {
+        return Err(TableError::Truncated {
+            path: path.to_owned(),
+            expected,
+            found,
+        });
+    }
+    Ok(counts)
+}
+
+/// Reads only the header of the file at `path` and checks it as [`TableFile::open`] does, but
+/// not the payload's checksum: quick, for files a caller only reports on. The header's counts.
+///
+/// # Errors
+/// As [`TableFile::open`], but never [`TableError::Corrupt`].
+pub fn peek(path: &Path, game: &str, version: u32) -> Result<[u64; COUNTS], TableError> {
+    let (file, found) = open_file(path)?;
+    let mut head = Vec::with_capacity(HEADER_LEN);
+    file.take(HEADER_LEN as u64)
+        .read_to_end(&mut head)
+        .map_err(io_err(path))?;
+    check_header(path, &head, found, game, version)
 }
 
 impl TableFile {
@@ -226,63 +312,14 @@ impl TableFile {
     /// beyond the announced length), [`TableError::NotATable`], [`TableError::Foreign`],
     /// [`TableError::Corrupt`].
     pub fn open(path: &Path, game: &str, version: u32) -> Result<TableFile, TableError> {
-        let file = File::open(path).map_err(|e| match e.kind() {
-            io::ErrorKind::NotFound => TableError::Missing(path.to_owned()),
-            _ => TableError::Io {
-                path: path.to_owned(),
-                source: e,
-            },
-        })?;
-        if file.metadata().map_err(io_err(path))?.is_dir() {
-            return Err(TableError::Directory(path.to_owned()));
-        }
+        let (file, _) = open_file(path)?;
         // SAFETY: the mapping is read-only; the file is ours and is replaced only by rename, so
-        // its bytes do not change under the mapping.
+        // its bytes do not change under the mapping. A file cut short in place while mapped
+        // would fault on the next read of what is gone: `check_length` finds it before use.
         let map = unsafe { Mmap::map(&file) }.map_err(io_err(path))?;
-        let found = map.len() as u64;
-        // A short file that does not even start as a table is no table, not a truncated one.
-        let start = map.len().min(MAGIC.len());
-        if map[..start] != MAGIC[..start] {
-            return Err(TableError::NotATable(path.to_owned()));
-        }
-        if map.len() < HEADER_LEN {
-            return Err(TableError::Truncated {
-                path: path.to_owned(),
-                expected: HEADER_LEN as u64,
-                found,
-            });
-        }
-        let u32_at = |at: usize| u32::from_le_bytes(map[at..at + 4].try_into().expect("4"));
-        let u64_at = |at: usize| u64::from_le_bytes(map[at..at + 8].try_into().expect("8"));
-        if &map[..8] != MAGIC || u32_at(8) != FORMAT_VERSION {
-            return Err(TableError::NotATable(path.to_owned()));
-        }
-        let name = &map[16..32];
-        let name =
-            String::from_utf8_lossy(&name[..name.iter().position(|&b| b == 0).unwrap_or(16)])
-                .into_owned();
-        if name != game || u32_at(12) != version {
-            return Err(TableError::Foreign {
-                path: path.to_owned(),
-                found: name,
-                found_version: u32_at(12),
-                expected: game.to_owned(),
-                expected_version: version,
-            });
-        }
-        let mut counts = [0u64; COUNTS];
-        for (i, c) in counts.iter_mut().enumerate() {
-            *c = u64_at(32 + 8 * i);
-        }
-        let expected = HEADER_LEN as u64 + u64_at(CHECKSUM_AT - 8);
-        if found != expected {
-            return Err(TableError::Truncated {
-                path: path.to_owned(),
-                expected,
-                found,
-            });
-        }
-        let stored = u64_at(CHECKSUM_AT);
+        let head = &map[..map.len().min(HEADER_LEN)];
+        let counts = check_header(path, head, map.len() as u64, game, version)?;
+        let stored = u64::from_le_bytes(map[CHECKSUM_AT..CHECKSUM_AT + 8].try_into().expect("8"));
         let mut sum = Checksum::default();
         let mut head = map[..HEADER_LEN].to_vec();
         head[CHECKSUM_AT..CHECKSUM_AT + 8].fill(0);
@@ -291,7 +328,12 @@ impl TableFile {
         if sum.finish() != stored {
             return Err(TableError::Corrupt(path.to_owned()));
         }
-        Ok(TableFile { map, counts })
+        Ok(TableFile {
+            map,
+            counts,
+            file,
+            path: path.to_owned(),
+        })
     }
 
     /// The game-defined counts of the header.
@@ -302,6 +344,28 @@ impl TableFile {
     /// The payload.
     pub fn payload(&self) -> &[u8] {
         &self.map[HEADER_LEN..]
+    }
+
+    /// Whether the file still has the length it was mapped with, by the metadata of the open
+    /// file (one system call): a file cut short in place while mapped (not replaced by rename,
+    /// as this program writes them) would kill the process with `SIGBUS` at the next read of
+    /// what is gone, so a caller checks before a use. A file cut between the check and the read
+    /// still does.
+    ///
+    /// # Errors
+    /// [`TableError::Truncated`] when it shrank, [`TableError::Io`] when its length cannot be
+    /// read.
+    pub fn check_length(&self) -> Result<(), TableError> {
+        let found = self.file.metadata().map_err(io_err(&self.path))?.len();
+        let expected = self.map.len() as u64;
+        if found < expected {
+            return Err(TableError::Truncated {
+                path: self.path.clone(),
+                expected,
+                found,
+            });
+        }
+        Ok(())
     }
 }
 

@@ -1,17 +1,28 @@
-//! What the retrograde analyses share: the table file (header, checksum, written whole or not at
-//! all, verified and memory-mapped on load), and the cache prefetch of their random accesses.
+//! What the retrograde analyses (Oware's tablebases, Dobutsu's solution) share: the table file
+//! ([`file`]: header, checksum, written whole or not at all, verified and memory-mapped on load),
+//! where a solved table's bytes live ([`storage`]: built in memory or mapped from its file),
+//! progress reports by phase ([`progress`]), and the cache prefetch of random accesses (which
+//! the search's transposition table uses too).
 
 pub mod file;
+pub mod progress;
+pub mod storage;
 
-/// Hints the processor to fetch the cache line of `r`.
+pub use progress::{Phase, Progress, Silent};
+pub use storage::{Buffer, Storage};
+
+/// Hints the processor to fetch the cache line at `p` (a reference coerces), so that a read a
+/// little later finds it in cache: the passes and the search read far more memory than the
+/// caches hold, and a miss costs as much as the work on a position. Does nothing off x86-64.
 #[inline(always)]
-pub(crate) fn prefetch<T>(r: &T) {
+pub fn prefetch<T>(p: *const T) {
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint; it reads nothing and cannot fault.
+    // SAFETY: a prefetch is only a hint: it reads nothing, changes no memory and cannot fault,
+    // whatever the address. SSE (which has the instruction) is part of x86-64.
     unsafe {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>((r as *const T).cast::<i8>());
+        _mm_prefetch::<_MM_HINT_T0>(p.cast::<i8>());
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = r;
+    let _ = p;
 }

@@ -37,8 +37,8 @@ fn minimax(pos: &Board, depth: u32, ply: usize, keys: &mut Vec<u64>, cycle: Cycl
         return quiescence(pos, ply);
     }
     let mut best = i32::MIN;
-    for &mv in pos.legal_moves().iter() {
-        let (child, captured) = pos.play(mv);
+    for &mv in pos.legal_move_list().iter() {
+        let (child, captured) = pos.sow_and_capture(mv);
         let saved = if captured > 0 {
             std::mem::take(keys)
         } else {
@@ -59,8 +59,8 @@ fn minimax(pos: &Board, depth: u32, ply: usize, keys: &mut Vec<u64>, cycle: Cycl
 /// gains, without pruning.
 fn quiescence(pos: &Board, ply: usize) -> i32 {
     let mut best = pos.evaluate(&Weights::default());
-    for &mv in pos.legal_moves().iter() {
-        let (child, captured) = pos.play(mv);
+    for &mv in pos.legal_move_list().iter() {
+        let (child, captured) = pos.sow_and_capture(mv);
         if captured > 0 {
             let score = match Game::outcome(&child) {
                 Some(outcome) => outcome_score(outcome, ply + 1),
@@ -95,7 +95,7 @@ fn sample_roots() -> Vec<Root<Board>> {
     bench_positions()
         .into_iter()
         .step_by(3)
-        .filter(|r| r.position.legal_moves().len() > 1)
+        .filter(|r| r.position.legal_move_list().len() > 1)
         .map(|r| Root::new(r.position))
         .collect()
 }
@@ -128,11 +128,16 @@ fn roots_with_repetitions() -> Vec<Root<Board>> {
     let mut roots = Vec::new();
     for root in sample_roots() {
         let pos = root.position;
-        let quiet = |b: &Board| b.legal_moves().iter().copied().find(|&m| b.play(m).1 == 0);
+        let quiet = |b: &Board| {
+            b.legal_move_list()
+                .iter()
+                .copied()
+                .find(|&m| b.sow_and_capture(m).1 == 0)
+        };
         let Some(m1) = quiet(&pos) else { continue };
-        let child = pos.play(m1).0;
+        let child = pos.sow_and_capture(m1).0;
         let Some(m2) = quiet(&child) else { continue };
-        let grandchild = child.play(m2).0;
+        let grandchild = child.sow_and_capture(m2).0;
         let history = vec![grandchild.key(), 1, grandchild.key(), 2, pos.key()];
         roots.push(Root {
             position: pos,
@@ -394,7 +399,7 @@ fn weak_levels_are_seeded_and_legal() {
             let (a, b) = (run(), run());
             assert_eq!(a, b);
             let mv = a.best_move.expect("a move");
-            assert!(root.position.legal_moves().contains(mv));
+            assert!(root.position.legal_move_list().contains(mv));
         }
     }
 }
@@ -407,7 +412,7 @@ fn finds_the_capture_chain() {
     // seeds on the board against South's one tell, but F stays best.
     let pos: Board = "1-0-0-0-0-3-1-2-1-5-5-5-10-15-S".parse().expect("diagram");
     let f = Move::from_house(5);
-    assert_eq!(pos.play(f).1, 7);
+    assert_eq!(pos.sow_and_capture(f).1, 7);
     for depth in [1, 2, 5, 8] {
         let limits = Limits {
             depth: Some(depth),
@@ -452,7 +457,11 @@ fn word_evaluation_equals_the_plain_sum() {
                     assert_eq!(pos.evaluate(w), pos.evaluate_plain(w), "{pos}");
                     count += 1;
                 }
-                next.extend(pos.legal_moves().iter().map(|&m| pos.play(m).0));
+                next.extend(
+                    pos.legal_move_list()
+                        .iter()
+                        .map(|&m| pos.sow_and_capture(m).0),
+                );
             }
             frontier = next;
         }
@@ -473,8 +482,8 @@ fn capture_test_never_misses_a_capture() {
         for _ in 0..3 {
             let mut next = Vec::new();
             for pos in &frontier {
-                for &mv in pos.legal_moves().iter() {
-                    let (child, captured) = pos.play(mv);
+                for &mv in pos.legal_move_list().iter() {
+                    let (child, captured) = pos.sow_and_capture(mv);
                     if captured > 0 {
                         assert!(pos.may_be_noisy(mv), "{pos} {mv}");
                     }
@@ -515,15 +524,15 @@ fn multipv_lines_are_the_minimax_values_of_their_moves() {
             searcher.search(&root, &limits, &cfg, &Control::default(), &mut record);
             let last: Vec<&Iteration<Move>> =
                 record.0.iter().filter(|i| i.depth == depth).collect();
-            let legal = root.position.legal_moves().len();
+            let legal = root.position.legal_move_list().len();
             assert_eq!(last.len(), lines.min(legal), "{}", root.position);
             let mut previous = i32::MAX;
             for (rank, line) in last.iter().enumerate() {
                 assert_eq!(line.multipv as usize, rank + 1);
                 let mv = line.pv[0];
-                let child = root.position.play(mv).0;
+                let child = root.position.sow_and_capture(mv).0;
                 let mut keys = vec![root.position.key(), child.key()];
-                if root.position.play(mv).1 > 0 {
+                if root.position.sow_and_capture(mv).1 > 0 {
                     keys = vec![child.key()];
                 }
                 let value = -minimax(&child, depth - 1, 1, &mut keys, cycle);
@@ -543,7 +552,7 @@ fn multipv_lines_are_the_minimax_values_of_their_moves() {
 #[test]
 fn searchmoves_restrict_the_root() {
     let root = sample_roots().remove(0);
-    let legal: Vec<Move> = root.position.legal_moves().iter().copied().collect();
+    let legal: Vec<Move> = root.position.legal_move_list().iter().copied().collect();
     let only = vec![legal[legal.len() - 1]];
     let mut searcher = Searcher::<Board>::with_hash_mb(1);
     let limits = Limits {
@@ -586,7 +595,7 @@ fn helper_threads_share_the_budget_and_the_move_is_legal() {
             &mut record,
         );
         let best = r.best_move.unwrap();
-        assert!(root.position.legal_moves().iter().any(|&m| m == best));
+        assert!(root.position.legal_move_list().iter().any(|&m| m == best));
         // Every reported iteration was completed within the budget of all threads' nodes.
         assert!(record.0.iter().all(|i| i.nodes < 200_000));
         assert!(r.nodes >= 200_000 || r.depth == MAX_DEPTH, "{}", r.nodes);

@@ -386,15 +386,7 @@ impl TranspositionTable {
     /// [`store`]: TranspositionTable::store
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let ptr = &self.buckets[self.bucket_index(key)] as *const Bucket as *const i8;
-            // SAFETY: a prefetch is only a hint: it never faults and changes no memory, and `ptr`
-            // points into the table anyway. SSE (which has the instruction) is part of x86-64.
-            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(ptr) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        crate::retro::prefetch(&self.buckets[self.bucket_index(key)]);
     }
 
     /// The entry for `key` that counts in this search (written in it, or in a search it keeps

@@ -12,10 +12,9 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::index::{Decoder, Index, Placement};
-use super::{Phase, Progress};
 use crate::dobutsu::{Kind, Player, Position};
 use crate::game::Outcome;
-use crate::retro::prefetch;
+use crate::retro::{prefetch, Phase, Progress};
 
 /// Words of the bitset per unit of parallel work.
 const CHUNK_WORDS: usize = 512;
@@ -102,7 +101,7 @@ pub fn enumerate(index: &Index, start: &Position, progress: &dyn Progress) -> Re
     let mut decided = vec![0u64; words];
     let first = index.index_of(start).expect("the start fits the index");
     seen[(first / 64) as usize].fetch_or(1 << (first % 64), Relaxed);
-    progress.start(Phase::Enumerate, None);
+    progress.start(None, Phase::Enumerate, None);
     let mut merged = Census::default();
     let mut unmerged = Census::default();
     let mut sweeps = 0;

@@ -9,8 +9,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Figures, Index, Solution, Storage};
+use super::{Figures, Index, Solution};
 use crate::retro::file::{self as table, TableError, TableFile, COUNTS};
+use crate::retro::Storage;
 
 /// The game name in the header.
 pub const GAME: &str = "dobutsu";
@@ -35,36 +36,12 @@ pub fn default_path() -> Option<PathBuf> {
     Some(data.join("perfectplay").join(FILE_NAME))
 }
 
-/// A solution file mapped into memory.
-pub struct Mapped {
-    file: TableFile,
-    words: usize,
-}
-
-impl Mapped {
-    /// The number of bitset words.
-    pub fn words(&self) -> usize {
-        self.words
-    }
-
-    #[inline]
-    pub(super) fn word(&self, w: usize) -> u64 {
-        let p = self.file.payload();
-        u64::from_le_bytes(p[8 * w..8 * w + 8].try_into().expect("8 bytes"))
-    }
-
-    #[inline]
-    pub(super) fn value(&self, r: usize) -> u8 {
-        self.file.payload()[8 * self.words + r]
-    }
-}
-
 /// Writes `solution` to `path` (whole or not at all).
 ///
 /// # Errors
 /// [`TableError::Io`] when the file cannot be written.
 pub fn save(solution: &Solution, figures: &Figures, path: &Path) -> Result<(), TableError> {
-    let Storage::Owned { bits, values } = &solution.storage else {
+    let Some(sections) = solution.storage.owned_sections() else {
         unreachable!("only a computed solution is saved");
     };
     let t = solution.index.totals();
@@ -72,8 +49,8 @@ pub fn save(solution: &Solution, figures: &Figures, path: &Path) -> Result<(), T
     let mut counts = [0u64; COUNTS];
     counts[..9].copy_from_slice(&[
         t[0] as u64 | (t[1] as u64) << 8 | (t[2] as u64) << 16,
-        bits.len() as u64,
-        values.len() as u64,
+        sections[0].len() as u64 / 8,
+        sections[1].len() as u64,
         figures.values_merged.max_distance() as u64,
         m.lion_captures,
         m.try_losses,
@@ -81,16 +58,7 @@ pub fn save(solution: &Solution, figures: &Figures, path: &Path) -> Result<(), T
         m.no_moves,
         m.undecided,
     ]);
-    let words: Vec<u8>;
-    let word_bytes: &[u8] = if cfg!(target_endian = "little") {
-        // SAFETY: any u64 is 8 valid bytes; on a little-endian machine they are already in the
-        // file's byte order.
-        unsafe { std::slice::from_raw_parts(bits.as_ptr().cast::<u8>(), bits.len() * 8) }
-    } else {
-        words = bits.iter().flat_map(|w| w.to_le_bytes()).collect();
-        &words
-    };
-    table::write(path, GAME, VERSION, &counts, &[word_bytes, values])
+    table::write(path, GAME, VERSION, &counts, &sections)
 }
 
 /// Maps and verifies the solution file at `path`.
@@ -119,13 +87,9 @@ pub fn load(path: &Path) -> Result<Solution, TableError> {
             file.payload().len()
         )));
     }
-    let solution = Solution::new(
-        index,
-        Storage::Mapped(Mapped {
-            file,
-            words: words as usize,
-        }),
-    );
+    let bitset = 8 * words as usize;
+    let values = file.payload().len() - bitset;
+    let solution = Solution::new(index, Storage::mapped(file, &[bitset, values]));
     if solution.len() != c[2] {
         return Err(inconsistent(format!(
             "{} positions in the bitset, {} values",

@@ -225,158 +225,22 @@ impl Index {
     /// If a total is above 2.
     pub fn new(totals: [u8; 3]) -> Index {
         assert!(totals.iter().all(|&t| t <= 2), "at most two pieces a kind");
-        let mut class_of = vec![NONE; WORDS];
-        let mut rank_of = vec![0u32; WORDS];
-        let mut words_of_class = vec![Vec::new(); CLASSES];
-        for w in 0..WORDS {
-            let mut counts = [0usize; 3];
-            let mut x = w;
-            for _ in 0..WORD_SQUARES {
-                let sym = x % SYMBOLS;
-                x /= SYMBOLS;
-                if sym != 0 {
-                    counts[(sym - 1).min(5) / 2] += 1;
-                }
-            }
-            if (0..3).all(|k| counts[k] <= totals[k] as usize) {
-                let class = counts[0] + 3 * counts[1] + 9 * counts[2];
-                class_of[w] = class as u8;
-                rank_of[w] = words_of_class[class].len() as u32;
-                words_of_class[class].push(w as u32);
-            }
-        }
-        let mut block_offset = [[u64::MAX; CLASSES]; CLASSES];
-        let mut blocks = Vec::new();
-        let mut offset = 0u64;
-        for a in 0..CLASSES {
-            for b in 0..CLASSES {
-                let (ca, cb) = (class_counts(a), class_counts(b));
-                let fits = (0..3).all(|k| ca[k] + cb[k] <= totals[k] as usize);
-                if !fits || words_of_class[a].is_empty() || words_of_class[b].is_empty() {
-                    continue;
-                }
-                let hands: u64 = (0..3)
-                    .map(|k| (totals[k] as usize - ca[k] - cb[k] + 1) as u64)
-                    .product();
-                block_offset[a][b] = offset;
-                blocks.push((offset, a as u8, b as u8));
-                offset += hands * words_of_class[a].len() as u64 * words_of_class[b].len() as u64;
-            }
-        }
-        let per_pair = offset;
+        let words = WordClasses::new(totals);
+        let (block, blocks, per_pair) = lay_out_blocks(totals, &words.of_class);
         assert!(per_pair < 1 << 32, "arrangements per pair fit 32 bits");
-        let block_hint = (0..=per_pair >> BLOCK_HINT_SHIFT)
-            .map(|h| (blocks.partition_point(|b| b.0 <= h << BLOCK_HINT_SHIFT) - 1) as u16)
-            .collect();
-        // Pairs that can hold an undecided position come first (Gote's Lion off Sente's home
-        // rank and not next to Sente's Lion), so that the solved positions lie in a prefix.
-        let lion_reach = |s: usize| Position::lion_steps(Square::from_index(s as u8).unwrap());
-        let mut order: Vec<(bool, usize, usize)> = Vec::new();
-        for ls in 0..12 {
-            for lg in 0..12 {
-                let (ms, mg) = (mirror_square(ls), mirror_square(lg));
-                if ls != lg && (ls, lg) <= (ms, mg) {
-                    let decided = lg < 3 || lion_reach(ls) >> lg & 1 != 0;
-                    order.push((decided, ls, lg));
-                }
-            }
-        }
-        order.sort();
-        let solvable_pairs = order.iter().filter(|p| !p.0).count();
-        let mut pair_kind = [PairKind::Invalid; 144];
-        let mut pairs = Vec::new();
-        for (n, &(_, ls, lg)) in order.iter().enumerate() {
-            let (ms, mg) = (mirror_square(ls), mirror_square(lg));
-            pair_kind[ls * 12 + lg] = if (ms, mg) == (ls, lg) {
-                PairKind::Symmetric(n as u8)
-            } else {
-                pair_kind[ms * 12 + mg] = PairKind::Mirrored;
-                PairKind::Canonical(n as u8)
-            };
-            pairs.push((ls as u8, lg as u8));
-        }
-        let word_code = (0..WORDS)
-            .map(|w| match class_of[w] {
-                NONE => u32::MAX,
-                c => rank_of[w] << 5 | c as u32,
-            })
-            .collect();
-        let mut block = vec![BlockInfo::default(); CLASSES * CLASSES];
-        for a in 0..CLASSES {
-            for b in 0..CLASSES {
-                let (sa, sb) = (
-                    words_of_class[a].len() as u64,
-                    words_of_class[b].len() as u64,
-                );
-                if block_offset[a][b] != u64::MAX {
-                    block[a * CLASSES + b] = BlockInfo {
-                        offset: block_offset[a][b],
-                        size: sa * sb,
-                        second: sb,
-                    };
-                }
-            }
-        }
-        let mut hand_radix = [(0u8, 0u8); CLASSES];
-        for (sum, r) in hand_radix.iter_mut().enumerate() {
-            let c = class_counts(sum);
-            if (0..3).all(|k| c[k] <= totals[k] as usize) {
-                *r = (totals[0] - c[0] as u8 + 1, totals[1] - c[1] as u8 + 1);
-            }
-        }
-        let free: Vec<[u8; 10]> = pairs
-            .iter()
-            .map(|&(ls, lg)| {
-                let mut f = [0u8; 10];
-                let mut n = 0;
-                for s in 0..12u8 {
-                    if s != ls && s != lg {
-                        f[n] = s;
-                        n += 1;
-                    }
-                }
-                f
-            })
-            .collect();
-        let word_squares = (0..WORDS)
-            .map(|w| {
-                let mut codes = [0u8; WORD_SQUARES];
-                let mut x = w;
-                for c in codes.iter_mut().rev() {
-                    *c = code_of_symbol(x % SYMBOLS);
-                    x /= SYMBOLS;
-                }
-                codes
-            })
-            .collect();
-        let mut slots = vec![Slot::default(); 144];
-        for (n, &(ls, lg)) in pairs.iter().enumerate() {
-            let f: &[u8; 10] = &free[n];
-            let m = f.map(|s| mirror_square(s as usize) as u8);
-            let (ls, lg) = (ls as usize, lg as usize);
-            slots[ls * 12 + lg] = Slot {
-                pair: n as u8,
-                order: *f,
-                mirror_order: m,
-            };
-            let (ms, mg) = (mirror_square(ls), mirror_square(lg));
-            if (ms, mg) != (ls, lg) {
-                slots[ms * 12 + mg] = Slot {
-                    pair: n as u8,
-                    order: m,
-                    mirror_order: *f,
-                };
-            }
-        }
+        let block_hint = block_hints(&blocks, per_pair);
+        let (pairs, pair_kind, solvable_pairs) = order_lion_pairs();
+        let free = free_squares(&pairs);
+        let slots = slots(&pairs, &free);
         Index {
             slots,
-            word_squares,
-            word_code,
+            word_squares: word_square_codes(),
+            word_code: words.codes(),
             block,
-            hand_radix,
+            hand_radix: hand_radixes(totals),
             free,
             totals,
-            words_of_class,
+            words_of_class: words.of_class,
             blocks,
             block_hint,
             per_pair,
@@ -581,6 +445,205 @@ impl Index {
         };
         (p, i - in_run as u64, sb, b)
     }
+}
+
+/// The five-square words that fit a piece set, by class (their piece counts).
+struct WordClasses {
+    /// Per word: its class, or [`NONE`] when it holds more pieces of a kind than the set.
+    class_of: Vec<u8>,
+    /// Per word: its rank among the words of its class.
+    rank_of: Vec<u32>,
+    /// Per class: its words, in increasing order.
+    of_class: Vec<Vec<u32>>,
+}
+
+impl WordClasses {
+    fn new(totals: [u8; 3]) -> WordClasses {
+        let mut class_of = vec![NONE; WORDS];
+        let mut rank_of = vec![0u32; WORDS];
+        let mut of_class = vec![Vec::new(); CLASSES];
+        for w in 0..WORDS {
+            let mut counts = [0usize; 3];
+            let mut x = w;
+            for _ in 0..WORD_SQUARES {
+                let sym = x % SYMBOLS;
+                x /= SYMBOLS;
+                if sym != 0 {
+                    counts[(sym - 1).min(5) / 2] += 1;
+                }
+            }
+            if (0..3).all(|k| counts[k] <= totals[k] as usize) {
+                let class = counts[0] + 3 * counts[1] + 9 * counts[2];
+                class_of[w] = class as u8;
+                rank_of[w] = of_class[class].len() as u32;
+                of_class[class].push(w as u32);
+            }
+        }
+        WordClasses {
+            class_of,
+            rank_of,
+            of_class,
+        }
+    }
+
+    /// Per word: its rank within its class times 32, plus the class (`u32::MAX` if it does not
+    /// fit the piece set).
+    fn codes(&self) -> Vec<u32> {
+        (0..WORDS)
+            .map(|w| match self.class_of[w] {
+                NONE => u32::MAX,
+                c => self.rank_of[w] << 5 | c as u32,
+            })
+            .collect()
+    }
+}
+
+/// The blocks of a Lion pair's arrangements, one per pair of word classes whose pieces fit the
+/// piece set together: where each lies (by pair of classes), the blocks by offset, and the
+/// arrangements per Lion pair. A block holds every split of the spare pieces between the hands,
+/// times the first class's words, times the second's.
+fn lay_out_blocks(
+    totals: [u8; 3],
+    words_of_class: &[Vec<u32>],
+) -> (Vec<BlockInfo>, Vec<(u64, u8, u8)>, u64) {
+    let mut block = vec![BlockInfo::default(); CLASSES * CLASSES];
+    let mut blocks = Vec::new();
+    let mut offset = 0u64;
+    for a in 0..CLASSES {
+        for b in 0..CLASSES {
+            let (ca, cb) = (class_counts(a), class_counts(b));
+            let fits = (0..3).all(|k| ca[k] + cb[k] <= totals[k] as usize);
+            if !fits || words_of_class[a].is_empty() || words_of_class[b].is_empty() {
+                continue;
+            }
+            let hands: u64 = (0..3)
+                .map(|k| (totals[k] as usize - ca[k] - cb[k] + 1) as u64)
+                .product();
+            let (sa, sb) = (
+                words_of_class[a].len() as u64,
+                words_of_class[b].len() as u64,
+            );
+            block[a * CLASSES + b] = BlockInfo {
+                offset,
+                size: sa * sb,
+                second: sb,
+            };
+            blocks.push((offset, a as u8, b as u8));
+            offset += hands * sa * sb;
+        }
+    }
+    (block, blocks, offset)
+}
+
+/// Per `1 << BLOCK_HINT_SHIFT` arrangements of a Lion pair: the block holding the first of them.
+fn block_hints(blocks: &[(u64, u8, u8)], per_pair: u64) -> Vec<u16> {
+    (0..=per_pair >> BLOCK_HINT_SHIFT)
+        .map(|h| (blocks.partition_point(|b| b.0 <= h << BLOCK_HINT_SHIFT) - 1) as u16)
+        .collect()
+}
+
+/// The Lion pairs, one of each mirror pair of placements: their squares (Sente's, Gote's) by
+/// number, how every placement relates to them, and how many come first because they can hold
+/// an undecided position (Gote's Lion off Sente's home rank and not next to Sente's Lion), so
+/// that the solved positions lie in a prefix of the index.
+fn order_lion_pairs() -> (Vec<(u8, u8)>, [PairKind; 144], usize) {
+    let lion_reach = |s: usize| Position::lion_steps(Square::from_index(s as u8).unwrap());
+    let mut order: Vec<(bool, usize, usize)> = Vec::new();
+    for ls in 0..12 {
+        for lg in 0..12 {
+            let (ms, mg) = (mirror_square(ls), mirror_square(lg));
+            if ls != lg && (ls, lg) <= (ms, mg) {
+                let decided = lg < 3 || lion_reach(ls) >> lg & 1 != 0;
+                order.push((decided, ls, lg));
+            }
+        }
+    }
+    order.sort();
+    let solvable_pairs = order.iter().filter(|p| !p.0).count();
+    let mut pair_kind = [PairKind::Invalid; 144];
+    let mut pairs = Vec::new();
+    for (n, &(_, ls, lg)) in order.iter().enumerate() {
+        let (ms, mg) = (mirror_square(ls), mirror_square(lg));
+        pair_kind[ls * 12 + lg] = if (ms, mg) == (ls, lg) {
+            PairKind::Symmetric(n as u8)
+        } else {
+            pair_kind[ms * 12 + mg] = PairKind::Mirrored;
+            PairKind::Canonical(n as u8)
+        };
+        pairs.push((ls as u8, lg as u8));
+    }
+    (pairs, pair_kind, solvable_pairs)
+}
+
+/// Per sum of two word classes: the number of Giraffe and of Elephant splits between the hands
+/// of the spare pieces (the radixes of the hand's number).
+fn hand_radixes(totals: [u8; 3]) -> [(u8, u8); CLASSES] {
+    let mut hand_radix = [(0u8, 0u8); CLASSES];
+    for (sum, r) in hand_radix.iter_mut().enumerate() {
+        let c = class_counts(sum);
+        if (0..3).all(|k| c[k] <= totals[k] as usize) {
+            *r = (totals[0] - c[0] as u8 + 1, totals[1] - c[1] as u8 + 1);
+        }
+    }
+    hand_radix
+}
+
+/// Per Lion pair: the ten squares the Lions leave free, in square order.
+fn free_squares(pairs: &[(u8, u8)]) -> Vec<[u8; 10]> {
+    pairs
+        .iter()
+        .map(|&(ls, lg)| {
+            let mut f = [0u8; 10];
+            let mut n = 0;
+            for s in 0..12u8 {
+                if s != ls && s != lg {
+                    f[n] = s;
+                    n += 1;
+                }
+            }
+            f
+        })
+        .collect()
+}
+
+/// Per word: the square codes of its five symbols.
+fn word_square_codes() -> Vec<[u8; WORD_SQUARES]> {
+    (0..WORDS)
+        .map(|w| {
+            let mut codes = [0u8; WORD_SQUARES];
+            let mut x = w;
+            for c in codes.iter_mut().rev() {
+                *c = code_of_symbol(x % SYMBOLS);
+                x /= SYMBOLS;
+            }
+            codes
+        })
+        .collect()
+}
+
+/// Per placement of the two Lions: the pair it reads as and the order of the free squares to
+/// read (through the mirror for the mirror image of a representative pair).
+fn slots(pairs: &[(u8, u8)], free: &[[u8; 10]]) -> Vec<Slot> {
+    let mut slots = vec![Slot::default(); 144];
+    for (n, &(ls, lg)) in pairs.iter().enumerate() {
+        let f: &[u8; 10] = &free[n];
+        let m = f.map(|s| mirror_square(s as usize) as u8);
+        let (ls, lg) = (ls as usize, lg as usize);
+        slots[ls * 12 + lg] = Slot {
+            pair: n as u8,
+            order: *f,
+            mirror_order: m,
+        };
+        let (ms, mg) = (mirror_square(ls), mirror_square(lg));
+        if (ms, mg) != (ls, lg) {
+            slots[ms * 12 + mg] = Slot {
+                pair: n as u8,
+                order: m,
+                mirror_order: *f,
+            };
+        }
+    }
+    slots
 }
 
 /// Decodes indices one after the other, faster when they are close: indices that differ only

@@ -25,44 +25,10 @@ use rayon::prelude::*;
 
 use crate::dobutsu::{Move, Position};
 use crate::game::Outcome;
+use crate::retro::{Buffer, Progress, Storage};
 use enumerate::Census;
 use index::Index;
 use rank::Rank;
-
-/// A phase of the analysis, for progress reports.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Phase {
-    /// The forward pass (positions expanded; the total is not known in advance).
-    Enumerate,
-    /// The backward pass's look at every position's moves.
-    Moves,
-    /// The backward pass's levels (positions resolved).
-    Levels,
-}
-
-impl fmt::Display for Phase {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Phase::Enumerate => "enumerate",
-            Phase::Moves => "count moves",
-            Phase::Levels => "retrograde",
-        })
-    }
-}
-
-/// Receives progress from the passes; called from several threads.
-pub trait Progress: Sync {
-    /// A phase starts; `total` units of work if known.
-    fn start(&self, _phase: Phase, _total: Option<u64>) {}
-    /// `n` more units done.
-    fn advance(&self, _n: u64) {}
-    /// The phase is over.
-    fn finish(&self) {}
-}
-
-/// A [`Progress`] that ignores everything.
-pub struct Silent;
-impl Progress for Silent {}
 
 /// The game-theoretic value of a position for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,14 +87,11 @@ impl fmt::Display for Value {
     }
 }
 
-/// Where a solution's bitset and values live.
-enum Storage {
-    Owned { bits: Vec<u64>, values: Vec<u8> },
-    Mapped(file::Mapped),
-}
-
 /// A solved piece set: the undecided reachable positions and their values. Built by
 /// [`analyse`] or loaded by [`file::load`]; probed with [`Solution::probe`].
+///
+/// Its storage has two sections: the bitset of the positions stored over the [`Index`]
+/// (little-endian 64-bit words), and one value byte per set bit in index order.
 pub struct Solution {
     index: Index,
     storage: Storage,
@@ -138,10 +101,7 @@ pub struct Solution {
 
 impl Solution {
     fn new(index: Index, storage: Storage) -> Solution {
-        let words = match &storage {
-            Storage::Owned { bits, .. } => bits.len(),
-            Storage::Mapped(m) => m.words(),
-        };
+        let words = storage.section(0).len() / 8;
         let mut s = Solution {
             index,
             storage,
@@ -154,18 +114,13 @@ impl Solution {
 
     #[inline]
     fn word(&self, w: usize) -> u64 {
-        match &self.storage {
-            Storage::Owned { bits, .. } => bits[w],
-            Storage::Mapped(m) => m.word(w),
-        }
+        let bits = self.storage.section(0);
+        u64::from_le_bytes(bits[8 * w..8 * w + 8].try_into().expect("8 bytes"))
     }
 
     #[inline]
     fn byte(&self, r: usize) -> u8 {
-        match &self.storage {
-            Storage::Owned { values, .. } => values[r],
-            Storage::Mapped(m) => m.value(r),
-        }
+        self.storage.section(1)[r]
     }
 
     /// The piece set's index.
@@ -278,6 +233,10 @@ impl crate::game::Oracle<Position> for Solution {
     fn probe(&self, pos: &Position) -> Option<(Outcome, u32)> {
         Solution::probe(self, pos).map(|v| (v.outcome, u32::from(v.plies)))
     }
+
+    fn check_files(&self) -> Result<(), String> {
+        self.storage.check_length().map_err(|e| e.to_string())
+    }
 }
 
 /// Counts of positions per table byte (0 draw, odd wins, even losses, by distance).
@@ -354,7 +313,7 @@ pub fn analyse(start: &Position, progress: &dyn Progress) -> (Solution, Figures)
     let solution = Solution {
         index,
         words: bits.len(),
-        storage: Storage::Owned { bits, values },
+        storage: Storage::owned(vec![Buffer::from_words(bits), Buffer::from(values)]),
         rank,
     };
     let (values_merged, values_unmerged) = solution.tally();

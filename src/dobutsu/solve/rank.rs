@@ -36,14 +36,7 @@ impl Rank {
     /// Hints the processor to fetch the count of word `w`.
     #[inline]
     pub fn prefetch(&self, w: usize) {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a prefetch is only a hint; it reads nothing and cannot fault.
-        unsafe {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch::<_MM_HINT_T0>(self.before.as_ptr().wrapping_add(w).cast::<i8>());
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = w;
+        crate::retro::prefetch(self.before.as_ptr().wrapping_add(w));
     }
 
     /// The rank of bit `i`, given its word `word` (the number of set bits before it).

@@ -29,10 +29,9 @@ use rayon::prelude::*;
 
 use super::index::{Decoder, Index, Placement};
 use super::rank::Rank;
-use super::{Phase, Progress};
 use crate::dobutsu::Position;
 use crate::game::Outcome;
-use crate::retro::prefetch;
+use crate::retro::{prefetch, Phase, Progress};
 
 /// Words of the bitset per unit of parallel work.
 const CHUNK_WORDS: usize = 64;
@@ -157,7 +156,7 @@ pub fn solve(index: &Index, bits: &[u64], rank: &Rank, progress: &dyn Progress) 
     let n = rank.count() as usize;
     let values: Vec<AtomicU8> = (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect();
     let open: Vec<AtomicU8> = (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect();
-    progress.start(Phase::Moves, Some(n as u64));
+    progress.start(None, Phase::Moves, Some(n as u64));
     bits.par_chunks(CHUNK_WORDS)
         .enumerate()
         .for_each(|(chunk, words)| {
@@ -195,7 +194,7 @@ pub fn solve(index: &Index, bits: &[u64], rank: &Rank, progress: &dyn Progress) 
             progress.advance(r as u64 - rank.before_word(chunk * CHUNK_WORDS));
         });
     progress.finish();
-    progress.start(Phase::Levels, Some(n as u64));
+    progress.start(None, Phase::Values, Some(n as u64));
     // `pending[d % 2][chunk]`: the chunk holds a position resolved at distance `d`, the level
     // being walked or the next (each level only makes the next).
     let chunks = bits.len().div_ceil(CHUNK_WORDS);

@@ -28,13 +28,11 @@
 
 use std::sync::atomic::{AtomicU32, AtomicU8, Ordering::Relaxed};
 
-use memmap2::MmapMut;
 use rayon::prelude::*;
 
 use super::index::{houses, layer_len, next, rank, unrank, word};
-use super::{Phase, Progress};
 use crate::oware::{Board, Move, Variant};
-use crate::retro::prefetch;
+use crate::retro::{prefetch, Buffer, Phase, Progress};
 
 /// A solved layer as the build reads it: the lower bounds and the upper bounds, one value byte
 /// (an `i8`) per position (the same slice twice where every value is exact).
@@ -44,49 +42,13 @@ pub(super) struct LayerRef<'a> {
     pub high: &'a [u8],
 }
 
-/// Zeroed memory of the build, asked for in huge pages: the passes read it at random, and with
-/// 4 KiB pages nearly every such read would also miss the address translation cache.
-pub(super) struct Buffer(Option<MmapMut>);
-
-impl Buffer {
-    /// `len` zero bytes.
-    ///
-    /// # Panics
-    /// When the memory cannot be had (as a `Vec` would abort).
-    pub(super) fn zeroed(len: usize) -> Buffer {
-        if len == 0 {
-            return Buffer(None);
-        }
-        let map = MmapMut::map_anon(len).unwrap_or_else(|e| panic!("{len} bytes of memory: {e}"));
-        #[cfg(target_os = "linux")]
-        // Only advice: without huge pages the build is slower, not wrong.
-        let _ = map.advise(memmap2::Advice::HugePage);
-        Buffer(Some(map))
-    }
-
-    /// The bytes as atomic words of four (the length must be a multiple of 4).
-    fn words(&mut self) -> &[AtomicU32] {
-        let bytes: &mut [u8] = self;
-        assert!(bytes.len().is_multiple_of(4) && (bytes.as_ptr() as usize).is_multiple_of(4));
-        // SAFETY: a mapping is page-aligned, the length is a multiple of 4, any bits are a valid
-        // AtomicU32, and the exclusive borrow is held as long as the view lives.
-        unsafe {
-            std::slice::from_raw_parts(bytes.as_mut_ptr().cast::<AtomicU32>(), bytes.len() / 4)
-        }
-    }
-}
-
-impl std::ops::Deref for Buffer {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        self.0.as_deref().unwrap_or(&[])
-    }
-}
-
-impl std::ops::DerefMut for Buffer {
-    fn deref_mut(&mut self) -> &mut [u8] {
-        self.0.as_deref_mut().unwrap_or(&mut [])
-    }
+/// The bytes as atomic words of four (the length must be a multiple of 4, the start aligned to
+/// 4, as a [`Buffer::zeroed`] mapping is).
+fn words(bytes: &mut [u8]) -> &[AtomicU32] {
+    assert!(bytes.len().is_multiple_of(4) && (bytes.as_ptr() as usize).is_multiple_of(4));
+    // SAFETY: the start is aligned, the length is a multiple of 4, any bits are a valid
+    // AtomicU32, and the exclusive borrow is held as long as the view lives.
+    unsafe { std::slice::from_raw_parts(bytes.as_mut_ptr().cast::<AtomicU32>(), bytes.len() / 4) }
 }
 
 /// A built layer: the value bytes (`i8`) per position; `high` is empty where every value is exact
@@ -177,7 +139,7 @@ pub(super) fn predecessors(child: u128, variant: Variant, mut f: impl FnMut(u128
             if !fed && board.legal_mask() & (1 << h) == 0 {
                 continue;
             }
-            let (after, captured) = board.play(Move::from_house(h));
+            let (after, captured) = board.sow_and_capture(Move::from_house(h));
             if captured == 0 {
                 debug_assert_eq!(after.relative_houses(), child);
                 f(before);
@@ -210,7 +172,7 @@ fn play_moves(houses: u128, n: u32, variant: Variant) -> Moves {
                 continue;
             }
             sown |= 1 << k;
-            let (child, captured) = board.play(Move::from_house(k));
+            let (child, captured) = board.sow_and_capture(Move::from_house(k));
             let child = child.relative_houses();
             children[k] = (child, captured);
             // After the move the opponent's row comes first.
@@ -226,7 +188,7 @@ fn play_moves(houses: u128, n: u32, variant: Variant) -> Moves {
         mask = board.legal_mask();
         for (k, c) in children.iter_mut().enumerate() {
             if mask & (1 << k) != 0 {
-                let (child, captured) = board.play(Move::from_house(k));
+                let (child, captured) = board.sow_and_capture(Move::from_house(k));
                 *c = (child.relative_houses(), captured);
             }
         }
@@ -362,24 +324,79 @@ pub(super) fn build_layer(
     );
     let len = layer_len(n);
     let exact = variant == Variant::Awari;
-    let hs = high_shift(exact);
     let mut state_bytes = Buffer::zeroed(4 * len as usize);
-    let state = state_bytes.words();
+    let build = LayerBuild {
+        variant,
+        n,
+        len,
+        exact,
+        hs: high_shift(exact),
+        state: words(&mut state_bytes),
+    };
     // The best exits, kept apart for the scans for seeds (read while the states change).
     let mut exits_low = Buffer::zeroed(len as usize);
     let mut exits_high = Buffer::zeroed(if exact { 0 } else { len as usize });
-    let chunks = len.div_ceil(CHUNK);
 
-    progress.start(n, Phase::Moves, len);
+    progress.start(Some(n), Phase::Moves, Some(len));
     {
-        let el_a = atomics(&mut exits_low);
-        let eh_a = if exact {
-            el_a
-        } else {
-            atomics(&mut exits_high)
-        };
-        (0..chunks).into_par_iter().for_each(|c| {
-            let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(len));
+        let low = atomics(&mut exits_low);
+        let high = if exact { low } else { atomics(&mut exits_high) };
+        build.moves_pass(lower, low, high, progress);
+    }
+    progress.finish();
+
+    let last = if exact { 1 } else { -(n as i32) + 1 };
+    let thresholds = (n as i32 - last + 1).max(0) as u64;
+    progress.start(Some(n), Phase::Values, Some(len * thresholds));
+    {
+        let high: &[u8] = if exact { &exits_low } else { &exits_high };
+        for t in (last..=n as i32).rev() {
+            build.threshold_pass(t, &exits_low, high, progress);
+        }
+    }
+    progress.finish();
+    drop((exits_low, exits_high));
+    build.values()
+}
+
+/// The shared state of the build of one layer (all positions with `n` seeds), between its
+/// passes.
+struct LayerBuild<'a> {
+    variant: Variant,
+    n: u32,
+    /// Positions in the layer.
+    len: u64,
+    /// Whether every value is exact (`awari`): then one state byte holds both bounds.
+    exact: bool,
+    /// [`high_shift`].
+    hs: u32,
+    /// Per position, its state word (see [`COUNT_SHIFT`]).
+    state: &'a [AtomicU32],
+}
+
+impl LayerBuild<'_> {
+    /// The positions of chunk `c` of the layer, as a range of ranks.
+    fn chunk(&self, c: u64) -> (u64, u64) {
+        (c * CHUNK, ((c + 1) * CHUNK).min(self.len))
+    }
+
+    /// The chunks of the layer, in parallel.
+    fn chunks(&self) -> rayon::range::Iter<u64> {
+        (0..self.len.div_ceil(CHUNK)).into_par_iter()
+    }
+
+    /// The moves pass: every position's moves played once, its best exits stored (in `low` and
+    /// `high`, and in its state word with the number of its moves that stay in the layer).
+    fn moves_pass(
+        &self,
+        lower: &[LayerRef<'_>],
+        low: &[AtomicU8],
+        high: &[AtomicU8],
+        progress: &dyn Progress,
+    ) {
+        let (n, variant) = (self.n, self.variant);
+        self.chunks().for_each(|c| {
+            let (start, end) = self.chunk(c);
             let mut h = houses(unrank(start, n));
             // Batches of positions: their moves played and their lookups asked for first, so
             // that the reads of the smaller layers overlap.
@@ -397,101 +414,115 @@ pub(super) fn build_layer(
                 }
                 for moves in &batch {
                     let (el, eh, inside) = exits(moves, n, lower);
-                    el_a[i].store(enc(el), Relaxed);
-                    eh_a[i].store(enc(eh), Relaxed);
-                    let s =
-                        enc(el) as u32 | (enc(eh) as u32) << hs | (inside as u32) << COUNT_SHIFT;
-                    state[i].store(s, Relaxed);
+                    low[i].store(enc(el), Relaxed);
+                    high[i].store(enc(eh), Relaxed);
+                    let s = enc(el) as u32
+                        | (enc(eh) as u32) << self.hs
+                        | (inside as u32) << COUNT_SHIFT;
+                    self.state[i].store(s, Relaxed);
                     i += 1;
                 }
             }
             progress.advance(end - start);
         });
     }
-    progress.finish();
-    let exits_high_ref: &[u8] = if exact { &exits_low } else { &exits_high };
 
-    let last = if exact { 1 } else { -(n as i32) + 1 };
-    let thresholds = (n as i32 - last + 1).max(0) as u64;
-    progress.start(n, Phase::Values, len * thresholds);
-    for t in (last..=n as i32).rev() {
-        (0..chunks).into_par_iter().for_each(|c| {
-            let (lo, hi) = ((c * CHUNK) as usize, ((c + 1) * CHUNK).min(len) as usize);
+    /// The pass of threshold `t`: the positions whose best exit gives `W_t` or `L_t` at once
+    /// (found by a scan of `exits_low` and `exits_high`), and from each, what its moves taken
+    /// backwards add to the sets.
+    fn threshold_pass(&self, t: i32, exits_low: &[u8], exits_high: &[u8], progress: &dyn Progress) {
+        self.chunks().for_each(|c| {
+            let (lo, hi) = self.chunk(c);
+            let (lo, hi) = (lo as usize, hi as usize);
             let mut found = Vec::new();
-            if exact {
+            if self.exact {
                 find_bytes(&exits_low[lo..hi], enc(t), enc(-t), |j| found.push(lo + j));
             } else {
                 find_bytes(&exits_low[lo..hi], enc(t), enc(t), |j| found.push(lo + j));
-                find_bytes(&exits_high_ref[lo..hi], enc(-t), enc(-t), |j| {
+                find_bytes(&exits_high[lo..hi], enc(-t), enc(-t), |j| {
                     found.push(lo + j)
                 });
             }
-            // Positions that joined W_t (true) or L_t (false), whose predecessors are next.
-            let mut stack: Vec<(u128, bool)> = Vec::new();
-            let mut preds: Vec<(u128, usize, bool)> = Vec::new();
+            let mut stack = Vec::new();
+            let mut preds = Vec::new();
             for i in found {
-                if assign(&state[i], 0, t, |b| b == enc(t)) {
-                    stack.push((unrank(i as u64, n), true));
+                let state = &self.state[i];
+                if assign(state, 0, t, |b| b == enc(t)) {
+                    stack.push((unrank(i as u64, self.n), true));
                 }
-                let s = state[i].load(Relaxed);
-                if (s >> COUNT_SHIFT) as u8 == 0 && assign(&state[i], hs, -t, |b| b == enc(-t)) {
-                    stack.push((unrank(i as u64, n), false));
+                let s = state.load(Relaxed);
+                if (s >> COUNT_SHIFT) as u8 == 0 && assign(state, self.hs, -t, |b| b == enc(-t)) {
+                    stack.push((unrank(i as u64, self.n), false));
                 }
-                while !stack.is_empty() {
-                    // The predecessors of several positions at once, their states asked for
-                    // first, so that the reads overlap.
-                    preds.clear();
-                    let from = stack.len().saturating_sub(8);
-                    for (w, joined_w) in stack.drain(from..) {
-                        predecessors(w, variant, |before| {
-                            let p = rank(before) as usize;
-                            prefetch(&state[p]);
-                            preds.push((before, p, joined_w));
-                        });
-                    }
-                    for &(before, p, joined_w) in &preds {
-                        if joined_w {
-                            // One more move of `p` leads into W_t; with none left outside it,
-                            // p is in L_t if its exits allow.
-                            let old = state[p].fetch_sub(1 << COUNT_SHIFT, Relaxed);
-                            debug_assert!((old >> COUNT_SHIFT) as u8 > 0);
-                            if (old >> COUNT_SHIFT) as u8 == 1
-                                && assign(&state[p], hs, -t, |b| dec(b) <= -t)
-                            {
-                                stack.push((before, false));
-                            }
-                        } else if assign(&state[p], 0, t, |_| true) {
-                            // A move of `p` leads into L_t: p is in W_t.
-                            stack.push((before, true));
-                        }
-                    }
-                }
+                self.propagate(t, &mut stack, &mut preds);
             }
             progress.advance((hi - lo) as u64);
         });
     }
-    progress.finish();
-    drop((exits_low, exits_high));
 
-    // The states become values: unassigned lower bounds are -n (awari: 0), upper bounds n.
-    let unset_low = if exact { 0 } else { -(n as i32) };
-    let value = |b: u8, unset: i32| if b & ASSIGNED != 0 { dec(b) } else { unset } as i8 as u8;
-    let mut low = Buffer::zeroed(len as usize);
-    low.par_iter_mut()
-        .zip(state.par_iter())
-        .for_each(|(b, s)| *b = value(s.load(Relaxed) as u8, unset_low));
-    let mut high = Buffer::zeroed(if exact { 0 } else { len as usize });
-    high.par_iter_mut()
-        .zip(state.par_iter())
-        .for_each(|(b, s)| *b = value((s.load(Relaxed) >> 8) as u8, n as i32));
-    drop(state_bytes);
-    let bounded = if exact {
-        0
-    } else {
-        low.par_iter()
-            .zip(high.par_iter())
-            .filter(|(l, h)| l != h)
-            .count() as u64
-    };
-    Built { low, high, bounded }
+    /// Grows `W_t` and `L_t` from the positions on `stack` (each with whether it joined `W_t`,
+    /// else `L_t`) by their predecessors, depth-first, until no position joins; `preds` is
+    /// scratch space.
+    #[inline]
+    fn propagate(
+        &self,
+        t: i32,
+        stack: &mut Vec<(u128, bool)>,
+        preds: &mut Vec<(u128, usize, bool)>,
+    ) {
+        while !stack.is_empty() {
+            // The predecessors of several positions at once, their states asked for first, so
+            // that the reads overlap.
+            preds.clear();
+            let from = stack.len().saturating_sub(8);
+            for (w, joined_w) in stack.drain(from..) {
+                predecessors(w, self.variant, |before| {
+                    let p = rank(before) as usize;
+                    prefetch(&self.state[p]);
+                    preds.push((before, p, joined_w));
+                });
+            }
+            for &(before, p, joined_w) in preds.iter() {
+                let state = &self.state[p];
+                if joined_w {
+                    // One more move of `p` leads into W_t; with none left outside it, p is in
+                    // L_t if its exits allow.
+                    let old = state.fetch_sub(1 << COUNT_SHIFT, Relaxed);
+                    debug_assert!((old >> COUNT_SHIFT) as u8 > 0);
+                    if (old >> COUNT_SHIFT) as u8 == 1
+                        && assign(state, self.hs, -t, |b| dec(b) <= -t)
+                    {
+                        stack.push((before, false));
+                    }
+                } else if assign(state, 0, t, |_| true) {
+                    // A move of `p` leads into L_t: p is in W_t.
+                    stack.push((before, true));
+                }
+            }
+        }
+    }
+
+    /// The states as values: unassigned lower bounds are -n (awari: 0), upper bounds n.
+    fn values(&self) -> Built {
+        let (n, exact) = (self.n, self.exact);
+        let unset_low = if exact { 0 } else { -(n as i32) };
+        let value = |b: u8, unset: i32| if b & ASSIGNED != 0 { dec(b) } else { unset } as i8 as u8;
+        let mut low = Buffer::zeroed(self.len as usize);
+        low.par_iter_mut()
+            .zip(self.state.par_iter())
+            .for_each(|(b, s)| *b = value(s.load(Relaxed) as u8, unset_low));
+        let mut high = Buffer::zeroed(if exact { 0 } else { self.len as usize });
+        high.par_iter_mut()
+            .zip(self.state.par_iter())
+            .for_each(|(b, s)| *b = value((s.load(Relaxed) >> 8) as u8, n as i32));
+        let bounded = if exact {
+            0
+        } else {
+            low.par_iter()
+                .zip(high.par_iter())
+                .filter(|(l, h)| l != h)
+                .count() as u64
+        };
+        Built { low, high, bounded }
+    }
 }

@@ -7,37 +7,16 @@
 
 use std::path::{Path, PathBuf};
 
-use super::build::LayerRef;
 use super::index::{layer_len, MAX_SEEDS};
-use super::{Layer, Storage, Tablebase};
+use super::{Layer, Tablebase};
 use crate::oware::Variant;
 use crate::retro::file::{self as table, TableError, TableFile, COUNTS};
+use crate::retro::Storage;
 
 /// The game name in the header.
 pub const GAME: &str = "oware";
 /// The version of this payload layout.
 pub const VERSION: u32 = 1;
-
-/// A layer file mapped into memory.
-pub(super) struct Mapped {
-    file: TableFile,
-    len: usize,
-    exact: bool,
-}
-
-impl Mapped {
-    pub(super) fn view(&self) -> LayerRef<'_> {
-        let p = self.file.payload();
-        LayerRef {
-            low: &p[..self.len],
-            high: if self.exact {
-                &p[..self.len]
-            } else {
-                &p[self.len..]
-            },
-        }
-    }
-}
 
 /// The file name of the layer of `seeds` seeds.
 pub fn layer_name(variant: Variant, seeds: u32) -> String {
@@ -71,31 +50,20 @@ pub fn save_layer(tb: &Tablebase, seeds: u32, dir: &Path) -> Result<Option<PathB
     let Some(layer) = tb.layers.get(seeds as usize) else {
         return Ok(None);
     };
-    let Storage::Owned { low, high } = &layer.storage else {
+    let Some(sections) = layer.storage.owned_sections() else {
         return Ok(None);
     };
     let path = dir.join(layer_name(tb.variant, seeds));
-    write_layer(tb.variant, seeds, low, high, layer.bounded, &path)?;
-    Ok(Some(path))
-}
-
-fn write_layer(
-    variant: Variant,
-    seeds: u32,
-    low: &[u8],
-    high: &[u8],
-    bounded: u64,
-    path: &Path,
-) -> Result<(), TableError> {
     let mut counts = [0u64; COUNTS];
     counts[..5].copy_from_slice(&[
-        variant as u64,
+        tb.variant as u64,
         seeds as u64,
-        low.len() as u64,
-        if high.is_empty() { 1 } else { 2 },
-        bounded,
+        layer_len(seeds),
+        sections.len() as u64,
+        layer.bounded,
     ]);
-    table::write(path, GAME, VERSION, &counts, &[low, high])
+    table::write(&path, GAME, VERSION, &counts, &sections)?;
+    Ok(Some(path))
 }
 
 /// Maps and verifies the layer file at `path`, which must hold the layer of `seeds` seeds for
@@ -132,13 +100,10 @@ fn load_layer(path: &Path, variant: Variant, seeds: u32) -> Result<Layer, TableE
     {
         return Err(inconsistent(format!("a value outside -{seeds}..{seeds}")));
     }
+    let sections = vec![len as usize; per as usize];
     Ok(Layer {
         bounded: c[4],
-        storage: Storage::Mapped(Mapped {
-            file,
-            len: len as usize,
-            exact,
-        }),
+        storage: Storage::mapped(file, &sections),
     })
 }
 

@@ -25,40 +25,9 @@ use std::collections::HashMap;
 use std::fmt;
 
 use crate::oware::{Board, Move, Variant};
+use crate::retro::{Progress, Storage};
 use build::LayerRef;
 use index::{layer_len, rank, MAX_SEEDS};
-
-/// A phase of the build of one layer, for progress reports.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Phase {
-    /// Every position's moves played once (units: positions).
-    Moves,
-    /// The thresholds resolved (units: positions scanned, once per threshold).
-    Values,
-}
-
-impl fmt::Display for Phase {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Phase::Moves => "moves",
-            Phase::Values => "values",
-        })
-    }
-}
-
-/// Receives progress from the build; called from several threads.
-pub trait Progress: Sync {
-    /// A phase of the layer of `seeds` seeds starts, with `total` units of work.
-    fn start(&self, _seeds: u32, _phase: Phase, _total: u64) {}
-    /// `n` more units done.
-    fn advance(&self, _n: u64) {}
-    /// The phase is over.
-    fn finish(&self) {}
-}
-
-/// A [`Progress`] that ignores everything.
-pub struct Silent;
-impl Progress for Silent {}
 
 /// What the table knows of a position: the margin (the mover's final seeds minus the
 /// opponent's, from the seeds on the board) lies in `low..=high`; exact when they are equal
@@ -108,18 +77,8 @@ pub struct LayerReport {
     pub bounded: u64,
 }
 
-/// Where a layer's values live.
-enum Storage {
-    /// Built here: lower bounds, upper bounds (empty when exact).
-    Owned {
-        low: build::Buffer,
-        high: build::Buffer,
-    },
-    /// A verified layer file; the payload is the lower bounds, then the upper bounds (abapa).
-    Mapped(file::Mapped),
-}
-
-/// One layer: the values of the positions with `seeds` seeds, by rank.
+/// One layer: the values of the positions with `seeds` seeds, by rank: the lower bounds, then
+/// (`abapa`) the upper bounds, as one or two sections.
 struct Layer {
     storage: Storage,
     bounded: u64,
@@ -127,12 +86,9 @@ struct Layer {
 
 impl Layer {
     fn view(&self) -> LayerRef<'_> {
-        match &self.storage {
-            Storage::Owned { low, high } => LayerRef {
-                low,
-                high: if high.is_empty() { low } else { high },
-            },
-            Storage::Mapped(m) => m.view(),
+        LayerRef {
+            low: self.storage.section(0),
+            high: self.storage.section(self.storage.sections() - 1),
         }
     }
 }
@@ -171,12 +127,14 @@ impl Tablebase {
             let lower: Vec<LayerRef<'_>> = self.layers.iter().map(Layer::view).collect();
             build::build_layer(self.variant, n, &lower, progress)
         };
+        let sections = if built.high.is_empty() {
+            vec![built.low]
+        } else {
+            vec![built.low, built.high]
+        };
         self.layers.push(Layer {
             bounded: built.bounded,
-            storage: Storage::Owned {
-                low: built.low,
-                high: built.high,
-            },
+            storage: Storage::owned(sections),
         });
         LayerReport {
             seeds: n,
@@ -211,6 +169,17 @@ impl Tablebase {
         self.layers.get(seeds as usize).map(|l| l.bounded)
     }
 
+    /// Whether the files of the layers loaded from files still have the length they were
+    /// mapped with ([`crate::retro::file::TableFile::check_length`]).
+    ///
+    /// # Errors
+    /// The first layer file found shrunk (or whose length cannot be read).
+    pub fn check_files(&self) -> Result<(), crate::retro::file::TableError> {
+        self.layers
+            .iter()
+            .try_for_each(|layer| layer.storage.check_length())
+    }
+
     /// The value of the houses `houses` (a word of twelve bytes, the mover's row first).
     fn value_of(&self, houses: u128) -> Option<Value> {
         let n = index::seeds(houses);
@@ -237,10 +206,10 @@ impl Tablebase {
     pub fn move_values(&self, board: &Board) -> Option<Vec<(Move, Value)>> {
         self.probe(board)?;
         board
-            .legal_moves()
+            .legal_move_list()
             .iter()
             .map(|&mv| {
-                let (child, captured) = board.play(mv);
+                let (child, captured) = board.sow_and_capture(mv);
                 Some((mv, Value::after_move(captured, self.probe(&child)?)))
             })
             .collect()
@@ -274,7 +243,7 @@ impl Tablebase {
             while proof.nodes < proof.budget && depth <= 255 {
                 if let Some(k) = proof.first_move(root, value.low, depth) {
                     let mv = board
-                        .legal_moves()
+                        .legal_move_list()
                         .iter()
                         .copied()
                         .find(|m| m.house() % 6 == k)?;
@@ -329,7 +298,7 @@ impl Proof<'_> {
             if mask & (1 << k) == 0 {
                 continue;
             }
-            let (child, captured) = board.play(Move::from_house(k));
+            let (child, captured) = board.sow_and_capture(Move::from_house(k));
             let Some(cv) = self.tb.value_of(child.relative_houses()) else {
                 continue;
             };
@@ -363,7 +332,7 @@ impl Proof<'_> {
             if mask & (1 << k) == 0 {
                 continue;
             }
-            let (after, captured) = board.play(Move::from_house(k));
+            let (after, captured) = board.sow_and_capture(Move::from_house(k));
             if captured > 0 {
                 continue;
             }

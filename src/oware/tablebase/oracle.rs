@@ -14,10 +14,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock, Weak};
 use std::thread::JoinHandle;
 
-use super::{file, Silent, Tablebase};
+use super::{file, Tablebase};
 use crate::game::Oracle;
 use crate::game::{Outcome, TableSettings, Tables};
 use crate::oware::{Board, Move, Variant};
+use crate::retro::Silent;
 
 /// The seeds of the table built in memory when no files are given (the `TablebaseSeeds`
 /// default): it builds in about a second.
@@ -213,6 +214,13 @@ impl Oracle<Board> for TableOracle {
         let n = root.seeds_on_board() as u32;
         if root.variant() == self.variant && n > self.seeds && n <= 2 * self.seeds {
             self.prepare();
+        }
+    }
+
+    fn check_files(&self) -> Result<(), String> {
+        match &self.source {
+            Source::Files(tb) => tb.check_files().map_err(|e| e.to_string()),
+            Source::Lazy(_) => Ok(()),
         }
     }
 

@@ -1,0 +1,164 @@
+//! Where a solved table's bytes live: built here, in memory ([`Buffer`]s, one per section), or
+//! in a verified, memory-mapped table file ([`TableFile`]) whose payload holds the same sections
+//! one after the other. A solver reads both the same way, as sections of bytes.
+
+use std::ops::Range;
+
+use memmap2::MmapMut;
+
+use super::file::{TableError, TableFile};
+
+/// Memory of a solver, zeroed or taken over from a vector. Zeroed memory is asked for in huge
+/// pages: the retrograde passes read it at random, and with 4 KiB pages nearly every such read
+/// would also miss the address translation cache.
+pub struct Buffer(Repr);
+
+enum Repr {
+    Empty,
+    Mapped(MmapMut),
+    Bytes(Vec<u8>),
+    /// Little-endian words (converted in place on a big-endian machine), read as their bytes.
+    Words(Vec<u64>),
+}
+
+impl Buffer {
+    /// `len` zero bytes.
+    ///
+    /// # Panics
+    /// When the memory cannot be had (as a `Vec` would abort).
+    pub fn zeroed(len: usize) -> Buffer {
+        if len == 0 {
+            return Buffer(Repr::Empty);
+        }
+        let map = MmapMut::map_anon(len).unwrap_or_else(|e| panic!("{len} bytes of memory: {e}"));
+        #[cfg(target_os = "linux")]
+        // Only advice: without huge pages the passes are slower, not wrong.
+        let _ = map.advise(memmap2::Advice::HugePage);
+        Buffer(Repr::Mapped(map))
+    }
+
+    /// The words' bytes in little-endian order (a table file's), without a copy on a
+    /// little-endian machine.
+    pub fn from_words(mut words: Vec<u64>) -> Buffer {
+        if cfg!(target_endian = "big") {
+            for w in &mut words {
+                *w = w.to_le();
+            }
+        }
+        Buffer(Repr::Words(words))
+    }
+}
+
+impl From<Vec<u8>> for Buffer {
+    fn from(bytes: Vec<u8>) -> Buffer {
+        Buffer(Repr::Bytes(bytes))
+    }
+}
+
+impl std::ops::Deref for Buffer {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match &self.0 {
+            Repr::Empty => &[],
+            Repr::Mapped(m) => m,
+            Repr::Bytes(v) => v,
+            // SAFETY: any u64 is 8 valid bytes, and u8 needs no alignment.
+            Repr::Words(w) => unsafe {
+                std::slice::from_raw_parts(w.as_ptr().cast::<u8>(), w.len() * 8)
+            },
+        }
+    }
+}
+
+impl std::ops::DerefMut for Buffer {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        match &mut self.0 {
+            Repr::Empty => &mut [],
+            Repr::Mapped(m) => m,
+            Repr::Bytes(v) => v,
+            // SAFETY: as for `deref`; any 8 bytes are a valid u64, and the exclusive borrow of
+            // the words is held as long as the bytes'.
+            Repr::Words(w) => unsafe {
+                std::slice::from_raw_parts_mut(w.as_mut_ptr().cast::<u8>(), w.len() * 8)
+            },
+        }
+    }
+}
+
+/// A solved table's sections of bytes, owned or mapped.
+pub struct Storage(Backing);
+
+enum Backing {
+    Owned(Vec<Buffer>),
+    Mapped {
+        file: TableFile,
+        sections: Vec<Range<usize>>,
+    },
+}
+
+impl Storage {
+    /// Sections built in memory.
+    pub fn owned(sections: Vec<Buffer>) -> Storage {
+        Storage(Backing::Owned(sections))
+    }
+
+    /// The payload of `file` cut into sections of `lens` bytes, one after the other.
+    ///
+    /// # Panics
+    /// If the lengths do not add up to the payload's (the solver checks the header's counts
+    /// against the payload before).
+    pub fn mapped(file: TableFile, lens: &[usize]) -> Storage {
+        let mut at = 0;
+        let sections = lens
+            .iter()
+            .map(|&len| {
+                at += len;
+                at - len..at
+            })
+            .collect();
+        assert_eq!(at, file.payload().len(), "the sections make the payload");
+        Storage(Backing::Mapped { file, sections })
+    }
+
+    /// Section `i`.
+    ///
+    /// # Panics
+    /// If there is no section `i`.
+    #[inline]
+    pub fn section(&self, i: usize) -> &[u8] {
+        match &self.0 {
+            Backing::Owned(buffers) => &buffers[i],
+            Backing::Mapped { file, sections } => &file.payload()[sections[i].clone()],
+        }
+    }
+
+    /// The number of sections.
+    pub fn sections(&self) -> usize {
+        match &self.0 {
+            Backing::Owned(buffers) => buffers.len(),
+            Backing::Mapped { sections, .. } => sections.len(),
+        }
+    }
+
+    /// The sections, when they were built here (a table from a file is not written again);
+    /// `None` when mapped.
+    pub fn owned_sections(&self) -> Option<Vec<&[u8]>> {
+        match &self.0 {
+            Backing::Owned(buffers) => Some(buffers.iter().map(|b| &b[..]).collect()),
+            Backing::Mapped { .. } => None,
+        }
+    }
+
+    /// Whether the table's file still has the length it was mapped with (see
+    /// [`TableFile::check_length`]); always for a table in memory.
+    ///
+    /// # Errors
+    /// [`TableError::Truncated`] for a file that shrank since it was mapped, [`TableError::Io`]
+    /// when its length cannot be read.
+    pub fn check_length(&self) -> Result<(), TableError> {
+        match &self.0 {
+            Backing::Owned(_) => Ok(()),
+            Backing::Mapped { file, .. } => file.check_length(),
+        }
+    }
+}
