@@ -743,7 +743,8 @@ impl Scratch {
     /// `solve dobutsu --probe` without `--table` reads the default place: a stand-in solution
     /// of a reduced game goes there.
     fn stand_in_solution(&self) {
-        use perfectplay::dobutsu::solve::{self, file, Silent};
+        use perfectplay::dobutsu::solve::{self, file};
+        use perfectplay::retro::Silent;
         let path = self.dir.join("xdg/perfectplay/dobutsu.solution");
         if !path.exists() {
             let start = dobutsu::Position::from_fen("1l1/1c1/1C1/1L1[] w").expect("FEN");

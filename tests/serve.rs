@@ -11,8 +11,9 @@ use common::web::WebServer;
 use perfectplay::arena::games::Refereed;
 use perfectplay::dobutsu::Position;
 use perfectplay::game::{Game, GameState, Notation};
-use perfectplay::oware::tablebase::{Silent, Tablebase};
+use perfectplay::oware::tablebase::Tablebase;
 use perfectplay::oware::{Board, Variant};
+use perfectplay::retro::Silent;
 use serde_json::Value;
 
 /// Moves of a game played out from the start of `G` by a fixed pseudo-random sequence until
