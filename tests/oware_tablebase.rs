@@ -539,3 +539,54 @@ fn a_layer_file_cut_while_loaded_is_dropped_before_the_next_search() {
     );
     engine.finish();
 }
+
+/// A directory with layer 5 deleted, layer 10 cut to half and two stray files: the engine says
+/// in one line, once for the two table options set, which seeds it uses and names each file it
+/// does not use, and why.
+#[test]
+fn a_damaged_directory_is_reported_in_one_line_naming_each_bad_file() {
+    let dir = scratch("oware_tablebase_damaged_directory");
+    let tb = Tablebase::build(Variant::Abapa, 12, &Silent);
+    file::save(&tb, &dir).unwrap();
+    let name = |n| dir.join(file::layer_name(Variant::Abapa, n));
+    std::fs::remove_file(name(5)).unwrap();
+    let full = std::fs::metadata(name(10)).unwrap().len();
+    let bytes = std::fs::read(name(10)).unwrap();
+    std::fs::write(name(10), &bytes[..full as usize / 2]).unwrap();
+    std::fs::write(dir.join("junk.tb"), b"junk").unwrap();
+    std::fs::write(dir.join("README"), b"layers 0 to 12").unwrap();
+    let mut engine = common::Engine::start();
+    engine.send(&format!(
+        "setoption name TablebasePath value {}",
+        dir.display()
+    ));
+    engine.send("setoption name TablebaseSeeds value 12");
+    let stray = |f: &str| {
+        format!(
+            "table file {} is inconsistent: a stray file, not a layer file \
+             (oware-<variant>-<seeds>.tb); skipped",
+            dir.join(f).display()
+        )
+    };
+    assert_eq!(
+        engine.sync(),
+        [format!(
+            "info string loaded the abapa tablebase up to 4 seeds from {} (not used: no table \
+             file at {}; table file {} has {} bytes, {full} expected (truncated, or not a whole \
+             table); {}; {})",
+            dir.display(),
+            name(5).display(),
+            name(10).display(),
+            full / 2,
+            stray("README"),
+            stray("junk.tb"),
+        )]
+    );
+    // Four seeds on the board: the layers kept are used.
+    engine.send("position fen 0-0-0-0-1-1-1-1-0-0-0-0-22-22-S");
+    engine.send("go depth 4");
+    let out = engine.until_bestmove();
+    assert!(out.iter().any(|l| l.contains(" tbhits ")), "{out:?}");
+    assert!(out.iter().all(|l| !l.starts_with("info string")), "{out:?}");
+    engine.finish();
+}

@@ -47,6 +47,10 @@ pub(crate) trait SelectedGame: Send {
     fn prepare_tables(&self, settings: &EngineSettings);
     /// Waits for the work [`SelectedGame::prepare_tables`] started (`isready`).
     fn wait_tables(&self);
+    /// Loads the tables again if a table option was set since they were loaded (`isready`,
+    /// `ucinewgame` and `go` ask first), so that options set together load them once: the
+    /// `info string` that says what was loaded, if there is anything to say.
+    fn load_stale_tables(&mut self) -> Option<String>;
     /// `position`: the game from `start` (`None` for the start position) with `moves`. On error
     /// there is no position until the next valid one.
     fn set_position(&mut self, start: Option<&str>, moves: &[&str]) -> Result<(), String>;
@@ -99,6 +103,8 @@ pub(crate) struct GameEngine<G: Notation> {
     /// Whether a background build was started (or found running) in this engine: it is not
     /// started again after it ends.
     build_tried: bool,
+    /// Whether a table option was set since the tables were loaded.
+    tables_stale: bool,
 }
 
 impl<G: Notation> GameEngine<G> {
@@ -125,6 +131,7 @@ impl<G: Notation> GameEngine<G> {
             loaded: None,
             build: None,
             build_tried: false,
+            tables_stale: false,
         };
         // Tables in the default place; the session says what loading them gave.
         engine.loaded = engine.load_tables();
@@ -260,10 +267,9 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
         // have been made or fixed since); a new variant makes a new engine, which loads its own.
         let tables_changed = settings.tables != self.settings.tables || is_table_option(decl);
         self.settings = settings;
+        // Loaded before their next use, once for all the table options set until then.
+        self.tables_stale |= tables_changed;
         let mut lines = Vec::new();
-        if tables_changed {
-            lines.extend(self.load_tables());
-        }
         if !rules_changed {
             return Some(Ok(lines));
         }
@@ -302,6 +308,13 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
         if let Some(tables) = &self.tables {
             tables.oracle.wait_prepared();
         }
+    }
+
+    fn load_stale_tables(&mut self) -> Option<String> {
+        if !std::mem::take(&mut self.tables_stale) {
+            return None;
+        }
+        self.load_tables()
     }
 
     fn set_position(&mut self, start: Option<&str>, moves: &[&str]) -> Result<(), String> {
@@ -368,7 +381,8 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
         tx: Sender<Event>,
     ) -> Go {
         // The build of missing tables is followed first: a search may use them at once.
-        let mut said = self.follow_build(settings);
+        let mut said: Vec<String> = self.load_stale_tables().into_iter().collect();
+        said.extend(self.follow_build(settings));
         said.extend(self.drop_cut_tables());
         let answered = |mut said: Vec<String>, line: String| {
             said.push(line);

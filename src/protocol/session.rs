@@ -79,15 +79,11 @@ pub fn run_with_presets<R: BufRead + Send + 'static, W: Write>(
         let lines = session
             .apply_option(name, value)
             .map_err(|e| SessionError::Preset(format!("'{shown}' refused: {e}")))?;
-        // Nothing but replies may go out before the first command: what a preset said (the
-        // table's report) goes to the log.
-        for line in lines {
-            if line.contains("not enough memory") || line.starts_with("info string error") {
-                log::warn!("{line}");
-            } else {
-                log::info!("{line}");
-            }
-        }
+        lines.iter().for_each(|line| log_preset_line(line));
+    }
+    // The tables the presets name, loaded once for all of them.
+    if let Some(line) = session.game.load_stale_tables() {
+        log_preset_line(&line);
     }
     thread::spawn(move || {
         read_lines(input, |line| tx.send(Event::Line(line)).is_ok());
@@ -95,6 +91,16 @@ pub fn run_with_presets<R: BufRead + Send + 'static, W: Write>(
     });
     session.event_loop(rx)?;
     Ok(())
+}
+
+/// Logs what a preset said (the table's report): nothing but replies may go out before the
+/// first command.
+fn log_preset_line(line: &str) {
+    if line.contains("not enough memory") || line.starts_with("info string error") {
+        log::warn!("{line}");
+    } else {
+        log::info!("{line}");
+    }
 }
 
 /// Passes each input line to `line` until the end of input, a read error, or `line` returns
@@ -304,13 +310,17 @@ impl<W: Write> Session<W> {
                 self.say("uciok")
             }
             Command::IsReady => {
-                // Ready means the tables are ready: the in-memory table that `ucinewgame` or
-                // `go` started building is built.
+                // Ready means the tables are ready: loaded if an option named them since, and
+                // the in-memory table that `ucinewgame` or `go` started building built.
+                let loaded: Vec<String> = self.game.load_stale_tables().into_iter().collect();
+                self.say_all(&loaded)?;
                 self.game.wait_tables();
                 self.say("readyok")
             }
             Command::Debug => Ok(()),
             Command::NewGame => {
+                let loaded: Vec<String> = self.game.load_stale_tables().into_iter().collect();
+                self.say_all(&loaded)?;
                 self.game.new_game();
                 self.game.prepare_tables(&self.settings);
                 Ok(())

@@ -109,46 +109,62 @@ fn load_layer(path: &Path, variant: Variant, seeds: u32) -> Result<Layer, TableE
 
 /// Loads the layers of `variant` from `dir`: layer 0, 1, ... while their files are there and
 /// sound, up to `up_to` seeds (all there are when `None`). Returns the table (perhaps with no
-/// layer) and the problems met, each naming its file: a file that is truncated, corrupt, of
-/// another game, variant or layer (the layers from it on are not used), a layer missing below
-/// `up_to`, and stray files (a name beginning with `oware-` that is no layer file), which are
-/// skipped.
+/// layer) and the problems met, each naming its file: the first layer refused (missing below
+/// `up_to` or below a layer file that is there; truncated, corrupt, of another game, variant or
+/// layer), from which on the layers are not used; then, of the layers above it, each missing
+/// below the highest file there and each whose header or length is wrong (their payloads are not
+/// read); and stray files (any name in `dir` that is no layer file of either variant), which
+/// are skipped.
 pub fn load(dir: &Path, variant: Variant, up_to: Option<u32>) -> (Tablebase, Vec<TableError>) {
     let mut tb = Tablebase::empty(variant);
     let mut problems = Vec::new();
     let last = up_to.unwrap_or(MAX_SEEDS).min(MAX_SEEDS);
-    for n in 0..=last {
-        let path = dir.join(layer_name(variant, n));
-        match load_layer(&path, variant, n) {
+    let path = |n| dir.join(layer_name(variant, n));
+    // A missing layer is a problem below a layer file, and (the first) below the last asked for.
+    let highest = (0..=last).rev().find(|&n| path(n).exists());
+    let wanted = highest.max(up_to.map(|_| last));
+    let mut n = 0;
+    while n <= last {
+        match load_layer(&path(n), variant, n) {
             Ok(layer) => tb.layers.push(layer),
-            Err(TableError::Missing(p)) => {
-                if up_to.is_some() {
-                    problems.push(TableError::Missing(p));
+            Err(e) => {
+                if !matches!(e, TableError::Missing(_)) || wanted.is_some_and(|w| n <= w) {
+                    problems.push(e);
                 }
                 break;
             }
-            Err(e) => {
-                problems.push(e);
-                break;
-            }
+        }
+        n += 1;
+    }
+    // The layers above the first refused: unused, but what is wrong with them is said too.
+    for m in n + 1..=highest.unwrap_or(0) {
+        if let Err(e) = table::peek(&path(m), GAME, VERSION) {
+            problems.push(e);
         }
     }
-    if let Ok(entries) = std::fs::read_dir(dir) {
-        let mut stray: Vec<PathBuf> = entries
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| {
-                let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-                name.starts_with("oware-") && !is_layer_name(name)
-            })
-            .collect();
-        stray.sort();
-        problems.extend(stray.into_iter().map(|path| TableError::Inconsistent {
+    problems.extend(stray_files(dir));
+    (tb, problems)
+}
+
+/// The names in `dir` that are no layer file of either variant, in name order, each as a
+/// problem.
+fn stray_files(dir: &Path) -> Vec<TableError> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut stray: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .filter(|e| !e.file_name().to_str().is_some_and(is_layer_name))
+        .map(|e| e.path())
+        .collect();
+    stray.sort();
+    stray
+        .into_iter()
+        .map(|path| TableError::Inconsistent {
             path,
             reason: "a stray file, not a layer file (oware-<variant>-<seeds>.tb); skipped".into(),
-        }));
-    }
-    (tb, problems)
+        })
+        .collect()
 }
 
 /// Whether `name` is the name of a layer file of either variant.

@@ -248,6 +248,9 @@ impl Oracle<Board> for TableOracle {
 /// as the probes need it;
 /// `TablebaseSeeds` 0 uses none.
 ///
+/// The description names each file of the directory not used: the layers missing, truncated,
+/// corrupt or of another variant, and stray files ([`file::load`]).
+///
 /// # Errors
 /// A message naming the files refused (missing, truncated, corrupt, of another variant) when
 /// the directory gives no layer at all.
@@ -258,6 +261,9 @@ pub fn load_tables(
     if tables.limit == Some(0) {
         return Ok(None);
     }
+    // What the directory holds that is not used, each file named, for the one line that says
+    // what was loaded.
+    let mut skipped = Vec::new();
     let oracle = match tables.path.as_deref() {
         None | Some("") => TableOracle::in_memory(variant, tables.limit.unwrap_or(DEFAULT_SEEDS)),
         Some(dir) => {
@@ -274,9 +280,7 @@ pub fn load_tables(
                     said.join("; ")
                 });
             }
-            for p in &said {
-                log::warn!("{p}");
-            }
+            skipped = said;
             TableOracle::from_table(tb, tables.limit)
         }
     };
@@ -288,10 +292,16 @@ pub fn load_tables(
              the next ucinewgame, else when first needed)",
             oracle.seeds
         ),
-        Source::Files(_) => format!(
+        Source::Files(_) if skipped.is_empty() => format!(
             "the {variant} tablebase up to {} seeds from {}",
             oracle.seeds,
             tables.path.as_deref().unwrap_or("")
+        ),
+        Source::Files(_) => format!(
+            "the {variant} tablebase up to {} seeds from {} (not used: {})",
+            oracle.seeds,
+            tables.path.as_deref().unwrap_or(""),
+            skipped.join("; ")
         ),
     };
     Ok(Some(Tables {
