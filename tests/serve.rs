@@ -391,11 +391,23 @@ fn wait_for_searches(server: &WebServer, want: u64) -> u64 {
 #[test]
 fn a_search_stops_when_its_page_goes_away_or_starts_another() {
     let server = WebServer::start(&[]);
-    // An endless analysis, left after its first line.
-    let events = server.events("api/analysis?variant=abapa&page=p1", |name, _| {
-        name == "info"
+    // An endless analysis, left once a tick between two lines has counted nodes past the
+    // last line's.
+    let mut last_line = 0;
+    let events = server.events("api/analysis?variant=abapa&page=p1", |name, v| {
+        let nodes = v["nodes"].as_u64().unwrap_or(0);
+        match name {
+            "info" => {
+                last_line = nodes;
+                false
+            }
+            "tick" => last_line > 0 && nodes > last_line,
+            _ => false,
+        }
     });
-    assert_eq!(events.last().unwrap().0, "info");
+    let (name, tick) = events.last().unwrap();
+    assert_eq!(name, "tick", "{events:?}");
+    assert!(tick["nps"].as_u64().unwrap() > 0, "{tick}");
     assert_eq!(wait_for_searches(&server, 0), 0);
     // A page's second search stops its first, which ends with its best move.
     let url = server.url.clone();

@@ -1,6 +1,6 @@
 //! When a search stops: explicit limits from `go`, strength levels, and the shared stop control.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -222,6 +222,8 @@ pub struct Control {
     stop: AtomicBool,
     pondering: AtomicBool,
     clock_start: Mutex<Instant>,
+    /// The nodes searched so far, as the search last reported them ([`Control::nodes`]).
+    nodes: AtomicU64,
 }
 
 impl Default for Control {
@@ -237,11 +239,23 @@ impl Control {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
             clock_start: Mutex::new(Instant::now()),
+            nodes: AtomicU64::new(0),
         }
     }
     /// Asks the search to stop as soon as possible (it returns the last completed iteration's move).
     pub fn stop(&self) {
         self.stop.store(true, Ordering::Relaxed);
+    }
+    /// The nodes the search has searched so far, all threads together, as it last said: every
+    /// thousand nodes or so after its first iteration, so that a front end can show the count
+    /// between two iterations' reports (0 before).
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+    /// Says that `nodes` have been searched (the count only grows: threads that say it at
+    /// different moments do not take it back).
+    pub(crate) fn report_nodes(&self, nodes: u64) {
+        self.nodes.fetch_max(nodes, Ordering::Relaxed);
     }
     /// Whether a stop was asked for.
     pub fn is_stopped(&self) -> bool {

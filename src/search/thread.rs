@@ -310,6 +310,7 @@ impl<'a, G: Game> SearchThread<'a, G> {
         if self.all_nodes.is_some() && self.flush_nodes() >= self.budget {
             return true;
         }
+        self.control.report_nodes(self.total_nodes());
         self.out_of_time()
     }
 

@@ -128,6 +128,19 @@ impl<G: WebGame> GameSlot<G> {
                 }
             }
         }
+        // A file cut short since it was mapped would kill the server at its next read: the
+        // tables are dropped instead (Oracle::check_files; docs/web.md).
+        if let Some(error) = state
+            .tables
+            .as_ref()
+            .and_then(|t| t.oracle.check_files().err())
+        {
+            state.tables = None;
+            state.note = Some(format!(
+                "error: {error}; the tables are dropped (restart the server once the file is \
+                 whole): values come from search only"
+            ));
+        }
         let progress = state.build.as_ref().map(Build::poll);
         match progress {
             None | Some(Progress::Building) => {}

@@ -389,7 +389,7 @@ impl WebVisit for StartSearch<'_> {
 }
 
 /// `GET /api/analysis`: the search's lines as Server-Sent Events (`info`, `note`, then one
-/// `bestmove`), with a `tick` (the time searched) whenever [`HEARTBEAT`] passes without one; the search stops when the
+/// `bestmove`), with a `tick` (the time and nodes searched) whenever [`HEARTBEAT`] passes without one; the search stops when the
 /// stream cannot be written (the page went away) or the same `page` starts another search.
 fn stream_analysis(shared: &Shared, request: Request, query: &Query) {
     let control = Arc::new(Control::new(false));
@@ -469,8 +469,10 @@ fn write_events(
         let event = match events.recv_timeout(HEARTBEAT) {
             Ok(event) => event,
             Err(RecvTimeoutError::Timeout) => {
-                let ms = control.elapsed().as_millis();
-                chunk(&format!("event: tick\ndata: {{\"time\":{ms}}}\n\n"))?;
+                let ms = control.elapsed().as_millis() as u64;
+                let nodes = control.nodes();
+                let tick = json!({"time": ms, "nodes": nodes, "nps": nodes * 1000 / ms.max(1)});
+                chunk(&format!("event: tick\ndata: {tick}\n\n"))?;
                 continue;
             }
             Err(RecvTimeoutError::Disconnected) => break,

@@ -549,18 +549,21 @@ function study(id) {
       app.lines.length = Math.min(app.lines.length, Number($("multipv").value));
       if (!pending) { pending = true; requestAnimationFrame(() => { pending = false; drawLines(); }); }
     },
-    tick: (t) => { if (id === app.request) drawStats(t.time); },
+    tick: (t) => { if (id === app.request) drawStats(t.time, t); },
     best: () => {},
   });
 }
 
-// The search's depth, speed and nodes from its last line, and the time searched.
-function drawStats(time) {
+// The search's depth from its last line, and its speed, nodes and time: from the last tick
+// (the search's count between two lines) when it is newer than the line.
+function drawStats(time, tick) {
   const top = app.lines[0];
+  const now = tick && (!top || tick.nodes > top.nodes) ? tick : top;
   const clock = `${(time / 1000).toFixed(1)} s`;
+  const speed = now ? ` · ${(now.nps / 1000).toFixed(0)} kn/s · ${now.nodes.toLocaleString()} nodes` : "";
   $("engine-stats").textContent = top
-    ? `depth ${top.depth}/${top.seldepth} · ${(top.nps / 1000).toFixed(0)} kn/s · ${top.nodes.toLocaleString()} nodes · ${clock}`
-    : `searching · ${clock}`;
+    ? `depth ${top.depth}/${top.seldepth}${speed} · ${clock}`
+    : `searching${speed} · ${clock}`;
 }
 
 function drawLines() {
