@@ -16,10 +16,14 @@ use perfectplay::oware::{Board, Variant};
 use perfectplay::retro::Silent;
 use serde_json::Value;
 
-/// Moves of a game played out from the start of `G` by a fixed pseudo-random sequence until
-/// it ends by the rules or `max` plies have passed.
+/// A game played out from the start of `G` by a fixed pseudo-random sequence until it ends by
+/// the rules or `max` plies have passed.
 fn random_game<G: Notation>(rules: G::Rules, seed: u64, max: usize) -> GameState<G> {
-    let mut game = GameState::<G>::from_start(rules);
+    play_out(GameState::<G>::from_start(rules), seed, max)
+}
+
+/// `game` played on by the pseudo-random sequence of `seed` until it ends or has `max` plies.
+fn play_out<G: Notation>(mut game: GameState<G>, seed: u64, max: usize) -> GameState<G> {
     let mut x = seed;
     while !game.is_over() && game.ply() < max {
         let moves = game.legal_moves();
@@ -293,15 +297,7 @@ fn records_export_and_import_in_the_runners_formats() {
     // Dobutsu from a set-up position, to its end: the PGN keeps the FEN and the result.
     let fen = "g1e/1l1/1c1/ELG[C] w 0 1";
     let start: Position = Position::parse_position(fen, &Default::default()).unwrap();
-    let mut game = GameState::new(start, Default::default());
-    let mut x = 5u64;
-    while !game.is_over() {
-        let moves = game.legal_moves();
-        x = x
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        game.play(moves[(x >> 33) as usize % moves.len()]).unwrap();
-    }
+    let game = play_out(GameState::new(start, Default::default()), 5, usize::MAX);
     let words = move_words(&game);
     let (status, pgn) = server.get(&format!(
         "api/record?variant=dobutsu&position={}&moves={}",
@@ -522,4 +518,174 @@ fn the_dobutsu_start_is_lost_in_78_plies_through_the_api() {
         let before = ply["before"]["plies"].as_u64().unwrap();
         assert_eq!(before, 78 - i as u64, "ply {}", i + 1);
     }
+}
+
+/// HTTP's methods: `HEAD` as `GET` without the body, 405 with `Allow` for a method an endpoint
+/// does not answer, 404 for no endpoint; a body over 1 MiB gets 413, one not UTF-8 gets 400;
+/// a request line that is not UTF-8 leaves the server answering the next one.
+#[test]
+fn methods_and_bodies_get_http_answers() {
+    let server = WebServer::start(&[]);
+    for path in ["", "app.js", "api/state?variant=dobutsu", "api/info"] {
+        let (status, _, body) = server.request("HEAD", path, b"");
+        assert_eq!((status, body.as_str()), (200, ""), "HEAD {path}");
+    }
+    let cases = [
+        ("GET", "api/import", 405, Some("POST")),
+        ("POST", "api/state", 405, Some("GET, HEAD")),
+        ("HEAD", "api/analysis", 405, Some("GET")),
+        ("DELETE", "", 405, Some("GET, HEAD")),
+        ("GET", "api/nothing", 404, None),
+        ("POST", "api/nothing", 404, None),
+    ];
+    for (method, path, want, allow) in cases {
+        let (status, got_allow, body) = server.request(method, path, b"");
+        assert_eq!(status, want, "{method} {path}: {body}");
+        assert_eq!(got_allow.as_deref(), allow, "{method} {path}");
+        if method != "HEAD" {
+            let error: Value = serde_json::from_str(&body).unwrap();
+            let text = error["error"].as_str().unwrap();
+            assert!(
+                text.contains(if want == 405 { method } else { "no " }),
+                "{text}"
+            );
+        }
+    }
+    // A record of 1 MiB and one byte: refused whole, not read in part.
+    let mut big = b"[Variant \"Oware Abapa\"]\n\n1. A a ".to_vec();
+    big.resize((1 << 20) + 1, b' ');
+    let (status, _, body) = server.request("POST", "api/import?variant=abapa", &big);
+    assert_eq!(status, 413, "{body}");
+    assert!(body.contains("the body is over 1 MiB"), "{body}");
+    big.truncate(1 << 20);
+    let (status, _, body) = server.request("POST", "api/import?variant=abapa", &big);
+    assert_eq!(status, 200, "{body}");
+    let (status, _, body) = server.request("POST", "api/import?variant=abapa", b"\xff\xfe");
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("not UTF-8"), "{body}");
+    // A raw request line that is not UTF-8 (no client sends one: they percent-encode).
+    let addr = server
+        .url
+        .trim_start_matches("http://")
+        .trim_end_matches('/');
+    let mut raw = std::net::TcpStream::connect(addr).unwrap();
+    std::io::Write::write_all(&mut raw, b"GET /\xff\xfe HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    drop(raw);
+    assert_eq!(server.json("api/info").0, 200);
+}
+
+/// `/api/bestmove` thinks at most the server's `--max-movetime`: a depth it cannot reach in
+/// that time is cut there with the move found so far, a longer movetime is refused, and
+/// `/api/info` counts the search while it runs.
+#[test]
+fn bestmove_is_capped_and_counted() {
+    let server = WebServer::start(&["--max-movetime", "1500"]);
+    let (status, body) = server.json("api/bestmove?variant=abapa&movetime=1501");
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("at most 1500 ms"),
+        "{body}"
+    );
+    let url = server.url.clone();
+    let started = Instant::now();
+    let search = std::thread::spawn(move || {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .timeout_global(Some(Duration::from_secs(60)))
+            .build()
+            .into();
+        let text = agent
+            .get(format!("{url}api/bestmove?variant=abapa&depth=100"))
+            .call()
+            .unwrap()
+            .into_body()
+            .read_to_string()
+            .unwrap();
+        serde_json::from_str::<Value>(&text).unwrap()
+    });
+    assert_eq!(wait_for_searches(&server, 1), 1);
+    let best = search.join().unwrap();
+    assert!(started.elapsed() < Duration::from_secs(50), "{best}");
+    assert!(best["depth"].as_u64().unwrap() < 100, "{best}");
+    assert!("ABCDEF".contains(best["move"].as_str().unwrap()), "{best}");
+    assert_eq!(wait_for_searches(&server, 0), 0);
+}
+
+/// Dobutsu's FEN counters count on in every position the API writes: after each legal move
+/// (the halfmove clock back to 0 after a capture, the move number up after Gote's move), at the
+/// most a counter holds, and in a record's move numbers.
+#[test]
+fn dobutsu_counters_count_on() {
+    let server = WebServer::start(&[]);
+    let legal = |position: &str, moves: &str| -> Vec<(String, String)> {
+        let (status, state) = server.json(&format!(
+            "api/state?variant=dobutsu&position={}&moves={moves}",
+            position
+                .replace(' ', "+")
+                .replace('[', "%5B")
+                .replace(']', "%5D")
+        ));
+        assert_eq!(status, 200, "{state}");
+        state["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| {
+                let words: Vec<&str> = l["position"].as_str().unwrap().split(' ').collect();
+                (
+                    l["move"].as_str().unwrap().to_string(),
+                    words[4..].join(" "),
+                )
+            })
+            .collect()
+    };
+    let gote = legal("gle/1c1/1C1/ELG[] b - - 3 7", "");
+    assert!(gote.contains(&("b3b2".into(), "0 8".into())), "{gote:?}");
+    assert!(gote.contains(&("a4a3".into(), "4 8".into())), "{gote:?}");
+    let sente = legal("gle/1c1/1C1/ELG[] w - - 3 7", "b1a2");
+    assert!(sente.contains(&("b3b2".into(), "0 8".into())), "{sente:?}");
+    let most = legal("gle/1c1/1C1/ELG[] b - - 4294967295 4294967295", "");
+    assert!(
+        most.contains(&("a4a3".into(), "4294967295 4294967295".into())),
+        "{most:?}"
+    );
+    let (_, probe) =
+        server.json("api/probe?variant=dobutsu&position=gle/1c1/1C1/ELG%5B%5D+b+-+-+3+7");
+    let moves = probe["moves"].as_array().unwrap();
+    assert!(moves
+        .iter()
+        .any(|m| m["move"] == "b3b2" && m["position"].as_str().unwrap().ends_with(" w - - 0 8")));
+    let (status, pgn) = server.get(
+        "api/record?variant=dobutsu&position=gle/1c1/1C1/ELG%5B%5D+b+-+-+3+7&moves=b3b2+b1b2+c4b3",
+    );
+    assert_eq!(status, 200, "{pgn}");
+    assert!(pgn.contains("7... b3b2 8. b1b2 c4b3"), "{pgn}");
+}
+
+/// The hands of a Dobutsu game's end: the captor holds the enemy Lion (`L` 1); when no Lion was
+/// captured (a Try, a repetition) no one does.
+#[test]
+fn a_captured_lion_is_in_its_captors_hand() {
+    use perfectplay::dobutsu::{Kind, Player};
+    let server = WebServer::start(&[]);
+    let mut seen = [false; 2];
+    for seed in 1..40 {
+        let game = random_game::<Position>(Default::default(), seed, 300);
+        let Some(end) = game.end() else { continue };
+        let (_, state) = server.json(&format!(
+            "api/state?variant=dobutsu&moves={}",
+            encode(&move_words(&game))
+        ));
+        let pos = game.position();
+        for player in [Player::Sente, Player::Gote] {
+            let name = Position::PLAYER_NAMES[player as usize];
+            let held = pos.in_hand(player, Kind::Lion);
+            assert_eq!(state["board"]["hands"][name]["L"], held, "seed {seed}");
+            if held == 1 {
+                assert_eq!(end.winner, Some(player), "seed {seed}");
+            }
+        }
+        let captured = pos.lion(Player::Sente).is_none() || pos.lion(Player::Gote).is_none();
+        seen[usize::from(captured)] = true;
+    }
+    assert_eq!(seen, [true, true], "games ending by a Try and by a capture");
 }

@@ -281,6 +281,19 @@ fn play_a_move_by_clicking_and_the_engine_replies() {
         "{hand}"
     );
     browser.screenshot("dobutsu-play.png");
+
+    // A variant the page does not offer: said, and the default game shown.
+    browser.go(&format!("{}?variant=chess", server.url));
+    browser.wait_for(
+        "the default board",
+        "return document.querySelectorAll('[data-square]').length == 12",
+    );
+    let error = browser.js("return document.getElementById('error').innerText");
+    assert_eq!(error, "'chess' is not a variant: showing abapa");
+    assert_eq!(
+        browser.js("return document.getElementById('variant').value"),
+        "abapa"
+    );
 }
 
 #[test]

@@ -169,12 +169,15 @@ impl<G: Game> GameState<G> {
         let ply = self.ply();
         let halfmove = match self.last_capture {
             Some(at) => (ply - at) as u32,
-            None => self.start_counters.halfmove + ply as u32,
+            None => self.start_counters.halfmove.saturating_add(ply as u32),
         };
         let second_to_move = self.start.to_move().index();
         MoveCounters {
             halfmove,
-            fullmove: self.start_counters.fullmove + ((ply + second_to_move) / 2) as u32,
+            fullmove: self
+                .start_counters
+                .fullmove
+                .saturating_add(((ply + second_to_move) / 2) as u32),
         }
     }
 

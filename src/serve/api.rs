@@ -394,7 +394,7 @@ impl Known {
         }
     }
 
-    /// The value in words (`win in 7 plies`, `draw`, `+3 seeds`, `between -1 and +3 seeds`).
+    /// The value in words (`win in 7 plies`, `win in 1 ply`, `draw`, `+3 seeds`, `between -1 and +3 seeds`).
     fn text(self) -> String {
         match self {
             Known::Result {
@@ -409,8 +409,10 @@ impl Known {
                 };
                 match (margin, plies) {
                     (Some(0), _) => "draw".to_string(),
-                    (Some(m), _) => format!("{word} by {} seeds", m.abs()),
-                    (None, Some(p)) if outcome != Outcome::Draw => format!("{word} in {p} plies"),
+                    (Some(m), _) => format!("{word} by {}", count(m.unsigned_abs(), "seed")),
+                    (None, Some(p)) if outcome != Outcome::Draw => {
+                        format!("{word} in {}", count(p, "ply"))
+                    }
                     _ => word.to_string(),
                 }
             }
@@ -501,6 +503,27 @@ pub fn move_values<G: WebGame>(
     moves
 }
 
+/// `n` and the noun, in the plural but for 1 (`1 ply`, `7 plies`, `2 seeds`).
+fn count(n: u32, noun: &str) -> String {
+    match (n, noun.strip_suffix('y')) {
+        (1, _) => format!("1 {noun}"),
+        (_, Some(stem)) => format!("{n} {stem}ies"),
+        _ => format!("{n} {noun}s"),
+    }
+}
+
+/// The position after the legal move `mv` of `game`, written with its move counters (Dobutsu's
+/// FEN counts on from the game's; Oware's diagrams have none).
+fn position_after<G: WebGame>(game: &GameState<G>, mv: G::Move) -> String {
+    let mut after = game.clone();
+    match after.play_past_cycle_end(mv) {
+        Ok(()) => after
+            .position()
+            .write_position_with_counters(after.counters()),
+        Err(_) => game.position().play(mv).0.write_position(),
+    }
+}
+
 /// The JSON of an optional value (`null` when unknown).
 fn value_json(value: Option<Known>) -> Value {
     value.map_or(Value::Null, Known::json)
@@ -518,7 +541,7 @@ pub fn state<G: WebGame>(game: &GameState<G>) -> Value {
     let legal: Vec<Value> = game
         .legal_moves()
         .into_iter()
-        .map(|mv| json!({"move": mv.to_string(), "position": pos.play(mv).0.write_position()}))
+        .map(|mv| json!({"move": mv.to_string(), "position": position_after(game, mv)}))
         .collect();
     let end = game.end().map(|end| {
         json!({
@@ -561,8 +584,8 @@ pub fn probe<G: WebGame>(slot: &GameSlot<G>, game: &GameState<G>) -> Value {
         .or_else(|| position_value(game.position(), oracle));
     let moves: Vec<Value> = move_values(game, oracle)
         .into_iter()
-        .map(|(mv, child, v)| {
-            json!({"move": mv.to_string(), "position": child.write_position(),
+        .map(|(mv, _, v)| {
+            json!({"move": mv.to_string(), "position": position_after(game, mv),
                    "value": value_json(v)})
         })
         .collect();
@@ -703,6 +726,13 @@ pub struct SearchParams {
     level: Level,
     lines: usize,
     limits: Limits,
+}
+
+impl SearchParams {
+    /// The `movetime` asked for, if any.
+    pub fn movetime(&self) -> Option<Duration> {
+        self.limits.movetime
+    }
 }
 
 /// The search a request asks for: `level` (1-6, default 6), `multipv` (1-500, default 1),
@@ -850,4 +880,34 @@ pub fn search<G: WebGame>(
     };
     let result = searcher.search(&root, &params.limits, &config, control, &mut handler);
     let _ = tx.send(SearchEvent::Best(best_json::<G>(&result)));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The words of a value: plies counted in the singular and the plural, margins in seeds.
+    #[test]
+    fn values_in_words() {
+        let result = |outcome, plies, margin| Known::Result {
+            outcome,
+            plies,
+            margin,
+        };
+        assert_eq!(result(Outcome::Win, Some(1), None).text(), "win in 1 ply");
+        assert_eq!(
+            result(Outcome::Loss, Some(2), None).text(),
+            "loss in 2 plies"
+        );
+        assert_eq!(result(Outcome::Draw, Some(8), None).text(), "draw");
+        assert_eq!(result(Outcome::Win, None, Some(3)).text(), "win by 3 seeds");
+        assert_eq!(
+            result(Outcome::Loss, None, Some(-1)).text(),
+            "loss by 1 seed"
+        );
+        assert_eq!(
+            Known::Bounds { low: -1, high: 3 }.text(),
+            "between -1 and +3 seeds"
+        );
+    }
 }

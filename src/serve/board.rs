@@ -149,9 +149,11 @@ impl WebGame for dobutsu::Position {
                 ))
             })
             .collect();
+        // The droppable kinds, and the enemy Lion once it has been captured (the game's end).
         let hand = |holder| -> serde_json::Map<String, Value> {
             Kind::DROPPABLE
                 .iter()
+                .chain([&Kind::Lion])
                 .map(|&k| (k.letter().to_string(), json!(self.in_hand(holder, k))))
                 .collect()
         };

@@ -37,6 +37,17 @@ const MAX_BODY: u64 = 1 << 20;
 const HEARTBEAT: Duration = Duration::from_millis(250);
 /// How long a `bestmove` request thinks when it gives no limit, in ms.
 const DEFAULT_MOVETIME_MS: u64 = 1000;
+/// The endpoints of the API, each with the one method it answers (`GET` also answers `HEAD`).
+const ENDPOINTS: [(&str, Method); 8] = [
+    ("/api/info", Method::Get),
+    ("/api/state", Method::Get),
+    ("/api/probe", Method::Get),
+    ("/api/review", Method::Get),
+    ("/api/bestmove", Method::Get),
+    ("/api/analysis", Method::Get),
+    ("/api/record", Method::Get),
+    ("/api/import", Method::Post),
+];
 
 /// The arguments of `perfectplay serve`.
 #[derive(clap::Args, Debug)]
@@ -67,6 +78,11 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 1,
           value_parser = clap::value_parser!(u64).range(1..=perfectplay::protocol::max_threads() as u64))]
     threads: u64,
+    /// The longest a `/api/bestmove` request may think, in ms: a longer `movetime` is refused,
+    /// and a search limited by depth or nodes is stopped there and answers with what it found.
+    #[arg(long, default_value_t = 60_000,
+          value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    max_movetime: u64,
 }
 
 /// A request's query: its `name=value` pairs, decoded.
@@ -104,6 +120,8 @@ struct Shared {
     games: Games,
     hash_mb: usize,
     threads: usize,
+    /// The longest a `/api/bestmove` search runs.
+    max_movetime: Duration,
     /// The running search of each page (`page=` of the analysis request), to stop it when the
     /// page starts another.
     searches: Mutex<HashMap<String, Arc<Control>>>,
@@ -136,6 +154,7 @@ pub fn run(args: ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         games,
         hash_mb: args.hash as usize,
         threads: args.threads as usize,
+        max_movetime: Duration::from_millis(args.max_movetime),
         searches: Mutex::new(HashMap::new()),
         running: Mutex::new(0),
     });
@@ -158,7 +177,9 @@ fn content_type(value: &str) -> Header {
 }
 
 /// Answers one request; a failure to write the answer (the page went away) is only logged.
-fn handle(shared: &Shared, mut request: Request) {
+/// `HEAD` is answered as `GET` without the body (tiny_http leaves it out), except on the
+/// analysis stream, which would start a search.
+fn handle(shared: &Shared, request: Request) {
     let url = request.url().to_string();
     let (path, query) = url.split_once('?').unwrap_or((&url, ""));
     let query = Query::parse(query);
@@ -169,43 +190,18 @@ fn handle(shared: &Shared, mut request: Request) {
             .with_header(content_type(kind))
             .with_header(Header::from_bytes("Cache-Control", "no-cache").expect("a valid header"))
     };
-    let result = match (&method, path) {
-        (Method::Get, "/") | (Method::Get, "/index.html") => {
+    let readable = matches!(method, Method::Get | Method::Head);
+    let result = match path {
+        "/" | "/index.html" if readable => {
             request.respond(asset(INDEX_HTML, "text/html; charset=utf-8"))
         }
-        (Method::Get, "/app.js") => {
-            request.respond(asset(APP_JS, "text/javascript; charset=utf-8"))
+        "/app.js" if readable => request.respond(asset(APP_JS, "text/javascript; charset=utf-8")),
+        "/style.css" if readable => request.respond(asset(STYLE_CSS, "text/css; charset=utf-8")),
+        "/icon.svg" if readable => request.respond(asset(ICON_SVG, "image/svg+xml")),
+        "/" | "/index.html" | "/app.js" | "/style.css" | "/icon.svg" => {
+            request.respond(not_allowed(&method, path, "GET, HEAD"))
         }
-        (Method::Get, "/style.css") => request.respond(asset(STYLE_CSS, "text/css; charset=utf-8")),
-        (Method::Get, "/icon.svg") => request.respond(asset(ICON_SVG, "image/svg+xml")),
-        (Method::Get, "/api/analysis") => {
-            stream_analysis(shared, request, &query);
-            Ok(())
-        }
-        (Method::Get, "/api/record") => match record_text(shared, &query) {
-            Ok(text) => request.respond(
-                Response::from_string(text).with_header(content_type("text/plain; charset=utf-8")),
-            ),
-            Err(e) => request.respond(error_response(&e)),
-        },
-        (Method::Post, "/api/import") => {
-            let mut body = String::new();
-            let read = request.as_reader().take(MAX_BODY).read_to_string(&mut body);
-            let reply = match read {
-                Ok(_) => import(shared, &query, &body),
-                Err(e) => Err(ApiError::bad(format!("reading the body: {e}"))),
-            };
-            request.respond(reply_response(reply))
-        }
-        (Method::Get, api) if api.starts_with("/api/") => {
-            request.respond(reply_response(answer(shared, api, &query)))
-        }
-        (_, api) if api.starts_with("/api/") && is_endpoint(api) => {
-            request.respond(error_response(&ApiError {
-                status: 405,
-                message: format!("{method} is not allowed on {api}"),
-            }))
-        }
+        api if api.starts_with("/api/") => answer_api(shared, request, api, &query),
         _ => request.respond(error_response(&ApiError {
             status: 404,
             message: format!("no page {path}"),
@@ -216,19 +212,89 @@ fn handle(shared: &Shared, mut request: Request) {
     }
 }
 
-/// Whether `path` is an endpoint of the API (for 405 rather than 404).
-fn is_endpoint(path: &str) -> bool {
-    [
-        "/api/info",
-        "/api/state",
-        "/api/probe",
-        "/api/review",
-        "/api/bestmove",
-        "/api/analysis",
-        "/api/record",
-        "/api/import",
-    ]
-    .contains(&path)
+/// Answers a request to the API at `path`: 404 for a path that is no endpoint, 405 (with the
+/// `Allow` header) for a method the endpoint does not answer.
+fn answer_api(
+    shared: &Shared,
+    mut request: Request,
+    path: &str,
+    query: &Query,
+) -> std::io::Result<()> {
+    let method = request.method().clone();
+    let Some((_, wanted)) = ENDPOINTS.iter().find(|(p, _)| *p == path) else {
+        return request.respond(error_response(&ApiError {
+            status: 404,
+            message: format!("no endpoint {path}"),
+        }));
+    };
+    let head_for_get = method == Method::Head && *wanted == Method::Get && path != "/api/analysis";
+    if method != *wanted && !head_for_get {
+        let allow = if *wanted == Method::Get && path != "/api/analysis" {
+            "GET, HEAD"
+        } else {
+            wanted.as_str()
+        };
+        return request.respond(not_allowed(&method, path, allow));
+    }
+    match path {
+        "/api/analysis" => {
+            stream_analysis(shared, request, query);
+            Ok(())
+        }
+        "/api/record" => match record_text(shared, query) {
+            Ok(text) => request.respond(
+                Response::from_string(text).with_header(content_type("text/plain; charset=utf-8")),
+            ),
+            Err(e) => request.respond(error_response(&e)),
+        },
+        "/api/import" => {
+            let reply = read_body(&mut request).and_then(|body| import(shared, query, &body));
+            request.respond(reply_response(reply))
+        }
+        _ => request.respond(reply_response(answer(shared, path, query))),
+    }
+}
+
+/// A request's body as text: at most [`MAX_BODY`] bytes (413 past that), UTF-8 (400 if not).
+fn read_body(request: &mut Request) -> Result<String, ApiError> {
+    let mut bytes = Vec::new();
+    request
+        .as_reader()
+        .take(MAX_BODY + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| ApiError::bad(format!("reading the body: {e}")))?;
+    if bytes.len() as u64 > MAX_BODY {
+        return Err(ApiError {
+            status: 413,
+            message: format!("the body is over {} MiB", MAX_BODY >> 20),
+        });
+    }
+    String::from_utf8(bytes).map_err(|e| ApiError::bad(format!("the body is not UTF-8: {e}")))
+}
+
+/// A 405 reply: `method` is not answered on `path`, which answers `allow`.
+fn not_allowed(method: &Method, path: &str, allow: &str) -> Response<std::io::Cursor<Vec<u8>>> {
+    error_response(&ApiError {
+        status: 405,
+        message: format!("{method} is not allowed on {path} (only {allow})"),
+    })
+    .with_header(Header::from_bytes("Allow", allow).expect("a valid header"))
+}
+
+/// Counts a search in [`Shared::running`] while it lives.
+struct Running<'a>(&'a Mutex<usize>);
+
+impl<'a> Running<'a> {
+    fn new(running: &'a Mutex<usize>) -> Running<'a> {
+        *running.lock().unwrap_or_else(PoisonError::into_inner) += 1;
+        Running(running)
+    }
+}
+
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) -= 1;
+    }
 }
 
 fn error_response(e: &ApiError) -> Response<std::io::Cursor<Vec<u8>>> {
@@ -305,8 +371,25 @@ impl WebVisit for Endpoint<'_> {
             "/api/review" => Ok(api::review(&slot, &game)),
             "/api/bestmove" => {
                 let params = api::search_params(self.query, Some(DEFAULT_MOVETIME_MS))?;
+                let cap = self.shared.max_movetime;
+                if params.movetime().is_some_and(|t| t > cap) {
+                    return Err(ApiError::bad(format!(
+                        "movetime: at most {} ms here (the server's --max-movetime)",
+                        cap.as_millis()
+                    )));
+                }
                 let (tx, rx) = mpsc::channel();
-                let control = Control::new(false);
+                let control = Arc::new(Control::new(false));
+                let _running = Running::new(&self.shared.running);
+                // A watchdog stops the search at the cap; it wakes and leaves as soon as the
+                // search ends (its channel closes).
+                let (done, ended) = mpsc::channel::<()>();
+                let watched = Arc::clone(&control);
+                let watchdog = thread::spawn(move || {
+                    if ended.recv_timeout(cap) == Err(RecvTimeoutError::Timeout) {
+                        watched.stop();
+                    }
+                });
                 api::search(
                     &slot,
                     &game,
@@ -316,6 +399,8 @@ impl WebVisit for Endpoint<'_> {
                     &control,
                     &tx,
                 );
+                drop(done);
+                let _ = watchdog.join();
                 drop(tx);
                 rx.iter()
                     .find_map(|e| match e {
@@ -421,19 +506,13 @@ fn stream_analysis(shared: &Shared, request: Request, query: &Query) {
             old.stop();
         }
     }
-    *shared
-        .running
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner) += 1;
+    let running = Running::new(&shared.running);
     let mut writer = request.into_writer();
     let _ = write_events(&mut *writer, &events, &control);
     // Whatever ended the stream, the search stops, and its events are drained until it has.
     control.stop();
     for _ in events.iter() {}
-    *shared
-        .running
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner) -= 1;
+    drop(running);
     if let Some(page) = page {
         let mut searches = shared
             .searches

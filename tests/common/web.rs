@@ -86,6 +86,28 @@ impl WebServer {
         (status, value)
     }
 
+    /// `method path` with `body` (raw bytes): the status, the `Allow` header if any, and the
+    /// body as text.
+    pub fn request(&self, method: &str, path: &str, body: &[u8]) -> (u16, Option<String>, String) {
+        let request = ureq::http::Request::builder()
+            .method(method)
+            .uri(format!("{}{path}", self.url))
+            .body(body.to_vec())
+            .expect("a request");
+        let mut res = self
+            .agent
+            .run(request)
+            .unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+        let status = res.status().as_u16();
+        let allow = res
+            .headers()
+            .get("allow")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
+        let text = res.body_mut().read_to_string().unwrap_or_default();
+        (status, allow, text)
+    }
+
     /// `GET path` as a stream of Server-Sent Events: the events (name, JSON data) until the
     /// server ends the stream, or until `stop` says enough (then the connection is dropped).
     pub fn events(

@@ -116,13 +116,15 @@ pub fn write<R: Record>(record: &R, f: &mut fmt::Formatter<'_>) -> fmt::Result {
 }
 
 /// Move numbers for the move text: the token before move `i` (0-based) of a record whose first
-/// move is the second player's when `second_player_starts` (`1.`, `1...`, `2.`, or none).
-pub fn move_number(i: usize, second_player_starts: bool) -> Option<String> {
+/// move is numbered `first` (1 from a game's start, a set-up position's own number otherwise)
+/// and is the second player's when `second_player_starts` (`1.`, `1...`, `2.`, or none).
+pub fn move_number(i: usize, second_player_starts: bool, first: u64) -> Option<String> {
     let ply = i + usize::from(second_player_starts);
+    let number = first.saturating_add((ply / 2) as u64);
     if ply.is_multiple_of(2) {
-        Some(format!("{}.", ply / 2 + 1))
+        Some(format!("{number}."))
     } else if i == 0 {
-        Some(format!("{}...", ply / 2 + 1))
+        Some(format!("{number}..."))
     } else {
         None
     }

@@ -181,7 +181,7 @@ impl Record for OgnGame {
             .is_some_and(|s| s.board().side_to_move() == Side::North);
         let mut tokens = Vec::new();
         for (i, (&mv, comment)) in self.moves.iter().zip(&self.comments).enumerate() {
-            tokens.extend(move_number(i, north_starts));
+            tokens.extend(move_number(i, north_starts, 1));
             let captured = state.as_mut().and_then(|s| {
                 let mover = s.board().side_to_move();
                 let before = s.board().store(mover);

@@ -97,10 +97,19 @@ impl Record for PgnGame {
         Ok(())
     }
 
+    /// Numbered from the `FEN` tag's move number (its last field, after the board and the side
+    /// to move), as PGN's standard asks of a game from a set-up position; from 1 without one.
     fn move_tokens(&self) -> Vec<String> {
+        let first = self
+            .tag("FEN")
+            .map(|fen| fen.split_whitespace().collect::<Vec<_>>())
+            .filter(|fields| fields.len() > 2)
+            .and_then(|fields| fields.last()?.parse::<u64>().ok())
+            .filter(|&n| n >= 1)
+            .unwrap_or(1);
         let mut tokens = Vec::new();
         for (i, mv) in self.moves.iter().enumerate() {
-            tokens.extend(move_number(i, self.second_player_starts));
+            tokens.extend(move_number(i, self.second_player_starts, first));
             tokens.push(mv.clone());
             if let Some(Some(text)) = self.comments.get(i) {
                 tokens.push(format!("{{{}}}", sanitize_comment(text)));

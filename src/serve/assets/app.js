@@ -310,7 +310,7 @@ function drawDobutsu(svg) {
 function drawHand(svg, owner, hand, y, legal) {
   text(svg, 20, y + 44, owner, "hand-label").setAttribute("text-anchor", "start");
   let x = 80;
-  for (const kind of ["G", "E", "C"]) {
+  for (const kind of ["L", "G", "E", "C"]) {
     const n = hand[kind];
     if (!n) continue;
     const movable = owner === app.state.to_move && legal.some((m) => m.startsWith(kind + "@"));
@@ -774,7 +774,12 @@ function init() {
   });
   // The page's address may name the game and mode: /?variant=dobutsu&mode=study.
   const params = new URLSearchParams(location.search);
-  if (params.get("variant")) { app.variant = params.get("variant"); $("variant").value = app.variant; }
+  const wanted = params.get("variant");
+  if (wanted) {
+    // Only a variant the page offers; another is said, and the default is shown.
+    if ([...$("variant").options].some((o) => o.value === wanted)) { app.variant = wanted; $("variant").value = wanted; }
+    else showError(new Error(`'${wanted}' is not a variant: showing ${app.variant}`));
+  }
   if (params.get("theme")) document.documentElement.dataset.theme = params.get("theme");
   fillSides();
   app.startSide = 0;
