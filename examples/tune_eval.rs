@@ -24,6 +24,9 @@
 //! centi-seeds); and the error of the fit and of the `--scale-of` weights.
 //! Features left out by `--only` (a comma-separated list of names) stay at zero.
 
+#[path = "shared/texel.rs"]
+mod texel;
+
 use std::fs;
 use std::io::{self, Write};
 
@@ -35,6 +38,7 @@ use perfectplay::oware::{Board, Rules, Weights, FEATURES, FEATURE_NAMES};
 use perfectplay::search::{
     seed_hash, Control, Level, Limits, Root, Score, SearchConfig, Searcher, Silent, DEFAULT_HASH_MB,
 };
+use texel::{fit_k, sigmoid};
 
 #[derive(Parser)]
 struct Args {
@@ -266,10 +270,6 @@ fn read_samples(text: &str) -> anyhow::Result<Vec<Sample>> {
     Ok(samples)
 }
 
-fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
-}
-
 /// Mean squared error of `sigmoid(x . w)` against the targets.
 fn error(xs: &[[f64; FEATURES]], ys: &[f64], w: &[f64; FEATURES]) -> f64 {
     let sum: f64 = xs
@@ -285,32 +285,6 @@ fn error(xs: &[[f64; FEATURES]], ys: &[f64], w: &[f64; FEATURES]) -> f64 {
 
 fn dot(x: &[f64; FEATURES], w: &[f64; FEATURES]) -> f64 {
     x.iter().zip(w).map(|(a, b)| a * b).sum()
-}
-
-/// The `K` (per centi-seed) for which `sigmoid(K * score)` best fits the results, by golden
-/// section search.
-fn fit_k(scored: &[(f64, f64)]) -> f64 {
-    let err = |k: f64| -> f64 {
-        scored
-            .iter()
-            .map(|&(s, y)| {
-                let p = sigmoid(k * s);
-                (p - y) * (p - y)
-            })
-            .sum::<f64>()
-    };
-    let (mut a, mut b) = (1e-5, 0.05);
-    let phi = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..100 {
-        let c = b - phi * (b - a);
-        let d = a + phi * (b - a);
-        if err(c) < err(d) {
-            b = d;
-        } else {
-            a = c;
-        }
-    }
-    (a + b) / 2.0
 }
 
 fn fit(

@@ -1,125 +1,292 @@
-//! Dobutsu Shogi's static evaluation: material on the board and in hand, the Lions' safety and
-//! advance, and Try threats, from the side to move, in centipawn-like units.
+//! Dobutsu Shogi's static evaluation, from the side to move, in hundredths of a Chick: a linear
+//! sum of [`FEATURES`] features (pieces by kind and square, pieces in hand, the Lions' safety and
+//! Try threats, mobility, and the mover's pieces the enemy attacks), whose weights were fitted
+//! to the exact values of the solved game (`examples/tune_dobutsu.rs`, docs/evaluation.md).
+//!
+//! [`features`] and [`evaluate`] run the same code ([`Sink`]): the tuner reads the features, the
+//! search the weighted sum, so the two cannot disagree.
 
 use crate::dobutsu::{Kind, Player, Position};
 
-/// The evaluation's weights, in hundredths of a Chick on the board. The piece values and Lion terms
-/// were set by hand; the mobility weight was chosen by self-play matches (docs/evaluation.md has
-/// them, with the command).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Weights {
-    /// A Chick on the board.
-    pub chick: i32,
-    /// A Hen on the board.
-    pub hen: i32,
-    /// An Elephant on the board.
-    pub elephant: i32,
-    /// A Giraffe on the board.
-    pub giraffe: i32,
-    /// Added to a piece's value while it is in hand (a drop goes anywhere).
-    pub in_hand: i32,
-    /// Per rank the Lion has advanced from its home rank.
-    pub lion_advance: i32,
-    /// The Lion of the side to move stands attacked (it must move or be defended).
-    pub lion_attacked: i32,
-    /// A Try threat: the Lion can step to an empty or enemy square of the far rank that no enemy
-    /// piece attacks (the game is won if nothing changes).
-    pub try_threat: i32,
-    /// Per square next to the own Lion that the enemy attacks.
-    pub lion_net: i32,
-    /// Per square the pieces on the board attack that does not hold one of their own (mobility).
-    pub mobility: i32,
+/// The number of features (and weights).
+pub const FEATURES: usize = 60;
+
+/// The first feature of each group; a group's features follow in the order its doc gives.
+pub mod feature {
+    /// A piece on the board, by kind (Lion, Giraffe, Elephant, Chick, Hen: `Kind` code − 1) and
+    /// cell, 8 cells a kind: `2 × rank + centre` with the rank counted from its owner's home
+    /// rank (0-3) and `centre` 1 on the `b` file (the `a` and `c` files are one cell, as the
+    /// game is left-right symmetric). The mover's count minus the enemy's.
+    pub const BOARD: usize = 0;
+    /// Pieces in hand: Giraffe, Elephant, Chick, each as its first and its second copy (holds at
+    /// least 1, holds 2). The mover's minus the enemy's.
+    pub const HAND: usize = 40;
+    /// 1: the side to move.
+    pub const TEMPO: usize = 46;
+    /// The mover's Lion attacked (1), minus the enemy's.
+    pub const LION_ATTACKED: usize = 47;
+    /// The mover threatens a Try: its Lion can step to an empty square of the far rank that no
+    /// enemy piece attacks.
+    pub const TRY: usize = 48;
+    /// The enemy would threaten a Try if it were to move: −1 (the mover must stop it).
+    pub const ENEMY_TRY: usize = 49;
+    /// Squares next to the own Lion that the enemy attacks, the mover's minus the enemy's.
+    pub const LION_NET: usize = 50;
+    /// Squares the pieces on the board attack that hold none of their own, the mover's minus
+    /// the enemy's.
+    pub const MOBILITY: usize = 51;
+    /// The mover's pieces the enemy attacks, by kind: Giraffe, Elephant, Chick, Hen.
+    pub const THREATENED: usize = 52;
+    /// Of those, the ones the mover does not defend, by kind as [`THREATENED`].
+    pub const HANGING: usize = 56;
 }
 
-impl Default for Weights {
-    fn default() -> Self {
-        Weights {
-            chick: 100,
-            hen: 400,
-            elephant: 300,
-            giraffe: 400,
-            in_hand: 40,
-            lion_advance: 15,
-            lion_attacked: -200,
-            try_threat: 900,
-            lion_net: -20,
-            mobility: 20,
+/// The features' names, in index order (the tuner's report).
+pub fn feature_names() -> Vec<String> {
+    let mut names = Vec::with_capacity(FEATURES);
+    for kind in "LGECH".chars() {
+        for cell in 0..8 {
+            names.push(format!(
+                "{kind}@r{}{}",
+                cell / 2 + 1,
+                ["edge", "mid"][cell % 2]
+            ));
         }
+    }
+    for kind in "GEC".chars() {
+        names.push(format!("hand {kind}1"));
+        names.push(format!("hand {kind}2"));
+    }
+    for name in [
+        "tempo",
+        "lion attacked",
+        "try",
+        "enemy try",
+        "lion net",
+        "mobility",
+    ] {
+        names.push(name.to_string());
+    }
+    for group in ["threatened", "hanging"] {
+        for kind in "GECH".chars() {
+            names.push(format!("{group} {kind}"));
+        }
+    }
+    names
+}
+
+/// The evaluation's weights, one per feature ([`feature`]), in hundredths of a Chick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// The weight of each feature.
+    pub table: [i32; FEATURES],
+}
+
+/// The fitted weights (`examples/tune_dobutsu.rs fit`, docs/evaluation.md).
+const FITTED: [i32; FEATURES] = [
+    -74, 8, 33, -4, 134, 30, 45, 45, // Lion
+    323, 280, 416, 375, 398, 485, 241, 404, // Giraffe
+    280, 297, 418, 383, 367, 312, 332, 211, // Elephant
+    174, -39, 160, 115, 108, 157, -112, -111, // Chick
+    400, 400, 411, 400, 476, 400, 334, 408, // Hen
+    518, 383, 449, 269, 337, 170, // hand: G1 G2 E1 E2 C1 C2
+    116, -200, 955, 233, -12, 32, // tempo, lion attacked, try, enemy try, lion net, mobility
+    55, -47, -13, -7, // threatened G E C H
+    -89, -59, -55, -6, // hanging G E C H
+];
+
+impl Default for Weights {
+    /// The fitted weights.
+    fn default() -> Self {
+        Weights { table: FITTED }
     }
 }
 
 impl Weights {
-    /// Material only: the piece values, every other term zero (the baseline the full evaluation
-    /// is matched against).
-    pub fn material_only() -> Weights {
-        Weights {
-            lion_advance: 0,
-            lion_attacked: 0,
-            try_threat: 0,
-            lion_net: 0,
-            mobility: 0,
-            ..Weights::default()
+    /// The hand-set evaluation the fitted one replaced: Chick 100, Elephant 300, Giraffe and
+    /// Hen 400, 40 more in hand, 15 a rank of Lion advance, Lion attacked -200, Try threat 900,
+    /// Lion net -20, mobility 20.
+    pub fn hand_set() -> Weights {
+        let mut table = [0; FEATURES];
+        for (k, value) in [0, 400, 300, 100, 400].into_iter().enumerate() {
+            for cell in 0..8 {
+                let lion_advance = if k == 0 { 15 * (cell / 2) as i32 } else { 0 };
+                table[feature::BOARD + 8 * k + cell] = value + lion_advance;
+            }
         }
+        for (h, value) in [400, 300, 100].into_iter().enumerate() {
+            table[feature::HAND + 2 * h] = value + 40;
+            table[feature::HAND + 2 * h + 1] = value + 40;
+        }
+        table[feature::LION_ATTACKED] = -200;
+        table[feature::TRY] = 900;
+        table[feature::LION_NET] = -20;
+        table[feature::MOBILITY] = 20;
+        Weights { table }
     }
 
-    fn value(&self, kind: Kind) -> i32 {
-        match kind {
-            Kind::Chick => self.chick,
-            Kind::Hen => self.hen,
-            Kind::Elephant => self.elephant,
-            Kind::Giraffe => self.giraffe,
-            Kind::Lion => 0,
+    /// Material only: the hand-set piece values on the board and in hand, every other weight
+    /// zero (the baseline the full evaluation is matched against).
+    pub fn material_only() -> Weights {
+        let mut table = Weights::hand_set().table;
+        for cell in 0..8 {
+            table[feature::BOARD + cell] = 0;
         }
+        for w in &mut table[feature::TEMPO..] {
+            *w = 0;
+        }
+        Weights { table }
+    }
+
+    /// The mobility weight (the `Mobility` option).
+    pub fn mobility(&self) -> i32 {
+        self.table[feature::MOBILITY]
     }
 }
 
-/// The evaluation of `pos` from the side to move: the mover's terms minus the opponent's.
+/// Where the features go: the weighted sum ([`evaluate`]) or the feature vector ([`features`]).
+trait Sink {
+    fn add(&mut self, feature: usize, count: i32);
+}
+
+struct Sum<'a> {
+    weights: &'a [i32; FEATURES],
+    score: i32,
+}
+
+impl Sink for Sum<'_> {
+    #[inline(always)]
+    fn add(&mut self, feature: usize, count: i32) {
+        self.score += self.weights[feature] * count;
+    }
+}
+
+impl Sink for [i32; FEATURES] {
+    #[inline(always)]
+    fn add(&mut self, feature: usize, count: i32) {
+        self[feature] += count;
+    }
+}
+
+/// The evaluation of `pos` from the side to move: the features weighted by `w`.
+#[inline]
 pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
+    let mut sum = Sum {
+        weights: &w.table,
+        score: 0,
+    };
+    add_features(pos, &mut sum);
+    sum.score
+}
+
+/// The features of `pos` from the side to move ([`feature`]): `evaluate(pos, w)` is their dot
+/// product with `w.table`.
+pub fn features(pos: &Position) -> [i32; FEATURES] {
+    let mut x = [0; FEATURES];
+    add_features(pos, &mut x);
+    x
+}
+
+/// The cell of each square ([`feature::BOARD`]) seen from each player (by [`Player::index`]).
+const CELLS: [[u8; 16]; 2] = {
+    let mut cells = [[0; 16]; 2];
+    let mut sq = 0;
+    while sq < 12 {
+        let (rank, centre) = (sq / 3, (sq % 3 == 1) as u8);
+        cells[0][sq] = 2 * rank as u8 + centre;
+        cells[1][sq] = 2 * (3 - rank) as u8 + centre;
+        sq += 1;
+    }
+    cells
+};
+
+/// The cell of square `sq` (0-11) seen from `owner`.
+#[inline(always)]
+fn cell(sq: u32, owner: Player) -> usize {
+    CELLS[owner.index()][sq as usize & 15] as usize
+}
+
+#[inline(always)]
+fn add_features(pos: &Position, sink: &mut impl Sink) {
     let me = pos.side_to_move();
     let them = me.opponent();
-    let mut score = 0;
-    for kind in [Kind::Giraffe, Kind::Elephant, Kind::Chick, Kind::Hen] {
-        let on_board =
-            pos.pieces(me, kind).count_ones() as i32 - pos.pieces(them, kind).count_ones() as i32;
-        score += w.value(kind) * on_board;
-        if kind != Kind::Hen {
-            let in_hand = pos.in_hand(me, kind) as i32 - pos.in_hand(them, kind) as i32;
-            score += (w.value(kind) + w.in_hand) * in_hand;
+    for (k, kind) in Kind::ALL.into_iter().enumerate() {
+        for (owner, sign) in [(me, 1), (them, -1)] {
+            let mut bits = pos.pieces(owner, kind);
+            while bits != 0 {
+                let sq = bits.trailing_zeros();
+                bits &= bits - 1;
+                sink.add(feature::BOARD + 8 * k + cell(sq, owner), sign);
+            }
         }
     }
-    let (my_attacks, their_attacks) = (pos.attacks(me), pos.attacks(them));
-    if w.mobility != 0 {
-        let reach = |attacks: u16, owner| (attacks & !pos.occupied_by(owner)).count_ones() as i32;
-        score += w.mobility * (reach(my_attacks, me) - reach(their_attacks, them));
+    for (h, kind) in Kind::DROPPABLE.into_iter().enumerate() {
+        let (mine, theirs) = (pos.in_hand(me, kind), pos.in_hand(them, kind));
+        sink.add(
+            feature::HAND + 2 * h,
+            i32::from(mine >= 1) - i32::from(theirs >= 1),
+        );
+        sink.add(
+            feature::HAND + 2 * h + 1,
+            i32::from(mine >= 2) - i32::from(theirs >= 2),
+        );
     }
-    score + lion_terms(pos, me, their_attacks, w, true)
-        - lion_terms(pos, them, my_attacks, w, false)
+    sink.add(feature::TEMPO, 1);
+    let (my_attacks, their_attacks) = (pos.attacks(me), pos.attacks(them));
+    let (mine, theirs) = (pos.occupied_by(me), pos.occupied_by(them));
+    let reach = |attacks: u16, own: u16| (attacks & !own).count_ones() as i32;
+    sink.add(
+        feature::MOBILITY,
+        reach(my_attacks, mine) - reach(their_attacks, theirs),
+    );
+    lion_features(pos, me, their_attacks, mine, 1, sink);
+    lion_features(pos, them, my_attacks, theirs, -1, sink);
+    for (t, kind) in [Kind::Giraffe, Kind::Elephant, Kind::Chick, Kind::Hen]
+        .into_iter()
+        .enumerate()
+    {
+        let attacked = pos.pieces(me, kind) & their_attacks;
+        if attacked != 0 {
+            sink.add(feature::THREATENED + t, attacked.count_ones() as i32);
+            sink.add(
+                feature::HANGING + t,
+                (attacked & !my_attacks).count_ones() as i32,
+            );
+        }
+    }
 }
 
-/// The Lion terms of `owner`, whose enemy attacks `enemy_attacks` (`to_move` when `owner` is the
-/// side to move).
-fn lion_terms(
+/// The Lion features of `owner` (whose pieces stand on `own` and whose enemy attacks
+/// `enemy_attacks`), added with `sign` (1 for the side to move).
+#[inline(always)]
+fn lion_features(
     pos: &Position,
     owner: Player,
     enemy_attacks: u16,
-    w: &Weights,
-    to_move: bool,
-) -> i32 {
+    own: u16,
+    sign: i32,
+    sink: &mut impl Sink,
+) {
     let Some(lion) = pos.lion(owner) else {
-        return 0;
+        return;
     };
-    let advance = (lion.rank() as i32 - owner.home_rank() as i32).abs();
-    let mut score = w.lion_advance * advance;
     if enemy_attacks >> lion.index() & 1 != 0 {
-        score += w.lion_attacked;
+        sink.add(feature::LION_ATTACKED, sign);
     }
     let steps = Position::lion_steps(lion);
-    score += w.lion_net * (steps & enemy_attacks).count_ones() as i32;
-    if to_move {
-        let far: u16 = 0b111 << (3 * owner.opponent().home_rank());
-        if steps & far & !enemy_attacks & !pos.occupied_by(owner) != 0 {
-            score += w.try_threat;
-        }
+    sink.add(
+        feature::LION_NET,
+        sign * (steps & enemy_attacks).count_ones() as i32,
+    );
+    let far: u16 = 0b111 << (3 * owner.opponent().home_rank());
+    if steps & far & !enemy_attacks & !own != 0 {
+        sink.add(
+            if sign == 1 {
+                feature::TRY
+            } else {
+                feature::ENEMY_TRY
+            },
+            sign,
+        );
     }
-    score
 }

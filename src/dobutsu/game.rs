@@ -85,24 +85,19 @@ impl Game for Position {
                 "MaterialOnly",
                 |s| OptionValue::Check(s.weights == Weights::material_only()),
                 |s, v| {
-                    let base = if v.check() {
+                    s.weights = if v.check() {
                         Weights::material_only()
                     } else {
                         Weights::default()
                     };
-                    s.weights.lion_advance = base.lion_advance;
-                    s.weights.lion_attacked = base.lion_attacked;
-                    s.weights.try_threat = base.try_threat;
-                    s.weights.lion_net = base.lion_net;
-                    s.weights.mobility = base.mobility;
                 },
             ),
             OptionDecl::spin(
                 "Mobility",
                 -1000,
                 1000,
-                |s| OptionValue::Spin(s.weights.mobility.into()),
-                |s, v| s.weights.mobility = v.spin() as i32,
+                |s| OptionValue::Spin(s.weights.mobility().into()),
+                |s, v| s.weights.table[crate::dobutsu::eval::feature::MOBILITY] = v.spin() as i32,
             ),
             // The solution file (`perfectplay solve dobutsu`): shown as the default place's path
             // until set; an empty value (`<empty>`) loads none.
@@ -201,6 +196,12 @@ impl Game for Position {
     fn proven(&self) -> Option<(Outcome, u8)> {
         let outcome = Position::outcome(self)?;
         Some((outcome, u8::from(!self.is_over())))
+    }
+    #[inline]
+    fn in_check(&self) -> bool {
+        let me = self.side_to_move();
+        self.lion(me)
+            .is_some_and(|lion| self.attacks(me.opponent()) >> lion.index() & 1 != 0)
     }
     fn cycle_outcome(&self) -> Outcome {
         Outcome::Draw
@@ -385,6 +386,34 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The search's sum and the tuner's features agree: `evaluate` is the features' dot product
+    /// with the weights, for the fitted and the hand-set weights.
+    #[test]
+    fn the_evaluation_is_the_features_weighted() {
+        use crate::dobutsu::eval::features;
+        for w in [
+            Weights::default(),
+            Weights::hand_set(),
+            Weights::material_only(),
+        ] {
+            for pos in walk() {
+                let x = features(&pos);
+                let dot: i32 = x.iter().zip(&w.table).map(|(a, b)| a * b).sum();
+                assert_eq!(dot, evaluate(&pos, &w), "{pos:?}");
+            }
+        }
+    }
+
+    /// In check: the side to move's Lion attacked (Gote's Giraffe on b3 attacks b2).
+    #[test]
+    fn in_check_is_the_lion_attacked() {
+        assert!(!Position::start().in_check());
+        let checked = Position::from_fen("l2/1g1/1L1/3[] w - - 0 1").unwrap();
+        assert!(checked.in_check());
+        let other = Position::from_fen("l2/1g1/1L1/3[] b - - 0 1").unwrap();
+        assert!(!other.in_check());
     }
 
     #[test]

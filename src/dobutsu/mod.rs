@@ -84,7 +84,7 @@
 //! kind and one of colour per square), the two hands, a captured Lion and the side to move. Move
 //! generation works on 12-square bitboards with attack tables per piece and square.
 
-mod eval;
+pub mod eval;
 mod game;
 mod notation;
 mod position;

@@ -268,6 +268,15 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
         self.outcome().map(|o| (o, 0))
     }
 
+    /// Whether the side to move's royal piece stands attacked (Dobutsu Shogi: its Lion, which
+    /// must escape or the attacker be taken): the search extends a move into such a position by
+    /// a ply (a check extension), so that a threat on the Lion met at the horizon is answered.
+    /// The default (Oware, which has none) is false.
+    #[inline]
+    fn in_check(&self) -> bool {
+        false
+    }
+
     /// The outcome when the cycle rule ends the game in this position, seen from the side to move.
     fn cycle_outcome(&self) -> Outcome;
 

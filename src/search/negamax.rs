@@ -1,5 +1,5 @@
-//! The node search: fail-soft principal variation search with a transposition table, late move
-//! reductions and a capture-only quiescence search, written on [`SearchThread`] as named steps
+//! The node search: fail-soft principal variation search with a transposition table, check
+//! extensions, late move reductions and a capture-only quiescence search, written on [`SearchThread`] as named steps
 //! (known scores, the oracle's bounds, the table's cut-off, the move loop, the store).
 
 use crate::game::{Game, Outcome};
@@ -16,6 +16,8 @@ const QUIESCENCE: bool = true;
 const LMR_MIN_DEPTH: i32 = 3;
 /// ...to the moves after this many.
 const LMR_FROM_MOVE: usize = 3;
+/// Moves into check ([`Game::in_check`]) are searched a ply deeper at nodes up to this ply.
+const CHECK_EXTENSION_PLIES: usize = 24;
 /// How many of a node's children (the first in search order) have their table entry prefetched:
 /// the later ones are seldom searched (cut-offs), and with a table far larger than the caches
 /// prefetching every child's entry cost more memory traffic than it saved (docs/search.md has
@@ -309,7 +311,9 @@ impl<G: Game> SearchThread<'_, G> {
         base: usize,
     ) -> i32 {
         let irrev = if child.irreversible { base } else { node.irrev };
-        let (depth, beta) = (node.depth - 1, node.beta);
+        // A check extension, below a ply bound so that a chase cannot deepen without end.
+        let extend = node.ply < CHECK_EXTENSION_PLIES && child.pos.in_check();
+        let (depth, beta) = (node.depth - 1 + i32::from(extend), node.beta);
         if depth <= 0 {
             return -self.leaf(child, base, node.child(0, -beta, -alpha, irrev));
         }
@@ -322,16 +326,16 @@ impl<G: Game> SearchThread<'_, G> {
             };
             -self.negamax(&child.pos, first)
         } else {
-            self.search_later_child(child, i, node, alpha, irrev)
+            self.search_later_child(child, i, node, alpha, irrev, depth)
         };
         self.keys.truncate(base);
         score
     }
 
-    /// A child after the first (see [`SearchThread::search_child`]): searched with a null
-    /// window at alpha (principal variation search), first a ply shallower if it is a late
-    /// quiet move (late move reduction), again at full depth only if it beats alpha there, and
-    /// with the full window only if it falls inside it.
+    /// A child after the first (see [`SearchThread::search_child`]), to be searched to `depth`:
+    /// with a null window at alpha (principal variation search), first a ply shallower if it is
+    /// a late quiet move that does not check (late move reduction), again at full depth only if
+    /// it beats alpha there, and with the full window only if it falls inside it.
     fn search_later_child(
         &mut self,
         child: &Child<G>,
@@ -339,11 +343,16 @@ impl<G: Game> SearchThread<'_, G> {
         node: &Node,
         alpha: i32,
         irrev: usize,
+        depth: i32,
     ) -> i32 {
-        let (depth, beta) = (node.depth - 1, node.beta);
+        let beta = node.beta;
         let null_window = |depth| node.child(depth, -alpha - 1, -alpha, irrev);
-        let reduce =
-            self.reductions && node.depth >= LMR_MIN_DEPTH && i > LMR_FROM_MOVE && !child.noisy;
+        // Not a checking move (extended: `depth` is the node's).
+        let reduce = self.reductions
+            && node.depth >= LMR_MIN_DEPTH
+            && i > LMR_FROM_MOVE
+            && !child.noisy
+            && depth < node.depth;
         let mut s = alpha + 1;
         if reduce {
             s = -self.negamax(&child.pos, null_window(depth - 1));

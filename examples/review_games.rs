@@ -1,0 +1,101 @@
+//! Checks every move of Dobutsu Shogi games against the solution: for each player (the PGN's
+//! `White` and `Black` tags), the moves played from a known value and the value-losing ones (a
+//! win thrown to a draw or a loss, a draw thrown to a loss), as the issue's strength figures
+//! count them. Moves from positions the rules decide are not counted.
+//!
+//! ```text
+//! perfectplay match --variant dobutsu ... --pgn games.pgn
+//! cargo run --release --example review_games -- games.pgn [--solution FILE]
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use anyhow::{bail, Context};
+use clap::Parser;
+use perfectplay::arena::pgn;
+use perfectplay::dobutsu::solve::file;
+use perfectplay::dobutsu::Position;
+use perfectplay::game::Outcome;
+
+#[derive(Parser)]
+struct Args {
+    /// The PGN file of the games.
+    games: PathBuf,
+    /// The solution file (default: the engine's default place).
+    #[arg(long)]
+    solution: Option<PathBuf>,
+}
+
+/// One player's moves.
+#[derive(Default)]
+struct Tally {
+    moves: u64,
+    losing: u64,
+    wins_to_draws: u64,
+    wins_to_losses: u64,
+    draws_to_losses: u64,
+}
+
+fn rank(outcome: Outcome) -> u8 {
+    match outcome {
+        Outcome::Loss => 0,
+        Outcome::Draw => 1,
+        Outcome::Win => 2,
+    }
+}
+
+fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    let path = match args.solution {
+        Some(path) => path,
+        None => file::default_path().context("no default place for the solution")?,
+    };
+    let solution =
+        file::load(&path).with_context(|| format!("loading the solution {}", path.display()))?;
+    let text = std::fs::read_to_string(&args.games)
+        .with_context(|| format!("reading {}", args.games.display()))?;
+    let games = pgn::parse(&text).context("reading the games")?;
+    let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
+    for (g, game) in games.iter().enumerate() {
+        let mut pos = match game.tag("FEN") {
+            Some(fen) => Position::from_fen(fen).with_context(|| format!("game {}", g + 1))?,
+            None => Position::start(),
+        };
+        let names = [
+            game.tag("White").unwrap_or("White").to_string(),
+            game.tag("Black").unwrap_or("Black").to_string(),
+        ];
+        for (i, word) in game.moves.iter().enumerate() {
+            let mv = pos
+                .parse_move(word)
+                .with_context(|| format!("game {}, move {}", g + 1, i + 1))?;
+            let (child, _) = pos.play(mv);
+            if let (Some(before), Some(after)) = (solution.probe(&pos), solution.probe(&child)) {
+                let after = after.before_move();
+                let tally = tallies
+                    .entry(names[pos.side_to_move().index()].clone())
+                    .or_default();
+                tally.moves += 1;
+                if rank(after.outcome) < rank(before.outcome) {
+                    tally.losing += 1;
+                    match (before.outcome, after.outcome) {
+                        (Outcome::Win, Outcome::Draw) => tally.wins_to_draws += 1,
+                        (Outcome::Win, Outcome::Loss) => tally.wins_to_losses += 1,
+                        (Outcome::Draw, Outcome::Loss) => tally.draws_to_losses += 1,
+                        _ => bail!("unreachable value change"),
+                    }
+                }
+            }
+            pos = child;
+        }
+    }
+    println!("{} games", games.len());
+    for (name, t) in &tallies {
+        println!(
+            "{name}: {} value-losing moves in {} ({} wins to draws, {} wins to losses, {} draws to losses)",
+            t.losing, t.moves, t.wins_to_draws, t.wins_to_losses, t.draws_to_losses
+        );
+    }
+    Ok(())
+}
