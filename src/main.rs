@@ -108,7 +108,12 @@ fn main() -> ExitCode {
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) if e.is::<match_cli::Interrupted>() => ExitCode::from(130),
         Err(e) => {
-            eprintln!("Error: {e:?}");
+            // The error and its causes, one a line; never a backtrace (RUST_BACKTRACE is for
+            // panics).
+            eprintln!("Error: {e}");
+            for cause in e.chain().skip(1) {
+                eprintln!("  caused by: {cause}");
+            }
             ExitCode::FAILURE
         }
     }

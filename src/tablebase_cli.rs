@@ -191,14 +191,15 @@ fn probe(diagram: &str, variant: Variant, dir: &Path, out: &mut impl Write) -> a
     let value = tb
         .probe(&board)
         .context("the position is not in the table")?;
+    // `value`'s own words say `exact` or give the bounds; bounds are explained.
     let what = if value.exact().is_some() {
-        "(exact)"
+        ""
     } else {
-        "(bounds: the value depends on the game's history)"
+        " (bounds: the value depends on the game's history)"
     };
     writeln!(
         out,
-        "value {value} {what}: the margin {} can still secure from the {n} seeds on the board",
+        "value {value}{what}: the margin {} can still secure from the {n} seeds on the board",
         board.side_to_move()
     )?;
     for (mv, v) in tb.move_values(&board).unwrap_or_default() {

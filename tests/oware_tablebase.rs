@@ -590,3 +590,39 @@ fn a_damaged_directory_is_reported_in_one_line_naming_each_bad_file() {
     assert!(out.iter().all(|l| !l.starts_with("info string")), "{out:?}");
     engine.finish();
 }
+
+/// `tablebase probe` says a value once (`value exact -1`, the value's own words) and each move's;
+/// an error is its message and causes, one a line, without a backtrace even with
+/// `RUST_BACKTRACE` set.
+#[test]
+fn probe_prints_values_once_and_errors_without_backtraces() {
+    let dir = scratch("oware_tablebase_probe_words");
+    let run = |diagram: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+            .args(["tablebase", "probe", "--dir"])
+            .arg(&dir)
+            .arg(diagram)
+            .env("RUST_BACKTRACE", "1")
+            .output()
+            .unwrap()
+    };
+    let out = run("0-0-0-0-2-1-1-0-0-0-0-1-20-23-S");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let tb = Tablebase::build(Variant::Abapa, 5, &Silent);
+    let board: perfectplay::oware::Board = "0-0-0-0-2-1-1-0-0-0-0-1-20-23-S".parse().unwrap();
+    let value = tb.probe(&board).unwrap();
+    assert!(value.exact().is_some());
+    assert_eq!(
+        text.lines().next().unwrap(),
+        format!("value {value}: the margin S can still secure from the 5 seeds on the board")
+    );
+    let out = run("0-0-0");
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        err,
+        "Error: reading the diagram '0-0-0'\n  caused by: a diagram has 15 fields joined by '-' \
+         (12 houses, 2 stores, side), found 3\n"
+    );
+}

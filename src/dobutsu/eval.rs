@@ -84,15 +84,15 @@ pub struct Weights {
 
 /// The fitted weights (`examples/tune_dobutsu.rs fit`, docs/evaluation.md).
 const FITTED: [i32; FEATURES] = [
-    -74, 8, 33, -4, 134, 30, 45, 45, // Lion
-    323, 280, 416, 375, 398, 485, 241, 404, // Giraffe
-    280, 297, 418, 383, 367, 312, 332, 211, // Elephant
-    174, -39, 160, 115, 108, 157, -112, -111, // Chick
-    400, 400, 411, 400, 476, 400, 334, 408, // Hen
-    518, 383, 449, 269, 337, 170, // hand: G1 G2 E1 E2 C1 C2
-    116, -200, 955, 233, -12, 32, // tempo, lion attacked, try, enemy try, lion net, mobility
-    55, -47, -13, -7, // threatened G E C H
-    -89, -59, -55, -6, // hanging G E C H
+    -85, 3, 30, -6, 125, 30, 45, 45, // Lion
+    322, 285, 402, 378, 413, 502, 266, 399, // Giraffe
+    288, 289, 422, 380, 364, 332, 320, 222, // Elephant
+    166, -35, 150, 113, 109, 142, -107, -99, // Chick
+    400, 400, 411, 404, 465, 402, 334, 398, // Hen
+    512, 385, 439, 286, 329, 173, // hand: G1 G2 E1 E2 C1 C2
+    111, -200, 940, 236, -19, 32, // tempo, lion attacked, try, enemy try, lion net, mobility
+    61, -52, -3, -8, // threatened G E C H
+    -88, -50, -63, -11, // hanging G E C H
 ];
 
 impl Default for Weights {

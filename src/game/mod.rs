@@ -336,10 +336,12 @@ pub trait Notation: Game {
     }
 
     /// Reads the words of a move list played from this position (Oware also takes moves run
-    /// together). Only the notation is checked here, not legality.
+    /// together). Oware checks only the notation here, not legality; Dobutsu Shogi reads each
+    /// word in the position the moves before it lead to (a step's piece and a promotion are the
+    /// board's), which checks its legality there too.
     ///
     /// # Errors
-    /// [`Notation::Error`] naming the first word that is not a move.
+    /// [`Notation::Error`] naming the first word that is not a move (Dobutsu: not a legal one).
     fn parse_moves(&self, words: &[&str]) -> Result<Vec<Self::Move>, Self::Error>;
 
     /// Writes a sequence of moves (a principal variation, a move list) as the game's GUIs read it
