@@ -257,7 +257,7 @@ impl WebVisit for MakeSlot<'_> {
             }
         }
         // The variant the rules name is the slot's key.
-        let variant = visit_variant::<G>(&settings.rules);
+        let variant = G::variant_of(&settings.rules);
         let slot: Arc<dyn Any + Send + Sync> =
             Arc::new(GameSlot::new(settings, self.games.auto_solve));
         self.games
@@ -266,16 +266,6 @@ impl WebVisit for MakeSlot<'_> {
             .unwrap_or_else(PoisonError::into_inner)
             .insert(variant, slot);
         Ok(())
-    }
-}
-
-/// The variant of game `G`'s `rules` (Oware's rule set; Dobutsu).
-fn visit_variant<G: WebGame>(rules: &G::Rules) -> Variant {
-    let any: &dyn Any = rules;
-    match any.downcast_ref::<oware::Rules>() {
-        Some(r) if r.variant == oware::Variant::Awari => Variant::Awari,
-        Some(_) => Variant::Abapa,
-        None => Variant::Dobutsu,
     }
 }
 
@@ -692,7 +682,7 @@ pub fn import<G: WebGame>(text: &str, rules: &G::Rules) -> ApiResult {
         }
         query.push("moves", &record.moves.join(" "));
         let variant_rules = match record.variant.parse::<Variant>().ok() {
-            Some(v) => visit_rules::<G>(v).unwrap_or_else(|| rules.clone()),
+            Some(v) => G::rules_of(v).unwrap_or_else(|| rules.clone()),
             None => rules.clone(),
         };
         let game = game_of::<G>(&query, &variant_rules)?;
@@ -710,15 +700,6 @@ pub fn import<G: WebGame>(text: &str, rules: &G::Rules) -> ApiResult {
         }));
     }
     Ok(json!({"records": out}))
-}
-
-/// The rules of game `G` for `variant`, where the variant is of that game.
-fn visit_rules<G: WebGame>(variant: Variant) -> Option<G::Rules> {
-    let rules: Box<dyn Any> = match variant.oware_rules() {
-        Some(r) => Box::new(r),
-        None => Box::new(dobutsu::Rules::default()),
-    };
-    rules.downcast::<G::Rules>().ok().map(|r| *r)
 }
 
 /// How a request asks to search: the level, the lines, the limits.

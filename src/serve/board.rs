@@ -9,6 +9,7 @@ use perfectplay::arena::record::{ogn, pgn, tag};
 use perfectplay::dobutsu::{self, Kind, Square};
 use perfectplay::game::{Game, GameState, Notation};
 use perfectplay::oware::{self, Side};
+use perfectplay::variant::Variant;
 
 /// A game record as the page imports it: the start position (`None` for the start position),
 /// the moves in the protocol's notation, and the header tags.
@@ -27,6 +28,12 @@ pub struct ImportedRecord {
 pub trait WebGame: Refereed {
     /// The board for the page to draw: Oware's houses and stores, Dobutsu's squares and hands.
     fn board_json(&self) -> Value;
+
+    /// The rules of `variant` if it is a variant of this game (Oware: abapa or awari).
+    fn rules_of(variant: Variant) -> Option<Self::Rules>;
+
+    /// The variant `rules` are (the server's key for the game's slot).
+    fn variant_of(rules: &Self::Rules) -> Variant;
 
     /// The final margin in seeds of a position whose game is over, from the side to move (Oware:
     /// the final stores' difference); `None` for games without one.
@@ -60,6 +67,17 @@ fn result_of<G: Refereed>(game: &GameState<G>) -> String {
 }
 
 impl WebGame for oware::Board {
+    fn rules_of(variant: Variant) -> Option<oware::Rules> {
+        variant.oware_rules()
+    }
+
+    fn variant_of(rules: &oware::Rules) -> Variant {
+        match rules.variant {
+            oware::Variant::Abapa => Variant::Abapa,
+            oware::Variant::Awari => Variant::Awari,
+        }
+    }
+
     fn board_json(&self) -> Value {
         let houses = self.houses();
         let names = "ABCDEFabcdef".chars();
@@ -138,6 +156,14 @@ fn dobutsu_player(player: dobutsu::Player) -> &'static str {
 }
 
 impl WebGame for dobutsu::Position {
+    fn rules_of(variant: Variant) -> Option<dobutsu::Rules> {
+        (variant == Variant::Dobutsu).then(dobutsu::Rules::default)
+    }
+
+    fn variant_of(_: &dobutsu::Rules) -> Variant {
+        Variant::Dobutsu
+    }
+
     fn board_json(&self) -> Value {
         let squares: serde_json::Map<String, Value> = Square::all()
             .filter_map(|sq| {
