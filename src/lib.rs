@@ -11,6 +11,7 @@ pub mod arena;
 pub mod bench;
 pub mod dobutsu;
 pub mod game;
+pub mod memory;
 pub mod oware;
 pub mod protocol;
 pub mod retro;

@@ -386,7 +386,7 @@ impl TranspositionTable {
     /// [`store`]: TranspositionTable::store
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        crate::retro::prefetch(&self.buckets[self.bucket_index(key)]);
+        crate::memory::prefetch(&self.buckets[self.bucket_index(key)]);
     }
 
     /// The entry for `key` that counts in this search (written in it, or in a search it keeps
