@@ -12,7 +12,7 @@
 //!
 //! ```text
 //! cargo run --release --example fit_wdl -- --variant abapa
-//! cargo run --release --example fit_wdl -- --variant dobutsu --opening-plies 2
+//! cargo run --release --example fit_wdl -- --variant dobutsu --opening-plies 6 --games 1000
 //! ```
 
 use anyhow::{bail, Context};

@@ -55,12 +55,13 @@ impl Game for Position {
 
     const NAME: &'static str = "dobutsu";
 
-    /// Fitted to 7,351 searches of 300 self-play games at 20,000 nodes a move
-    /// (`examples/fit_wdl.rs`, docs/wdl.md): even odds at +238 (2.4 Chicks), spread 256.
+    /// Fitted to 16,615 searches of 1,000 self-play games at 20,000 nodes a move, with the fitted
+    /// evaluation (`examples/fit_wdl.rs`, docs/wdl.md): even odds at +115 (1.15 Chicks), spread
+    /// 281.
     fn wdl_model() -> game::WdlModel {
         game::WdlModel {
-            mid: 238.0,
-            spread: 256.0,
+            mid: 115.0,
+            spread: 281.0,
         }
     }
 
