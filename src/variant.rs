@@ -30,6 +30,14 @@ impl Variant {
         Variant::NAMES[self as usize]
     }
 
+    /// The variant of an Oware rule set (the inverse of [`Variant::oware_variant`]).
+    pub fn of_oware(variant: oware::Variant) -> Variant {
+        match variant {
+            oware::Variant::Abapa => Variant::Abapa,
+            oware::Variant::Awari => Variant::Awari,
+        }
+    }
+
     /// The Oware rule set this variant names; `None` for Dobutsu.
     pub fn oware_variant(self) -> Option<oware::Variant> {
         match self {

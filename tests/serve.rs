@@ -406,24 +406,12 @@ fn a_search_stops_when_its_page_goes_away_or_starts_another() {
     assert!(tick["nps"].as_u64().unwrap() > 0, "{tick}");
     assert_eq!(wait_for_searches(&server, 0), 0);
     // A page's second search stops its first, which ends with its best move.
-    let url = server.url.clone();
-    let first = std::thread::spawn(move || {
-        let agent: ureq::Agent = ureq::Agent::config_builder()
-            .timeout_global(Some(Duration::from_secs(60)))
-            .build()
-            .into();
-        let res = agent
-            .get(format!("{url}api/analysis?variant=dobutsu&page=p2"))
-            .call()
-            .unwrap();
-        let body = res.into_body().read_to_string().unwrap_or_default();
-        body.contains("event: bestmove")
-    });
+    let first = server.get_in_background("api/analysis?variant=dobutsu&page=p2");
     assert_eq!(wait_for_searches(&server, 1), 1);
     let second = server.events("api/analysis?variant=dobutsu&page=p2&depth=3", |_, _| false);
     assert_eq!(second.last().unwrap().0, "bestmove");
     assert!(
-        first.join().unwrap(),
+        first.join().unwrap().contains("event: bestmove"),
         "the first search ended with its best move"
     );
     assert_eq!(wait_for_searches(&server, 0), 0);
@@ -586,24 +574,10 @@ fn bestmove_is_capped_and_counted() {
         body["error"].as_str().unwrap().contains("at most 1500 ms"),
         "{body}"
     );
-    let url = server.url.clone();
     let started = Instant::now();
-    let search = std::thread::spawn(move || {
-        let agent: ureq::Agent = ureq::Agent::config_builder()
-            .timeout_global(Some(Duration::from_secs(60)))
-            .build()
-            .into();
-        let text = agent
-            .get(format!("{url}api/bestmove?variant=abapa&depth=100"))
-            .call()
-            .unwrap()
-            .into_body()
-            .read_to_string()
-            .unwrap();
-        serde_json::from_str::<Value>(&text).unwrap()
-    });
+    let search = server.get_in_background("api/bestmove?variant=abapa&depth=100");
     assert_eq!(wait_for_searches(&server, 1), 1);
-    let best = search.join().unwrap();
+    let best: Value = serde_json::from_str(&search.join().unwrap()).unwrap();
     assert!(started.elapsed() < Duration::from_secs(50), "{best}");
     assert!(best["depth"].as_u64().unwrap() < 100, "{best}");
     assert!("ABCDEF".contains(best["move"].as_str().unwrap()), "{best}");

@@ -54,10 +54,7 @@ pub trait WebGame: Refereed {
 
 /// The name of the variant of an Oware rule set.
 fn oware_variant_name(variant: oware::Variant) -> &'static str {
-    match variant {
-        oware::Variant::Abapa => "abapa",
-        oware::Variant::Awari => "awari",
-    }
+    Variant::of_oware(variant).name()
 }
 
 /// The result tag of a game so far: its result when over, else `*`.
@@ -72,10 +69,7 @@ impl WebGame for oware::Board {
     }
 
     fn variant_of(rules: &oware::Rules) -> Variant {
-        match rules.variant {
-            oware::Variant::Abapa => Variant::Abapa,
-            oware::Variant::Awari => Variant::Awari,
-        }
+        Variant::of_oware(rules.variant)
     }
 
     fn board_json(&self) -> Value {

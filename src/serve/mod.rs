@@ -37,16 +37,17 @@ const MAX_BODY: u64 = 1 << 20;
 const HEARTBEAT: Duration = Duration::from_millis(250);
 /// How long a `bestmove` request thinks when it gives no limit, in ms.
 const DEFAULT_MOVETIME_MS: u64 = 1000;
-/// The endpoints of the API, each with the one method it answers (`GET` also answers `HEAD`).
-const ENDPOINTS: [(&str, Method); 8] = [
-    ("/api/info", Method::Get),
-    ("/api/state", Method::Get),
-    ("/api/probe", Method::Get),
-    ("/api/review", Method::Get),
-    ("/api/bestmove", Method::Get),
-    ("/api/analysis", Method::Get),
-    ("/api/record", Method::Get),
-    ("/api/import", Method::Post),
+/// The endpoints of the API, each with the methods it answers, as its `Allow` header lists them
+/// (`HEAD` as `GET` without the body; not on the analysis stream, which would start a search).
+const ENDPOINTS: [(&str, &str); 8] = [
+    ("/api/info", "GET, HEAD"),
+    ("/api/state", "GET, HEAD"),
+    ("/api/probe", "GET, HEAD"),
+    ("/api/review", "GET, HEAD"),
+    ("/api/bestmove", "GET, HEAD"),
+    ("/api/analysis", "GET"),
+    ("/api/record", "GET, HEAD"),
+    ("/api/import", "POST"),
 ];
 
 /// The arguments of `perfectplay serve`.
@@ -221,19 +222,13 @@ fn answer_api(
     query: &Query,
 ) -> std::io::Result<()> {
     let method = request.method().clone();
-    let Some((_, wanted)) = ENDPOINTS.iter().find(|(p, _)| *p == path) else {
+    let Some(&(_, allow)) = ENDPOINTS.iter().find(|(p, _)| *p == path) else {
         return request.respond(error_response(&ApiError {
             status: 404,
             message: format!("no endpoint {path}"),
         }));
     };
-    let head_for_get = method == Method::Head && *wanted == Method::Get && path != "/api/analysis";
-    if method != *wanted && !head_for_get {
-        let allow = if *wanted == Method::Get && path != "/api/analysis" {
-            "GET, HEAD"
-        } else {
-            wanted.as_str()
-        };
+    if !allow.split(", ").any(|m| m == method.as_str()) {
         return request.respond(not_allowed(&method, path, allow));
     }
     match path {

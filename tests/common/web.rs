@@ -64,6 +64,19 @@ impl WebServer {
         (status, res.body_mut().read_to_string().expect("the body"))
     }
 
+    /// `GET path` on a thread of its own, for a request that runs while the test looks at the
+    /// server: the body, once the server has sent it whole.
+    pub fn get_in_background(&self, path: &str) -> thread::JoinHandle<String> {
+        let (agent, url) = (self.agent.clone(), format!("{}{path}", self.url));
+        thread::spawn(move || {
+            let mut res = agent
+                .get(&url)
+                .call()
+                .unwrap_or_else(|e| panic!("GET {url}: {e}"));
+            res.body_mut().read_to_string().unwrap_or_default()
+        })
+    }
+
     /// `GET path`, answered with JSON: the status and the value.
     pub fn json(&self, path: &str) -> (u16, Value) {
         let (status, body) = self.get(path);
