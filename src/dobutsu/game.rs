@@ -4,8 +4,8 @@
 use crate::dobutsu::eval::{evaluate, Weights};
 use crate::dobutsu::{FenError, MoveError, Player, Position};
 use crate::game::{
-    self, CycleRule, Game, Notation, OptionDecl, OptionKind, OptionValue, Outcome, Settings, Step,
-    TableSettings, Tables,
+    self, CycleRule, Game, Notation, OptionDecl, OptionKind, OptionValue, Outcome, Pruning,
+    Settings, Step, TableSettings, Tables,
 };
 
 /// Dobutsu Shogi's rule set: the cycle rule only (a repetition is a draw; there is no ply limit).
@@ -219,6 +219,12 @@ impl Game for Position {
     fn to_move(&self) -> Player {
         self.side_to_move()
     }
+    /// Measured by matches (docs/search.md).
+    const PRUNING: Pruning = Pruning {
+        futility_margin: 150,
+        futility_depth: 3,
+        late_moves: 3,
+    };
     #[inline]
     fn may_be_noisy(&self, mv: Self::Move) -> bool {
         mv.promotes() || (!mv.is_drop() && self.piece_at(mv.to()).is_some())

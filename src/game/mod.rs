@@ -113,6 +113,33 @@ pub struct Step {
     pub reward: u8,
 }
 
+/// How far the search prunes a game's tree beyond alpha-beta: the game's choice
+/// ([`Game::PRUNING`]), as what pays in one game costs in another (docs/search.md has the
+/// matches that chose each).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pruning {
+    /// Reverse futility pruning (a static null move): a node off the principal variation, not
+    /// in check, with at most `futility_depth` plies left, whose static evaluation stands this
+    /// margin (in evaluation units) a ply of depth left above beta fails high without search,
+    /// with its evaluation. 0: off.
+    pub futility_margin: i32,
+    /// See `futility_margin`, in plies.
+    pub futility_depth: i32,
+    /// Late move pruning: at a node off the principal variation, not in check, with `d` of at
+    /// most 3 plies left, the quiet moves (not noisy, not checking) after the first
+    /// `late_moves + d * d` in search order are not searched once a move has a score. 0: off.
+    pub late_moves: i32,
+}
+
+impl Pruning {
+    /// Alpha-beta's cut-offs and late move reductions alone.
+    pub const NONE: Pruning = Pruning {
+        futility_margin: 0,
+        futility_depth: 0,
+        late_moves: 0,
+    };
+}
+
 /// The cycle rule shared by the games: a game ends when the same position (and side to move) has
 /// occurred `repetitions` times since the last irreversible move, or when `no_progress_limit` plies
 /// have been played without one. What the game's value is then is up to the game
@@ -290,6 +317,10 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
 
     /// The player to move.
     fn to_move(&self) -> Self::Player;
+
+    /// How the search prunes this game's tree beyond alpha-beta ([`Pruning`]); the default,
+    /// [`Pruning::NONE`], is Oware's.
+    const PRUNING: Pruning = Pruning::NONE;
 
     /// A cheap test whether `mv` may be noisy ([`Step::noisy`]): it must never say no to a move
     /// that is, and may say yes to one that is not. Quiescence plays only these moves. The default

@@ -1,9 +1,12 @@
 //! The node search: fail-soft principal variation search with a transposition table, check
-//! extensions, late move reductions and a capture-only quiescence search, written on [`SearchThread`] as named steps
+//! extensions, late move reductions, the game's pruning ([`crate::game::Pruning`]: reverse
+//! futility and late move pruning) and a capture-only quiescence search, written on [`SearchThread`] as named steps
 //! (known scores, the oracle's bounds, the table's cut-off, the move loop, the store).
 
 use crate::game::{Game, Outcome};
-use crate::search::bands::{clamp_eval, oracle_score, outcome_score, proven_score, within, INF};
+use crate::search::bands::{
+    clamp_eval, oracle_score, outcome_score, proven_score, within, INF, MATE_BOUND,
+};
 use crate::search::thread::{Child, Node, SearchThread, TtUse, MAX_PLY};
 use crate::search::tt::{from_tt, to_tt, Bound, NO_MOVE};
 
@@ -23,6 +26,9 @@ const CHECK_EXTENSION_PLIES: usize = 24;
 /// prefetching every child's entry cost more memory traffic than it saved (docs/search.md has
 /// the measurement).
 const PREFETCH_CHILDREN: usize = 3;
+/// Late move pruning ([`crate::game::Pruning::late_moves`]) applies with at most this many
+/// plies left.
+const LATE_MOVE_DEPTH: i32 = 3;
 
 /// What the transposition table says of a node ([`SearchThread::probe_tt`]).
 struct TtProbe {
@@ -89,6 +95,9 @@ impl<G: Game> SearchThread<'_, G> {
         if let Some(score) = probe.cut {
             return score;
         }
+        if let Some(score) = self.futile(&node) {
+            return within(bounds, score);
+        }
         let outer_dependent = std::mem::replace(&mut self.path_dependent, false);
         let (mut best, best_index) = self.search_moves(pos, &node, bounds, probe.mv);
         if !self.aborted {
@@ -100,6 +109,36 @@ impl<G: Game> SearchThread<'_, G> {
             self.store_tt(key, &node, best, best_index, dependent);
         }
         best
+    }
+
+    /// Reverse futility pruning ([`crate::game::Pruning::futility_margin`]): the score of
+    /// `node` if it is taken to fail high without search (its evaluation); never near proven
+    /// scores.
+    #[inline]
+    fn futile(&self, node: &Node) -> Option<i32> {
+        let margin = G::PRUNING.futility_margin;
+        (margin > 0
+            && !node.is_pv()
+            && !node.in_check
+            && node.depth <= G::PRUNING.futility_depth
+            && node.beta.abs() < MATE_BOUND
+            && node.eval - margin * node.depth >= node.beta)
+            .then_some(node.eval)
+    }
+
+    /// Late move pruning ([`crate::game::Pruning::late_moves`]): whether `child`, the `i`-th
+    /// in search order (from 1) at `node`, is left unsearched (asked only once a move searched
+    /// has a score better than a proven loss).
+    #[inline]
+    fn late_move_pruned(&self, child: &Child<G>, i: usize, node: &Node) -> bool {
+        let late = G::PRUNING.late_moves;
+        late > 0
+            && !node.is_pv()
+            && !node.in_check
+            && !child.noisy
+            && node.depth <= LATE_MOVE_DEPTH
+            && i as i32 > late + node.depth * node.depth
+            && !child.pos.in_check()
     }
 
     /// Counts a node at `ply` and starts its (empty) principal variation.
@@ -245,6 +284,9 @@ impl<G: Game> SearchThread<'_, G> {
             // A copy: the searches below push their own children above this one.
             let child = self.children[children_base + i].clone();
             i += 1;
+            if best > -MATE_BOUND && self.late_move_pruned(&child, i, node) {
+                continue;
+            }
             let score = self.search_child(&child, i, node, alpha, base);
             if self.aborted {
                 break;
@@ -312,7 +354,8 @@ impl<G: Game> SearchThread<'_, G> {
     ) -> i32 {
         let irrev = if child.irreversible { base } else { node.irrev };
         // A check extension, below a ply bound so that a chase cannot deepen without end.
-        let extend = node.ply < CHECK_EXTENSION_PLIES && child.pos.in_check();
+        let check = child.pos.in_check();
+        let extend = node.ply < CHECK_EXTENSION_PLIES && check;
         let (depth, beta) = (node.depth - 1 + i32::from(extend), node.beta);
         if depth <= 0 {
             return -self.leaf(child, base, node.child(0, -beta, -alpha, irrev));
@@ -322,17 +365,19 @@ impl<G: Game> SearchThread<'_, G> {
             let on_pv = node.on_pv && self.prev_pv.get(node.ply) == Some(&child.mv);
             let first = Node {
                 on_pv,
-                ..node.child(depth, -beta, -alpha, irrev)
+                ..node.child(depth, -beta, -alpha, irrev).of(child, check)
             };
             -self.negamax(&child.pos, first)
         } else {
-            self.search_later_child(child, i, node, alpha, irrev, depth)
+            let later = node.child(depth, -beta, -alpha, irrev).of(child, check);
+            self.search_later_child(child, i, node, alpha, later)
         };
         self.keys.truncate(base);
         score
     }
 
-    /// A child after the first (see [`SearchThread::search_child`]), to be searched to `depth`:
+    /// A child after the first (see [`SearchThread::search_child`]), to be searched as `later`
+    /// asks (its depth, the node's window seen from the child, its evaluation and check):
     /// with a null window at alpha (principal variation search), first a ply shallower if it is
     /// a late quiet move that does not check (late move reduction), again at full depth only if
     /// it beats alpha there, and with the full window only if it falls inside it.
@@ -342,11 +387,15 @@ impl<G: Game> SearchThread<'_, G> {
         i: usize,
         node: &Node,
         alpha: i32,
-        irrev: usize,
-        depth: i32,
+        later: Node,
     ) -> i32 {
-        let beta = node.beta;
-        let null_window = |depth| node.child(depth, -alpha - 1, -alpha, irrev);
+        let (beta, depth) = (node.beta, later.depth);
+        let null_window = |depth| Node {
+            depth,
+            alpha: -alpha - 1,
+            beta: -alpha,
+            ..later
+        };
         // Not a checking move (extended: `depth` is the node's).
         let reduce = self.reductions
             && node.depth >= LMR_MIN_DEPTH
@@ -361,7 +410,7 @@ impl<G: Game> SearchThread<'_, G> {
             s = -self.negamax(&child.pos, null_window(depth));
         }
         if s > alpha && s < beta && !self.aborted {
-            -self.negamax(&child.pos, node.child(depth, -beta, -alpha, irrev))
+            -self.negamax(&child.pos, later)
         } else {
             s
         }

@@ -573,6 +573,7 @@ impl<'a, G: Game> SearchThread<'a, G> {
         // `keys` starts with the position after the last irreversible move.
         let irrev = if child.irreversible { root_len } else { 0 };
         let on_pv = self.prev_pv.first() == Some(&child.mv);
+        let in_check = child.pos.in_check();
         let node = |alpha: i32, beta: i32| Node {
             depth: depth as i32 - 1,
             alpha,
@@ -580,6 +581,8 @@ impl<'a, G: Game> SearchThread<'a, G> {
             ply: 1,
             irrev,
             on_pv,
+            eval: child.eval,
+            in_check,
         };
         let mut score;
         match window {

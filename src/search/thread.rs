@@ -148,6 +148,11 @@ pub(crate) struct Node {
     /// Whether the node lies on the previous iteration's principal variation, whose move is
     /// searched first.
     pub(crate) on_pv: bool,
+    /// The static evaluation of the node's position, from its side to move (its parent computed
+    /// it to order the moves).
+    pub(crate) eval: i32,
+    /// Whether the side to move is in check ([`Game::in_check`]).
+    pub(crate) in_check: bool,
 }
 
 impl Node {
@@ -158,7 +163,8 @@ impl Node {
     }
 
     /// A child of this node, off the principal variation, searched `depth` plies deep in the
-    /// window (`alpha`, `beta`) from the child's side; `irrev` as in [`Node::irrev`].
+    /// window (`alpha`, `beta`) from the child's side; `irrev` as in [`Node::irrev`]. Its
+    /// evaluation and check are those of `child`'s position ([`Node::of`]).
     #[inline]
     pub(crate) fn child(&self, depth: i32, alpha: i32, beta: i32, irrev: usize) -> Node {
         Node {
@@ -168,6 +174,19 @@ impl Node {
             ply: self.ply + 1,
             irrev,
             on_pv: false,
+            eval: 0,
+            in_check: false,
+        }
+    }
+
+    /// This node, of the position of `child` (its evaluation) with the side to move in check or
+    /// not (`in_check`).
+    #[inline]
+    pub(crate) fn of<G: Game>(self, child: &Child<G>, in_check: bool) -> Node {
+        Node {
+            eval: child.eval,
+            in_check,
+            ..self
         }
     }
 }
