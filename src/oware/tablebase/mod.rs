@@ -4,8 +4,8 @@
 //! ignored, so one table serves every score), from `-n` to `n` for `n` seeds.
 //!
 //! Rooms: [`index`] ranks the positions of a layer (the positions with `n` seeds), `build` solves
-//! a layer from the layers below it, [`file`] writes and maps one file per layer; [`Tablebase`]
-//! answers probes. The build reports through a [`Progress`]; nothing here prints.
+//! a layer from the layers below it, [`file`] writes and maps one file per layer, [`estimate`]
+//! says what a build takes (positions, memory, disk, time); [`Tablebase`] answers probes. The build reports through a [`Progress`]; nothing here prints.
 //!
 //! What a value promises (see docs/tablebases.md): under [`Variant::Awari`] a [`Value`] is exact
 //! (a game that never ends splits the seeds left evenly). Under [`Variant::Abapa`] a game ended by
@@ -17,6 +17,7 @@
 //! before (since the last capture) comes back.
 
 mod build;
+pub mod estimate;
 pub mod file;
 pub mod index;
 pub mod oracle;
