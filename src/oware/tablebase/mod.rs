@@ -3,9 +3,11 @@
 //! (its final seeds minus the opponent's, counting only the seeds on the board: the stores are
 //! ignored, so one table serves every score), from `-n` to `n` for `n` seeds.
 //!
-//! Rooms: [`index`] ranks the positions of a layer (the positions with `n` seeds), `build` solves
-//! a layer from the layers below it, [`file`] writes and maps one file per layer, [`estimate`]
-//! says what a build takes (positions, memory, disk, time); [`Tablebase`] answers probes. The build reports through a [`Progress`]; nothing here prints.
+//! Rooms: [`index`] ranks the positions of a layer (the positions with `n` seeds), [`reachable`]
+//! ranks only those that can follow a move (not used by the build yet), `build` solves a layer
+//! from the layers below it, [`file`] writes and maps one file per layer, [`estimate`] says what
+//! a build takes (positions, memory, disk, time); [`Tablebase`] answers probes. The build reports
+//! through a [`Progress`]; nothing here prints.
 //!
 //! What a value promises (see docs/tablebases.md): under [`Variant::Awari`] a [`Value`] is exact
 //! (a game that never ends splits the seeds left evenly). Under [`Variant::Abapa`] a game ended by
@@ -21,6 +23,7 @@ pub mod estimate;
 pub mod file;
 pub mod index;
 pub mod oracle;
+pub mod reachable;
 
 use std::collections::HashMap;
 use std::fmt;
