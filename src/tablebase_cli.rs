@@ -12,7 +12,7 @@ use std::time::Instant;
 use anyhow::Context;
 use clap::{Args, Subcommand};
 use perfectplay::oware::tablebase::estimate::{self, BuildEstimate};
-use perfectplay::oware::tablebase::{file, index};
+use perfectplay::oware::tablebase::{file, reachable};
 use perfectplay::oware::{Board, Variant};
 use perfectplay::retro::{Phase, Silent};
 
@@ -171,10 +171,10 @@ fn build(
         "{variant} up to {seeds} seeds: {} positions ({built} built) in {secs:.1} s wall \
          ({:.2} M positions/s), {user:.1} s user + {sys:.1} s sys CPU; peak memory {} MiB \
          (the table: {} MiB)",
-        index::total_len(seeds),
+        reachable::reachable_total_len(seeds),
         built as f64 / secs.max(1e-9) / 1e6,
         peak_memory_kib().map_or("?".into(), |k| (k / 1024).to_string()),
-        (index::total_len(seeds) * estimate::bytes_per_value(variant)) >> 20
+        (reachable::reachable_total_len(seeds) * estimate::bytes_per_value(variant)) >> 20
     )?;
     Ok(())
 }
@@ -257,7 +257,7 @@ fn write_estimate(
         out,
         "to build: {} layers {} to {}: {} positions; memory {} at the peak (building layer {}), \
          {} available of {}; disk {} of layer files, {} free in {}; time about {} on {} cores \
-         (an estimate at {:.1} M positions per core-second, measured at 24 seeds: longer when the \
+         (an estimate at {:.1} M positions per core-second, measured here: longer when the \
          cores are shared)",
         e.variant,
         first.seeds,

@@ -12,7 +12,8 @@
 //! (docs/tablebases.md), the estimate is 1.0 to 1.6 MiB above it from 14 to 20 seeds, both
 //! variants, and 2 to 3 MiB above it at 24 and 28 seeds.
 
-use super::index::{layer_len, total_len, MAX_SEEDS};
+use super::index::MAX_SEEDS;
+use super::reachable::{reachable_len, reachable_total_len};
 use crate::oware::Variant;
 use crate::retro::file::HEADER_LEN;
 
@@ -35,14 +36,16 @@ pub fn work_bytes_per_position(variant: Variant) -> u64 {
     4 + bytes_per_value(variant)
 }
 
-/// Positions solved per second of one core's time, measured on the builds to 24 seeds
-/// (docs/tablebases.md: awari 1,251,677,700 positions in 428 s of CPU, abapa in 725 s). The
+/// Positions solved per second of one core's time (docs/tablebases.md): awari 2.9 M, as the
+/// whole index's build to 24 seeds did (1,251,677,700 positions in 428 s of CPU) and the
+/// reachable index's to 20 seeds (216,135,140 in 72 to 77 s on a busy machine); abapa 1.5 M, the
+/// reachable index's to 20 seeds (139 to 146 s; the whole index's to 24 seeds did 1.7 M). The
 /// rate falls as the layers outgrow the caches (from about 4 M per core-second at 16 seeds), so
 /// the larger layers may take longer than this says.
 pub fn positions_per_core_second(variant: Variant) -> f64 {
     match variant {
         Variant::Awari => 2.9e6,
-        Variant::Abapa => 1.7e6,
+        Variant::Abapa => 1.5e6,
     }
 }
 
@@ -51,7 +54,7 @@ pub fn positions_per_core_second(variant: Variant) -> f64 {
 pub struct LayerEstimate {
     /// Seeds on the board.
     pub seeds: u32,
-    /// Positions in the layer, C(seeds + 11, 11).
+    /// Positions in the layer, [`reachable_len`]`(seeds)`.
     pub positions: u64,
     /// Bytes of memory the build holds at its peak while building this layer: the layers below
     /// ([`bytes_per_value`] per position), the layer's own work ([`work_bytes_per_position`])
@@ -69,8 +72,8 @@ impl LayerEstimate {
     /// # Panics
     /// If `seeds` is above [`MAX_SEEDS`].
     pub fn new(variant: Variant, seeds: u32) -> LayerEstimate {
-        let positions = layer_len(seeds);
-        let below = seeds.checked_sub(1).map_or(0, total_len);
+        let positions = reachable_len(seeds);
+        let below = seeds.checked_sub(1).map_or(0, reachable_total_len);
         LayerEstimate {
             seeds,
             positions,
@@ -145,15 +148,15 @@ mod tests {
     fn awari_to_20_seeds() {
         let e = BuildEstimate::new(Variant::Awari, 0, 20);
         assert_eq!(e.layers.len(), 21);
-        assert_eq!(e.positions, 225_792_840);
+        assert_eq!(e.positions, 216_135_140);
         let top = e.layers[20];
-        assert_eq!(top.positions, 84_672_315);
-        // Layers 0 to 19 (141,120,525 positions, 1 byte each) and 5 bytes per position of layer
+        assert_eq!(top.positions, 80_214_915);
+        // Layers 0 to 19 (135,920,225 positions, 1 byte each) and 5 bytes per position of layer
         // 20, plus the overhead.
-        assert_eq!(top.peak_memory, 141_120_525 + 5 * 84_672_315 + (8 << 20));
+        assert_eq!(top.peak_memory, 135_920_225 + 5 * 80_214_915 + (8 << 20));
         assert_eq!(e.peak_memory, top.peak_memory);
-        assert_eq!(e.disk, 21 * 192 + 225_792_840);
-        assert!((e.core_seconds - 225_792_840.0 / 2.9e6).abs() < 1e-6);
+        assert_eq!(e.disk, 21 * 192 + 216_135_140);
+        assert!((e.core_seconds - 216_135_140.0 / 2.9e6).abs() < 1e-6);
         assert!((e.wall_seconds(2) - e.core_seconds / 2.0).abs() < 1e-9);
     }
 
@@ -163,27 +166,27 @@ mod tests {
         let e = BuildEstimate::new(Variant::Abapa, 17, 18);
         let seeds: Vec<u32> = e.layers.iter().map(|l| l.seeds).collect();
         assert_eq!(seeds, [17, 18]);
-        assert_eq!(e.positions, 21_474_180 + 34_597_290);
-        // Layers 0 to 17 (C(29, 12) = 51,895,935 positions, 2 bytes each) and 6 bytes per
-        // position of layer 18.
-        assert_eq!(e.peak_memory, 2 * 51_895_935 + 6 * 34_597_290 + (8 << 20));
-        assert_eq!(e.disk, 2 * 192 + 2 * (21_474_180 + 34_597_290));
+        assert_eq!(e.positions, 20_768_748 + 33_245_212);
+        // Layers 0 to 17 (C(29, 12) - C(23, 12) = 50,543,857 positions, 2 bytes each) and 6
+        // bytes per position of layer 18.
+        assert_eq!(e.peak_memory, 2 * 50_543_857 + 6 * 33_245_212 + (8 << 20));
+        assert_eq!(e.disk, 2 * 192 + 2 * (20_768_748 + 33_245_212));
     }
 
     #[test]
     fn the_whole_game() {
         let e = BuildEstimate::new(Variant::Awari, 0, 48);
-        assert_eq!(e.positions, 1_399_358_844_975);
-        // Layers 0 to 47, C(59, 12), and 5 bytes per position of layer 48.
+        assert_eq!(e.positions, 1_056_351_956_205);
+        // Layers 0 to 47, C(59, 12) - C(53, 12), and 5 bytes per position of layer 48.
         assert_eq!(
             e.peak_memory,
-            1_119_487_075_980 + 5 * 279_871_768_995 + (8 << 20)
+            852_703_940_270 + 5 * 203_648_015_935 + (8 << 20)
         );
-        assert_eq!(e.disk, 49 * 192 + 1_399_358_844_975);
+        assert_eq!(e.disk, 49 * 192 + 1_056_351_956_205);
         let abapa = BuildEstimate::new(Variant::Abapa, 0, 48);
         assert_eq!(
             abapa.peak_memory,
-            2 * 1_119_487_075_980 + 6 * 279_871_768_995 + (8 << 20)
+            2 * 852_703_940_270 + 6 * 203_648_015_935 + (8 << 20)
         );
     }
 

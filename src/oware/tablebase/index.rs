@@ -6,6 +6,10 @@
 //! below `n + 11` (the "bars" between the seeds), and the rank is their place in the
 //! combinatorial number system, `sum C(b_k, k + 1)`. Indices are 64-bit: layers of 32 seeds and
 //! more have over 2^32 positions.
+//!
+//! The build's layers hold only the positions that can follow a move, ranked by
+//! [`super::reachable`], which ranks the rows as compositions the same way
+//! (`unrank_parts`, `next_parts`).
 
 /// The most seeds a layer can have.
 pub const MAX_SEEDS: u32 = 48;

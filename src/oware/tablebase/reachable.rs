@@ -69,6 +69,15 @@ pub fn reachable_len(n: u32) -> u64 {
     BASE[n as usize][6 * (n as usize + 1)]
 }
 
+/// The number of boards of at most `n` seeds whose opponent's row has an empty house:
+/// C(n + 12, 12) - C(n + 6, 12).
+///
+/// # Panics
+/// If `n` is above [`MAX_SEEDS`].
+pub fn reachable_total_len(n: u32) -> u64 {
+    (0..=n).map(reachable_len).sum()
+}
+
 /// The first empty house (0-5) of the opponent's row (houses 6-11) of a word of houses; `None`
 /// when every one holds seeds.
 #[inline]
@@ -229,11 +238,15 @@ mod tests {
         assert_eq!(reachable_len(6), 12_375); // C(17, 11) less the board of six 1s
         assert_eq!(reachable_len(24), 382_628_610);
         // jh85/smallgames's count of the abapa positions up to 20 seeds (issue 21).
-        assert_eq!((0..=20).map(reachable_len).sum::<u64>(), 216_135_140);
+        assert_eq!(reachable_total_len(20), 216_135_140);
         assert_eq!(reachable_len(47), 167_288_557_800);
         assert_eq!(reachable_len(48), 203_648_015_935);
         let all: u64 = (0..=MAX_SEEDS).map(reachable_len).sum();
         assert_eq!(all, 1_056_351_956_205);
+        for n in 0..=MAX_SEEDS as u64 {
+            let total = reachable_total_len(n as u32);
+            assert_eq!(total, choose(n + 12, 12) - choose(n + 6, 12), "up to {n}");
+        }
         assert_eq!(total_len(MAX_SEEDS), 1_399_358_844_975);
         assert_eq!(all, total_len(MAX_SEEDS) - choose(54, 12));
         // Romein and Bal's count: no layer 47 (a capture takes 2 seeds at least), and the start
