@@ -1,7 +1,9 @@
-//! The terminal front end of `perfectplay tablebase`: `build` (progress bars per layer and phase
-//! on standard error; per layer its positions, time and positions per second, then the totals,
-//! CPU time and peak memory on standard output) and `probe` (the value of a position and of each
-//! of its moves). The tablebase itself is [`perfectplay::oware::tablebase`], which prints nothing.
+//! The terminal front end of `perfectplay tablebase`: `build` (first its resource check: the
+//! library's [`BuildEstimate`] against this machine's memory, free disk and cores, refused when
+//! they cannot hold it unless `--force`; then progress bars per layer and phase on standard
+//! error; per layer its positions, time and positions per second, then the totals, CPU time and
+//! peak memory on standard output) and `probe` (the value of a position and of each of its
+//! moves). The tablebase itself is [`perfectplay::oware::tablebase`], which prints nothing.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -9,12 +11,13 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
-use perfectplay::oware::tablebase::{file, index};
+use perfectplay::oware::tablebase::estimate::{self, BuildEstimate};
+use perfectplay::oware::tablebase::{file, reachable};
 use perfectplay::oware::{Board, Variant};
 use perfectplay::retro::{Phase, Silent};
 
 use crate::phase_bars::PhaseBars;
-use crate::solve_cli::{cpu_seconds, peak_memory_kib};
+use crate::solve_cli::{cpu_seconds, peak_memory_kib, proc_kib};
 
 /// Arguments of `perfectplay tablebase`.
 #[derive(Args, Debug)]
@@ -26,7 +29,10 @@ pub struct TablebaseArgs {
 #[derive(Subcommand, Debug)]
 enum TablebaseCommand {
     /// Builds the layers of 0 to N seeds on the board (one file per layer in --dir; layers
-    /// already there and sound are loaded instead of built).
+    /// already there and sound are loaded instead of built). It first says what the build takes:
+    /// the positions of each layer and in all, the memory at the peak, the disk its files take
+    /// and an estimate of the time; when the memory available or the free disk of --dir cannot
+    /// hold it, it refuses to start (exit status 1) unless --force.
     Build {
         /// The most seeds on the board, 0 to 48.
         #[arg(long, value_parser = clap::value_parser!(u32).range(..=48))]
@@ -37,6 +43,9 @@ enum TablebaseCommand {
         /// Where the layer files go.
         #[arg(long, default_value = DEFAULT_DIR)]
         dir: PathBuf,
+        /// Starts the build even when the memory or the disk is short.
+        #[arg(long)]
+        force: bool,
     },
     /// Prints the value of a position (a diagram such as 0-0-0-0-2-1-1-0-0-0-0-1-20-23-S, 5 seeds
     /// on the board) for the side to move and of each of its legal moves, from the files in --dir
@@ -79,7 +88,8 @@ pub fn run(args: TablebaseArgs, out: &mut impl Write) -> anyhow::Result<()> {
             seeds,
             variant,
             dir,
-        } => build(seeds, variant, &dir, out),
+            force,
+        } => build(seeds, variant, &dir, force, out),
         TablebaseCommand::Probe {
             diagram,
             variant,
@@ -88,7 +98,13 @@ pub fn run(args: TablebaseArgs, out: &mut impl Write) -> anyhow::Result<()> {
     }
 }
 
-fn build(seeds: u32, variant: Variant, dir: &Path, out: &mut impl Write) -> anyhow::Result<()> {
+fn build(
+    seeds: u32,
+    variant: Variant,
+    dir: &Path,
+    force: bool,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let (mut tb, problems) = file::load(dir, variant, None);
     for p in &problems {
@@ -101,6 +117,25 @@ fn build(seeds: u32, variant: Variant, dir: &Path, out: &mut impl Write) -> anyh
             have.min(seeds),
             dir.display()
         )?;
+    }
+    let first = tb.seeds().map_or(0, |s| s + 1);
+    let estimate = BuildEstimate::new(variant, first, seeds);
+    let machine = Machine::read(dir);
+    write_estimate(&estimate, &machine, dir, out)?;
+    if let Some(short) = shortfall(&estimate, &machine, dir) {
+        let fits = (first..seeds)
+            .rev()
+            .find(|&n| shortfall(&BuildEstimate::new(variant, first, n), &machine, dir).is_none());
+        let fewer = match fits {
+            Some(n) => format!("build at most {n} seeds here"),
+            None => "build fewer seeds".to_string(),
+        };
+        anyhow::ensure!(
+            force,
+            "not building {variant} up to {seeds} seeds: {short}. Either {fewer}, free memory or \
+             disk, or pass --force to start anyway"
+        );
+        writeln!(out, "--force: building anyway, though {short}")?;
     }
     let started = Instant::now();
     let mut built = 0u64;
@@ -136,12 +171,138 @@ fn build(seeds: u32, variant: Variant, dir: &Path, out: &mut impl Write) -> anyh
         "{variant} up to {seeds} seeds: {} positions ({built} built) in {secs:.1} s wall \
          ({:.2} M positions/s), {user:.1} s user + {sys:.1} s sys CPU; peak memory {} MiB \
          (the table: {} MiB)",
-        index::total_len(seeds),
+        reachable::reachable_total_len(seeds),
         built as f64 / secs.max(1e-9) / 1e6,
         peak_memory_kib().map_or("?".into(), |k| (k / 1024).to_string()),
-        (index::total_len(seeds) * if variant == Variant::Awari { 1 } else { 2 }) >> 20
+        (reachable::reachable_total_len(seeds) * estimate::bytes_per_value(variant)) >> 20
     )?;
     Ok(())
+}
+
+/// What this machine has for a build; `None` where it cannot be read.
+struct Machine {
+    /// Bytes of memory available without swapping (`MemAvailable` of /proc/meminfo).
+    memory_available: Option<u64>,
+    /// Bytes of memory in all (`MemTotal`).
+    memory_total: Option<u64>,
+    /// Bytes free to this user on the file system of the layer files' directory.
+    disk_free: Option<u64>,
+    /// The threads the build runs on (rayon's pool: the cores, or `RAYON_NUM_THREADS`).
+    cores: usize,
+}
+
+impl Machine {
+    fn read(dir: &Path) -> Machine {
+        Machine {
+            memory_available: proc_kib("/proc/meminfo", "MemAvailable").map(|k| k << 10),
+            memory_total: proc_kib("/proc/meminfo", "MemTotal").map(|k| k << 10),
+            disk_free: fs4::available_space(dir).ok(),
+            cores: rayon::current_num_threads(),
+        }
+    }
+}
+
+/// Bytes in binary units: `512 B`, `3.0 KiB`, `538.3 MiB`, `2.27 TiB`.
+fn bytes(b: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if b < 1 << 10 {
+        return format!("{b} B");
+    }
+    let mut value = b as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    let decimals = if unit == UNITS.len() - 1 { 2 } else { 1 };
+    format!("{value:.decimals$} {}", UNITS[unit])
+}
+
+/// A duration for a person: `42 s`, `17 min`, `5.3 h`, `12.4 days`.
+fn duration(secs: f64) -> String {
+    if secs < 120.0 {
+        format!("{secs:.0} s")
+    } else if secs < 7_200.0 {
+        format!("{:.0} min", secs / 60.0)
+    } else if secs < 172_800.0 {
+        format!("{:.1} h", secs / 3_600.0)
+    } else {
+        format!("{:.1} days", secs / 86_400.0)
+    }
+}
+
+/// The resource check's report: the positions per layer and in all, the memory at the peak, the
+/// disk and the time, each against what the machine has.
+fn write_estimate(
+    e: &BuildEstimate,
+    machine: &Machine,
+    dir: &Path,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    let (Some(first), Some(top)) = (e.layers.first(), e.layers.last()) else {
+        return Ok(());
+    };
+    for l in &e.layers {
+        writeln!(
+            out,
+            "to build: layer {:>2}: {:>13} positions, {} at the peak, a file of {}",
+            l.seeds,
+            l.positions,
+            bytes(l.peak_memory),
+            bytes(l.file_bytes)
+        )?;
+    }
+    let unknown = || "unknown".to_string();
+    writeln!(
+        out,
+        "to build: {} layers {} to {}: {} positions; memory {} at the peak (building layer {}), \
+         {} available of {}; disk {} of layer files, {} free in {}; time about {} on {} cores \
+         (an estimate at {:.1} M positions per core-second, measured here: longer when the \
+         cores are shared)",
+        e.variant,
+        first.seeds,
+        top.seeds,
+        e.positions,
+        bytes(e.peak_memory),
+        top.seeds,
+        machine.memory_available.map_or_else(unknown, bytes),
+        machine.memory_total.map_or_else(unknown, bytes),
+        bytes(e.disk),
+        machine.disk_free.map_or_else(unknown, bytes),
+        dir.display(),
+        duration(e.wall_seconds(machine.cores)),
+        machine.cores,
+        estimate::positions_per_core_second(e.variant) / 1e6,
+    )?;
+    Ok(())
+}
+
+/// What the machine lacks for the build, in words (`None` when it can hold it, or when what it
+/// has cannot be read): the memory and the disk, each with what is needed, what there is and
+/// how much is short.
+fn shortfall(e: &BuildEstimate, machine: &Machine, dir: &Path) -> Option<String> {
+    let mut short = Vec::new();
+    if let Some(available) = machine.memory_available.filter(|&a| a < e.peak_memory) {
+        let top = e.layers.last().map_or(0, |l| l.seeds);
+        short.push(format!(
+            "it needs {} of memory at its peak (building layer {top}) and this machine has {} \
+             available ({} in all), {} short",
+            bytes(e.peak_memory),
+            bytes(available),
+            machine.memory_total.map_or("unknown".into(), bytes),
+            bytes(e.peak_memory - available)
+        ));
+    }
+    if let Some(free) = machine.disk_free.filter(|&f| f < e.disk) {
+        short.push(format!(
+            "its layer files take {} of disk and {} has {} free, {} short",
+            bytes(e.disk),
+            dir.display(),
+            bytes(free),
+            bytes(e.disk - free)
+        ));
+    }
+    (!short.is_empty()).then(|| short.join("; "))
 }
 
 /// Why `probe` cannot answer for a position of `n` seeds when the table in `dir` holds layers 0

@@ -14,6 +14,7 @@ fn help_lines_are_wrapped_to_100_columns() {
         &["bench"],
         &["match"],
         &["serve"],
+        &["tablebase", "build"],
     ] {
         let text = help(args);
         assert!(text.lines().count() > 5, "{args:?}: {text}");

@@ -1,5 +1,7 @@
-//! The retrograde build of one layer (all positions with `n` seeds on the board), from the
-//! layers below it.
+//! The retrograde build of one layer (the positions with `n` seeds on the board that can follow a
+//! move, ranked by [`super::reachable`]), from the layers below it. Every move leads into such a
+//! position, and un-sowing skips the predecessors outside them: no move leads to those, so they
+//! are on no cycle, and [`super::Tablebase`] answers them by their moves.
 //!
 //! **Moves pass.** Every position's legal moves are played once: a capture leaves the layer for a
 //! smaller, solved one, whose value gives the move's value at once (the seeds captured minus the
@@ -30,7 +32,8 @@ use std::sync::atomic::{AtomicU32, AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use super::index::{houses, layer_len, next, rank, unrank, word};
+use super::index::{houses, word};
+use super::reachable::{self, next, reachable_len, unrank};
 use crate::oware::{Board, Move, Variant};
 use crate::retro::{prefetch, Buffer, Phase, Progress};
 
@@ -212,7 +215,9 @@ fn play_moves(houses: u128, n: u32, variant: Variant) -> Moves {
         if captured == 0 {
             moves.inside += 1;
         } else {
-            moves.captures[moves.count] = (captured, rank(child));
+            let i = reachable::rank(child)
+                .expect("a position after a move has an empty house in the row sown from");
+            moves.captures[moves.count] = (captured, i);
             moves.count += 1;
         }
     }
@@ -322,7 +327,7 @@ pub(super) fn build_layer(
         n as usize,
         "the layers below {n} seeds come first"
     );
-    let len = layer_len(n);
+    let len = reachable_len(n);
     let exact = variant == Variant::Awari;
     let mut state_bytes = Buffer::zeroed(4 * len as usize);
     let build = LayerBuild {
@@ -477,7 +482,11 @@ impl LayerBuild<'_> {
             let from = stack.len().saturating_sub(8);
             for (w, joined_w) in stack.drain(from..) {
                 predecessors(w, self.variant, |before| {
-                    let p = rank(before) as usize;
+                    // A position no move leads to is not in the table (nor on a cycle).
+                    let Some(p) = reachable::rank(before) else {
+                        return;
+                    };
+                    let p = p as usize;
                     prefetch(&self.state[p]);
                     preds.push((before, p, joined_w));
                 });

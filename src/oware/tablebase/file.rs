@@ -7,7 +7,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::index::{layer_len, MAX_SEEDS};
+use super::index::MAX_SEEDS;
+use super::reachable::reachable_len;
 use super::{Layer, Tablebase};
 use crate::oware::Variant;
 use crate::retro::file::{self as table, TableError, TableFile, COUNTS};
@@ -15,8 +16,9 @@ use crate::retro::Storage;
 
 /// The game name in the header.
 pub const GAME: &str = "oware";
-/// The version of this payload layout.
-pub const VERSION: u32 = 1;
+/// The version of this payload layout: 2 since the layers hold only the positions that can
+/// follow a move ([`super::reachable`]; version 1 held every board).
+pub const VERSION: u32 = 2;
 
 /// The file name of the layer of `seeds` seeds.
 pub fn layer_name(variant: Variant, seeds: u32) -> String {
@@ -58,7 +60,7 @@ pub fn save_layer(tb: &Tablebase, seeds: u32, dir: &Path) -> Result<Option<PathB
     counts[..5].copy_from_slice(&[
         tb.variant as u64,
         seeds as u64,
-        layer_len(seeds),
+        reachable_len(seeds),
         sections.len() as u64,
         layer.bounded,
     ]);
@@ -83,7 +85,7 @@ fn load_layer(path: &Path, variant: Variant, seeds: u32) -> Result<Layer, TableE
     }
     let exact = variant == Variant::Awari;
     let per = if exact { 1 } else { 2 };
-    let len = layer_len(seeds);
+    let len = reachable_len(seeds);
     if c[2] != len || c[3] != per || file.payload().len() as u64 != per * len {
         return Err(inconsistent(format!(
             "{} positions of {} bytes in {} bytes, expected {len} of {per}",

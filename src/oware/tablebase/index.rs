@@ -6,12 +6,16 @@
 //! below `n + 11` (the "bars" between the seeds), and the rank is their place in the
 //! combinatorial number system, `sum C(b_k, k + 1)`. Indices are 64-bit: layers of 32 seeds and
 //! more have over 2^32 positions.
+//!
+//! The build's layers hold only the positions that can follow a move, ranked by
+//! [`super::reachable`], which ranks the rows as compositions the same way
+//! (`unrank_parts`, `next_parts`).
 
 /// The most seeds a layer can have.
 pub const MAX_SEEDS: u32 = 48;
 
 /// `CHOOSE[a][b]` = C(a, b), for a up to 60 and b up to 12.
-const CHOOSE: [[u64; 13]; 61] = {
+pub(super) const CHOOSE: [[u64; 13]; 61] = {
     let mut c = [[0u64; 13]; 61];
     let mut a = 0;
     while a < 61 {
@@ -27,7 +31,7 @@ const CHOOSE: [[u64; 13]; 61] = {
 };
 
 /// `TERM[k][s]` = C(s + k, k + 1): the term of house `k` when the first `k + 1` houses hold `s`.
-const TERM: [[u64; 49]; 11] = {
+pub(super) const TERM: [[u64; 49]; 11] = {
     let mut t = [[0u64; 49]; 11];
     let mut k = 0;
     while k < 11 {
@@ -96,13 +100,24 @@ pub fn rank(word: u128) -> u64 {
 ///
 /// # Panics
 /// If `r` is not below [`layer_len`]`(n)`.
-pub fn unrank(mut r: u64, n: u32) -> u128 {
+pub fn unrank(r: u64, n: u32) -> u128 {
     assert!(r < layer_len(n), "rank {r} outside the layer of {n} seeds");
     let mut h = [0u8; 12];
-    // b_k for k = 10 down to 0, each below the one after it (b_11 = n + 11).
-    let mut above = n as usize + 11;
+    unrank_parts(r, n, &mut h);
+    word(&h)
+}
+
+/// Fills `parts` (2 to 12 of them) with the composition of `total` of rank `r` in the scheme
+/// above (over `parts.len() - 1` bars): the parts with prefix sums `s_k` whose
+/// `sum C(s_k + k, k + 1)` is `r`. `r` must be below C(total + parts - 1, parts - 1), and
+/// `total + parts - 1` at most 60.
+#[inline]
+pub(super) fn unrank_parts(mut r: u64, total: u32, parts: &mut [u8]) {
+    let bars = parts.len() - 1;
+    // b_k for k = bars - 1 down to 0, each below the one after it (b_bars = total + bars).
+    let mut above = total as usize + bars;
     let mut sums = [0usize; 11];
-    for k in (0..11).rev() {
+    for k in (0..bars).rev() {
         let mut b = above - 1;
         while CHOOSE[b][k + 1] > r {
             b -= 1;
@@ -112,27 +127,33 @@ pub fn unrank(mut r: u64, n: u32) -> u128 {
         above = b;
     }
     let mut before = 0;
-    for k in 0..11 {
-        h[k] = (sums[k] - before) as u8;
+    for k in 0..bars {
+        parts[k] = (sums[k] - before) as u8;
         before = sums[k];
     }
-    h[11] = (n as usize - before) as u8;
-    word(&h)
+    parts[bars] = (total as usize - before) as u8;
 }
 
 /// The position after `h` in rank order (rank + 1), in place; false (and `h` unchanged) for the
 /// last of its layer.
 #[inline]
 pub fn next(h: &mut [u8; 12]) -> bool {
-    // The smallest bar that can move up is b_{j-1} for the first house j >= 1 holding seeds:
+    next_parts(h)
+}
+
+/// The composition after `parts` (of the same total, in as many parts) in rank order, in place;
+/// false (and `parts` unchanged) for the last one, where every seed is in the first part.
+#[inline]
+pub(super) fn next_parts(parts: &mut [u8]) -> bool {
+    // The smallest bar that can move up is b_{j-1} for the first part j >= 1 holding seeds:
     // it moves up by one and the bars below it drop to the bottom.
-    let Some(j) = (1..12).find(|&j| h[j] > 0) else {
+    let Some(j) = (1..parts.len()).find(|&j| parts[j] > 0) else {
         return false;
     };
-    let s: u8 = h[..j].iter().sum();
-    h[..j].fill(0);
-    h[j - 1] = s + 1;
-    h[j] -= 1;
+    let s: u8 = parts[..j].iter().sum();
+    parts[..j].fill(0);
+    parts[j - 1] = s + 1;
+    parts[j] -= 1;
     true
 }
 

@@ -3,9 +3,11 @@
 //! (its final seeds minus the opponent's, counting only the seeds on the board: the stores are
 //! ignored, so one table serves every score), from `-n` to `n` for `n` seeds.
 //!
-//! Rooms: [`index`] ranks the positions of a layer (the positions with `n` seeds), `build` solves
-//! a layer from the layers below it, [`file`] writes and maps one file per layer; [`Tablebase`]
-//! answers probes. The build reports through a [`Progress`]; nothing here prints.
+//! Rooms: [`index`] ranks all the boards of `n` seeds, [`reachable`] those that can follow a move
+//! (a layer: the positions the build solves; the others are answered from their moves), `build`
+//! solves a layer from the layers below it, [`file`] writes and maps one file per layer, [`estimate`] says what
+//! a build takes (positions, memory, disk, time); [`Tablebase`] answers probes. The build reports
+//! through a [`Progress`]; nothing here prints.
 //!
 //! What a value promises (see docs/tablebases.md): under [`Variant::Awari`] a [`Value`] is exact
 //! (a game that never ends splits the seeds left evenly). Under [`Variant::Abapa`] a game ended by
@@ -17,9 +19,11 @@
 //! before (since the last capture) comes back.
 
 mod build;
+pub mod estimate;
 pub mod file;
 pub mod index;
 pub mod oracle;
+pub mod reachable;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -27,7 +31,8 @@ use std::fmt;
 use crate::oware::{Board, Move, Variant};
 use crate::retro::{Progress, Storage};
 use build::LayerRef;
-use index::{layer_len, rank, MAX_SEEDS};
+use index::MAX_SEEDS;
+use reachable::reachable_len;
 
 /// What the table knows of a position: the margin (the mover's final seeds minus the
 /// opponent's, from the seeds on the board) lies in `low..=high`; exact when they are equal
@@ -71,7 +76,7 @@ impl fmt::Display for Value {
 pub struct LayerReport {
     /// Seeds on the board.
     pub seeds: u32,
-    /// Positions in the layer, C(seeds + 11, 11).
+    /// Positions in the layer that can follow a move, [`reachable_len`]`(seeds)`.
     pub positions: u64,
     /// Positions whose value is only bounded (0 under `awari`).
     pub bounded: u64,
@@ -138,7 +143,7 @@ impl Tablebase {
         });
         LayerReport {
             seeds: n,
-            positions: layer_len(n),
+            positions: reachable_len(n),
             bounded: built.bounded,
         }
     }
@@ -184,11 +189,38 @@ impl Tablebase {
     fn value_of(&self, houses: u128) -> Option<Value> {
         let n = index::seeds(houses);
         let layer = self.layers.get(n as usize)?.view();
-        let i = rank(houses) as usize;
+        let Some(i) = reachable::rank(houses) else {
+            return self.value_by_moves(houses, n);
+        };
+        let i = i as usize;
         Some(Value {
             low: layer.low[i] as i8,
             high: layer.high[i] as i8,
         })
+    }
+
+    /// The value of a position the table does not hold, whose opponent's houses all hold seeds
+    /// (no move leads to it, as to the start position), from its moves: the best of their
+    /// values (every move leads into the table), or the end of the game when it has none.
+    fn value_by_moves(&self, houses: u128, n: u32) -> Option<Value> {
+        let board = Board::from_relative_houses(houses, self.variant);
+        let moves = board.legal_move_list();
+        if moves.is_empty() {
+            // Each player takes the seeds of their own row.
+            let mine: i32 = houses.to_le_bytes()[..6].iter().map(|&s| s as i32).sum();
+            let v = (2 * mine - n as i32) as i8;
+            return Some(Value { low: v, high: v });
+        }
+        let mut best: Option<Value> = None;
+        for &mv in moves.iter() {
+            let (child, captured) = board.sow_and_capture(mv);
+            let v = Value::after_move(captured, self.value_of(child.relative_houses())?);
+            best = Some(best.map_or(v, |b| Value {
+                low: b.low.max(v.low),
+                high: b.high.max(v.high),
+            }));
+        }
+        best
     }
 
     /// The value of `board` for the side to move (its stores ignored); `None` when the board

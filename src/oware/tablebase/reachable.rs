@@ -1,0 +1,375 @@
+//! The reachable index of a layer: a dense 64-bit rank of the boards of `n` seeds (the side to
+//! move's row first, houses 0-5, then the opponent's, houses 6-11) whose opponent's row has an
+//! empty house, in `0..`[`reachable_len`]`(n)`.
+//!
+//! **Why these boards.** Every position after a move is one of them: the side that just moved
+//! (now the opponent) sowed from a house of its row, and sowing skips that house on every lap,
+//! so it is empty after the move; a capture takes seeds only from the other row. A layer holds
+//! C(n + 11, 11) boards, C(n + 5, 11) of them with no empty house in the opponent's row (take one
+//! seed from each of its six houses), so this index has C(n + 11, 11) - C(n + 5, 11) boards: 92%
+//! of layer 24, 73% of layer 48, 1,056,351,956,205 up to 48 seeds against 1,399,358,844,975. The
+//! start position, with every house full, is not among them and is answered by its moves.
+//! Romein and Bal's 889,063,398,406 is this count without layer 47 (a capture takes at least 2
+//! seeds, so a game never holds 47), plus the start position.
+//!
+//! **The scheme.** A board is taken apart as
+//!
+//! - `s`, the seeds of the opponent's row (0 to `n`), and `j`, its first empty house (0-5): the
+//!   houses before it hold a seed at least, those after it anything;
+//! - the opponent's row as a composition of `s - j` into 5 parts: the `j` houses before the empty
+//!   one, less a seed each, then the `5 - j` after it. There are C(s - j + 4, 4) of them;
+//! - the mover's row, a composition of `m = n - s` into 6 parts, C(m + 5, 5) of them.
+//!
+//! Both compositions are ranked as [`super::index`] ranks a whole board (the combinatorial number
+//! system over the bars between the seeds), and
+//! `rank = BASE[n][(s, j)] + rank(opponent's parts) × C(m + 5, 5) + rank(mover's row)`, where
+//! `BASE[n][(s, j)]` counts the boards of the groups `(s', j')` before `(s, j)` in the order of
+//! `s`, then `j`. A rank is nine table lookups for the two compositions' terms, one for `BASE`,
+//! one for C(m + 5, 5), one multiplication, and a word operation that finds the first empty
+//! house: no loop over the seeds. Unranking finds the group by a binary search of `BASE[n]` (at
+//! most 294 entries).
+
+use super::index::{next_parts, unrank_parts, word, CHOOSE, MAX_SEEDS, TERM};
+
+/// Layers: 0 to [`MAX_SEEDS`] seeds.
+const LAYERS: usize = MAX_SEEDS as usize + 1;
+
+/// Groups `(s, j)` per layer, group `6 s + j`, for `s` up to [`MAX_SEEDS`].
+const GROUPS: usize = 6 * LAYERS;
+
+/// `BASE[n][6 s + j]`: the first rank of group `(s, j)` in layer `n` (the boards whose
+/// opponent's row holds `s` seeds and has its first empty house at `j`); from `6 (n + 1)` on,
+/// [`reachable_len`]`(n)`.
+static BASE: [[u64; GROUPS + 1]; LAYERS] = {
+    let mut base = [[0u64; GROUPS + 1]; LAYERS];
+    let mut n = 0;
+    while n < LAYERS {
+        let mut first = 0;
+        let mut g = 0;
+        while g <= GROUPS {
+            base[n][g] = first;
+            let (s, j) = (g / 6, g % 6);
+            if s <= n && j <= s {
+                first += CHOOSE[s - j + 4][4] * CHOOSE[n - s + 5][5];
+            }
+            g += 1;
+        }
+        n += 1;
+    }
+    base
+};
+
+/// The number of boards of `n` seeds whose opponent's row has an empty house:
+/// C(n + 11, 11) - C(n + 5, 11).
+///
+/// # Panics
+/// If `n` is above [`MAX_SEEDS`].
+pub fn reachable_len(n: u32) -> u64 {
+    assert!(n <= MAX_SEEDS, "at most {MAX_SEEDS} seeds");
+    BASE[n as usize][6 * (n as usize + 1)]
+}
+
+/// The number of boards of at most `n` seeds whose opponent's row has an empty house:
+/// C(n + 12, 12) - C(n + 6, 12).
+///
+/// # Panics
+/// If `n` is above [`MAX_SEEDS`].
+pub fn reachable_total_len(n: u32) -> u64 {
+    (0..=n).map(reachable_len).sum()
+}
+
+/// The first empty house (0-5) of the opponent's row (houses 6-11) of a word of houses; `None`
+/// when every one holds seeds.
+#[inline]
+fn first_empty(word: u128) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // The row's six bytes, and two bytes that are never zero above them. The lowest byte
+    // flagged is the first zero byte (a borrow only runs upwards from a zero byte).
+    let row = (word >> 48) as u64 & 0xFFFF_FFFF_FFFF | 0xFFFF << 48;
+    let zero = row.wrapping_sub(ONES) & !row & HIGH;
+    (zero != 0).then(|| zero.trailing_zeros() as usize / 8)
+}
+
+/// The opponent's row (six houses, the first empty one at `j`) as its five parts: the houses
+/// before `j` less a seed each, then the houses after it.
+#[inline]
+fn opponent_parts(row: &[u8], j: usize) -> [u8; 5] {
+    let mut parts = [0u8; 5];
+    for (k, p) in parts.iter_mut().enumerate() {
+        *p = if k < j { row[k] - 1 } else { row[k + 1] };
+    }
+    parts
+}
+
+/// The opponent's row of the five parts `parts` with its first empty house at `j`, written to
+/// `row` (six houses).
+#[inline]
+fn opponent_row(parts: &[u8; 5], j: usize, row: &mut [u8]) {
+    for (k, house) in row.iter_mut().enumerate() {
+        *house = match k.cmp(&j) {
+            std::cmp::Ordering::Less => parts[k] + 1,
+            std::cmp::Ordering::Equal => 0,
+            std::cmp::Ordering::Greater => parts[k - 1],
+        };
+    }
+}
+
+/// The rank of a board (a word of twelve houses, the mover's row first, at most [`MAX_SEEDS`]
+/// seeds) among the boards of its layer whose opponent's row has an empty house; `None` for a
+/// board whose opponent's houses all hold seeds (no position after a move).
+#[inline]
+pub fn rank(word: u128) -> Option<u64> {
+    let j = first_empty(word)?;
+    let h = word.to_le_bytes();
+    let (mut m, mut mover) = (0usize, 0u64);
+    for (k, term) in TERM[..5].iter().enumerate() {
+        m += h[k] as usize;
+        mover += term[m];
+    }
+    m += h[5] as usize;
+    // The opponent's row's prefix sums, and from them its parts' (see `opponent_parts`): before
+    // the empty house, less a seed per house; after it, skipping it.
+    let mut sums = [0usize; 6];
+    let mut s = 0;
+    for (k, sum) in sums.iter_mut().enumerate() {
+        s += h[6 + k] as usize;
+        *sum = s;
+    }
+    let mut opponent = 0u64;
+    for (k, term) in TERM[..4].iter().enumerate() {
+        let p = sums[k + (k >= j) as usize] - (k + 1).min(j);
+        opponent += term[p];
+    }
+    Some(BASE[m + s][6 * s + j] + opponent * CHOOSE[m + 5][5] + mover)
+}
+
+/// The board of rank `r` in the reachable index of the layer of `n` seeds, as a word of twelve
+/// houses (the mover's row first).
+///
+/// # Panics
+/// If `r` is not below [`reachable_len`]`(n)`.
+pub fn unrank(r: u64, n: u32) -> u128 {
+    assert!(
+        r < reachable_len(n),
+        "rank {r} outside the reachable layer of {n} seeds"
+    );
+    let n = n as usize;
+    let base = &BASE[n][..6 * (n + 1)];
+    // The last group starting at or before `r` (empty groups start where the next one does).
+    let g = base.partition_point(|&b| b <= r) - 1;
+    let (s, j) = (g / 6, g % 6);
+    let m = n - s;
+    let width = CHOOSE[m + 5][5];
+    let within = r - base[g];
+    let mut h = [0u8; 12];
+    unrank_parts(within % width, m as u32, &mut h[..6]);
+    let mut parts = [0u8; 5];
+    unrank_parts(within / width, (s - j) as u32, &mut parts);
+    opponent_row(&parts, j, &mut h[6..]);
+    word(&h)
+}
+
+/// The board after `h` in the reachable index's order (rank + 1), in place; false (and `h`
+/// unchanged) for the last of its layer. `h` must be in the index (its opponent's row has an
+/// empty house).
+pub fn next(h: &mut [u8; 12]) -> bool {
+    if next_parts(&mut h[..6]) {
+        return true;
+    }
+    let Some(j) = first_empty(word(h)) else {
+        return false;
+    };
+    let m: u8 = h[..6].iter().sum();
+    let s: u8 = h[6..].iter().sum();
+    let mut parts = opponent_parts(&h[6..], j);
+    let (s, j, m) = if next_parts(&mut parts) {
+        (s, j, m)
+    } else {
+        // The next group that has boards: the first empty house one further, else one seed
+        // more in the opponent's row; each starts at its first composition (every seed in the
+        // last part).
+        let (s2, j2, m2) = if (j as u8) < s.min(5) {
+            (s, j + 1, m)
+        } else if m > 0 {
+            (s + 1, 0, m - 1)
+        } else {
+            return false;
+        };
+        parts = [0, 0, 0, 0, s2 - j2 as u8];
+        (s2, j2, m2)
+    };
+    debug_assert_eq!(parts.iter().sum::<u8>() + j as u8, s);
+    h[..6].copy_from_slice(&[0, 0, 0, 0, 0, m]);
+    opponent_row(&parts, j, &mut h[6..]);
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::index::{self, houses, layer_len, total_len};
+    use super::*;
+    use crate::oware::{Board, Move, Variant};
+    use proptest::prelude::*;
+
+    /// C(a, b) computed here, not from the tables.
+    fn choose(a: u64, b: u64) -> u64 {
+        if b > a {
+            return 0;
+        }
+        (0..b).fold(1u128, |c, i| c * (a - i) as u128 / (i + 1) as u128) as u64
+    }
+
+    fn in_set(h: &[u8; 12]) -> bool {
+        h[6..].contains(&0)
+    }
+
+    #[test]
+    fn counts_match_the_formula_and_romein_and_bal() {
+        for n in 0..=MAX_SEEDS as u64 {
+            assert_eq!(
+                reachable_len(n as u32),
+                choose(n + 11, 11) - choose(n + 5, 11),
+                "layer {n}"
+            );
+        }
+        assert_eq!(reachable_len(0), 1);
+        assert_eq!(reachable_len(1), 12);
+        assert_eq!(reachable_len(6), 12_375); // C(17, 11) less the board of six 1s
+        assert_eq!(reachable_len(24), 382_628_610);
+        // jh85/smallgames's count of the abapa positions up to 20 seeds (issue 21).
+        assert_eq!(reachable_total_len(20), 216_135_140);
+        assert_eq!(reachable_len(47), 167_288_557_800);
+        assert_eq!(reachable_len(48), 203_648_015_935);
+        let all: u64 = (0..=MAX_SEEDS).map(reachable_len).sum();
+        assert_eq!(all, 1_056_351_956_205);
+        for n in 0..=MAX_SEEDS as u64 {
+            let total = reachable_total_len(n as u32);
+            assert_eq!(total, choose(n + 12, 12) - choose(n + 6, 12), "up to {n}");
+        }
+        assert_eq!(total_len(MAX_SEEDS), 1_399_358_844_975);
+        assert_eq!(all, total_len(MAX_SEEDS) - choose(54, 12));
+        // Romein and Bal's count: no layer 47 (a capture takes 2 seeds at least), and the start
+        // position, the one board outside the set that a game holds.
+        assert_eq!(all - reachable_len(47) + 1, 889_063_398_406);
+        // Above 2^32 from 32 seeds on.
+        assert!(reachable_len(31) < 1 << 32 && reachable_len(32) > 1 << 32);
+    }
+
+    /// Every board of the small layers, in the order of the whole index: those with an empty
+    /// opponent's house get every rank below the length once and unrank back; the others none.
+    #[test]
+    fn dense_and_round_trip_up_to_10_seeds() {
+        for n in 0..=10 {
+            let len = reachable_len(n);
+            let mut seen = vec![false; len as usize];
+            let mut h = houses(index::unrank(0, n));
+            let mut boards = 0;
+            loop {
+                let w = word(&h);
+                match rank(w) {
+                    Some(r) => {
+                        assert!(in_set(&h), "{h:?}");
+                        assert!(r < len, "{h:?}: rank {r} of {len}");
+                        assert!(!seen[r as usize], "{h:?}: rank {r} twice");
+                        seen[r as usize] = true;
+                        assert_eq!(unrank(r, n), w);
+                    }
+                    None => assert!(!in_set(&h), "{h:?}"),
+                }
+                boards += 1;
+                if !index::next(&mut h) {
+                    break;
+                }
+            }
+            assert_eq!(boards, layer_len(n));
+            assert!(seen.iter().all(|&s| s), "layer {n}: a rank not hit");
+        }
+    }
+
+    /// `next` walks the ranks one by one, from rank 0 to the last of the layer.
+    #[test]
+    fn next_counts_up_to_10_seeds() {
+        for n in 0..=10 {
+            let walk = std::iter::successors(Some(houses(unrank(0, n))), |h| {
+                let mut after = *h;
+                next(&mut after).then_some(after)
+            });
+            let mut boards = 0;
+            for (r, h) in walk.enumerate() {
+                assert_eq!(rank(word(&h)), Some(r as u64), "layer {n}: {h:?}");
+                boards += 1;
+            }
+            assert_eq!(boards, reachable_len(n));
+        }
+    }
+
+    #[test]
+    fn the_start_position_is_outside() {
+        assert_eq!(rank(word(&[4; 12])), None);
+        let mut h = [4u8; 12];
+        h[9] = 0;
+        h[3] = 8;
+        assert!(rank(word(&h)).is_some());
+    }
+
+    /// A board of `n` seeds from a rank of the whole layer (uniform over the boards).
+    fn any_board() -> impl Strategy<Value = (u32, [u8; 12])> {
+        (0..=MAX_SEEDS).prop_flat_map(|n| {
+            (0..layer_len(n)).prop_map(move |r| (n, houses(index::unrank(r, n))))
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// Random ranks of every layer unrank to boards of the set with their seeds, which rank
+        /// back; the board after one has the next rank.
+        #[test]
+        fn random_ranks_round_trip(n in 0..=MAX_SEEDS, x in any::<u64>()) {
+            let len = reachable_len(n);
+            let r = x % len;
+            let w = unrank(r, n);
+            let mut h = houses(w);
+            prop_assert!(in_set(&h));
+            prop_assert_eq!(index::seeds(w), n);
+            prop_assert_eq!(rank(w), Some(r));
+            if next(&mut h) {
+                prop_assert_eq!(rank(word(&h)), Some(r + 1));
+            } else {
+                prop_assert_eq!(r + 1, len);
+            }
+        }
+
+        /// Random boards: ranked when the opponent's row has an empty house (and unranked back),
+        /// else not.
+        #[test]
+        fn random_boards_round_trip((n, h) in any_board()) {
+            let w = word(&h);
+            match rank(w) {
+                Some(r) => {
+                    prop_assert!(in_set(&h));
+                    prop_assert!(r < reachable_len(n));
+                    prop_assert_eq!(unrank(r, n), w);
+                }
+                None => prop_assert!(!in_set(&h)),
+            }
+        }
+
+        /// Every position after a legal move, seen from its side to move as the tablebase sees
+        /// it, is in the set, under both rules.
+        #[test]
+        fn every_child_is_in_the_set((_n, h) in any_board(), awari in any::<bool>()) {
+            let variant = if awari { Variant::Awari } else { Variant::Abapa };
+            let board = Board::from_relative_houses(word(&h), variant);
+            for k in 0..6 {
+                if board.legal_mask() & (1 << k) == 0 {
+                    continue;
+                }
+                let (child, _) = board.sow_and_capture(Move::from_house(k));
+                let c = child.relative_houses();
+                prop_assert!(rank(c).is_some(), "{:?} after {} from {:?}", houses(c), k, h);
+            }
+        }
+    }
+}
