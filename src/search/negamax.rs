@@ -357,20 +357,16 @@ impl<G: Game> SearchThread<'_, G> {
         let check = child.pos.in_check();
         let extend = node.ply < CHECK_EXTENSION_PLIES && check;
         let (depth, beta) = (node.depth - 1 + i32::from(extend), node.beta);
+        let next = node.child(depth, -beta, -alpha, irrev).of(child, check);
         if depth <= 0 {
-            return -self.leaf(child, base, node.child(0, -beta, -alpha, irrev));
+            return -self.leaf(child, base, Node { depth: 0, ..next });
         }
         self.keys.push(child.key());
         let score = if i == 1 {
             let on_pv = node.on_pv && self.prev_pv.get(node.ply) == Some(&child.mv);
-            let first = Node {
-                on_pv,
-                ..node.child(depth, -beta, -alpha, irrev).of(child, check)
-            };
-            -self.negamax(&child.pos, first)
+            -self.negamax(&child.pos, Node { on_pv, ..next })
         } else {
-            let later = node.child(depth, -beta, -alpha, irrev).of(child, check);
-            self.search_later_child(child, i, node, alpha, later)
+            self.search_later_child(child, i, node, alpha, next)
         };
         self.keys.truncate(base);
         score

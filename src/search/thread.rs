@@ -164,7 +164,7 @@ impl Node {
 
     /// A child of this node, off the principal variation, searched `depth` plies deep in the
     /// window (`alpha`, `beta`) from the child's side; `irrev` as in [`Node::irrev`]. Its
-    /// evaluation and check are those of `child`'s position ([`Node::of`]).
+    /// evaluation (0) and check (none) are placeholders until [`Node::of`] gives the child's.
     #[inline]
     pub(crate) fn child(&self, depth: i32, alpha: i32, beta: i32, irrev: usize) -> Node {
         Node {
