@@ -8,7 +8,7 @@ use perfectplay::variant::Variant;
 use std::process::Command;
 
 /// Nodes of `perfectplay bench --depth 8` (16 MiB table), recorded from the search as committed.
-const SIGNATURE_DEPTH_8: u64 = 168_631;
+const SIGNATURE_DEPTH_8: u64 = 168_265;
 
 #[test]
 fn bench_is_deterministic_and_matches_its_signature() {
@@ -22,7 +22,7 @@ fn bench_is_deterministic_and_matches_its_signature() {
 }
 
 /// Nodes of `perfectplay bench --variant dobutsu --depth 6`, recorded from the search as committed.
-const DOBUTSU_SIGNATURE_DEPTH_6: u64 = 409_410;
+const DOBUTSU_SIGNATURE_DEPTH_6: u64 = 338_176;
 
 #[test]
 fn dobutsu_bench_is_deterministic_and_matches_its_signature() {

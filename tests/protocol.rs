@@ -159,9 +159,9 @@ fn go_nodes_reports_each_iteration_and_a_legal_bestmove() {
             last.score.as_str(),
             last.pv.as_str()
         ),
-        (8, 10350, "cp -10", "FfEeCdAe")
+        (9, 19888, "cp 3", "FfEcBbCbA")
     );
-    assert_eq!(infos.len(), 8);
+    assert_eq!(infos.len(), 9);
     assert_eq!(best, "F");
     assert_eq!(out.last().unwrap(), "bestmove F ponder f");
     assert!(last.nodes <= 20000, "node budget respected");
@@ -609,7 +609,7 @@ fn go_ponder_answers_after_ponderhit_or_stop() {
 fn end_of_input_after_go_nodes_still_prints_the_bestmove() {
     let out = transcript("go nodes 20000\n");
     assert_eq!(out.last().unwrap(), "bestmove F ponder f");
-    assert_eq!(out.len(), 9);
+    assert_eq!(out.len(), 10);
 
     // go infinite is stopped by the end of input, and answers.
     let out = transcript("position startpos moves Ff\ngo infinite\n");

@@ -491,7 +491,7 @@ impl<G: Game> SearchThread<'_, G> {
             self.nodes += 1;
             self.seldepth = self.seldepth.max(ply as u32 + 1);
             let score = match child.pos.proven() {
-                Some(proven) => proven_score(proven, ply + 1),
+                Some(proven) => -proven_score(proven, ply + 1),
                 None => -self.quiesce(&child.pos, child.eval, -beta, -alpha, ply + 1),
             };
             if score > best {

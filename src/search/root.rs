@@ -372,7 +372,8 @@ impl<'a, G: Game> SearchThread<'a, G> {
             .filter(|rm| Some(rm.child.mv) != best_move)
         {
             let score = match rm.child.pos.proven() {
-                Some(proven) => to_score(proven_score(proven, 1)),
+                // The child's proven value is its mover's: the opponent's.
+                Some(proven) => to_score(-proven_score(proven, 1)),
                 None => {
                     let (low, high) = oracle.bounds(&rm.child.pos)?;
                     if low != high {

@@ -6,6 +6,7 @@ use super::thread::TtUse;
 use super::*;
 use crate::bench::bench_positions;
 use crate::game::{CycleRule, Game};
+use crate::oware::tablebase::oracle::TableOracle;
 use crate::oware::{Board, Move, Side, Variant, Weights};
 
 fn config(cycle: CycleRule) -> SearchConfig<Weights> {
@@ -63,7 +64,7 @@ fn quiescence(pos: &Board, ply: usize) -> i32 {
         let (child, captured) = pos.sow_and_capture(mv);
         if captured > 0 {
             let score = match Game::outcome(&child) {
-                Some(outcome) => outcome_score(outcome, ply + 1),
+                Some(outcome) => -outcome_score(outcome, ply + 1),
                 None => -quiescence(&child, ply + 1),
             };
             best = best.max(score);
@@ -120,6 +121,47 @@ fn search_agrees_with_minimax_with_and_without_table() {
             }
         }
     }
+}
+
+/// Endgame roots (8 seeds on the board, 24 and 16 in the stores, either side to move), where
+/// captures end the game inside the quiescence search: the search still agrees with minimax
+/// there. (Quiescence once took the value of a game-ending capture's position for the
+/// capturer's own, so a winning capture counted as a loss.)
+#[test]
+fn search_agrees_with_minimax_where_captures_end_the_game() {
+    let cycle = CycleRule::default();
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut proven = 0;
+    for i in 0..60 {
+        let mut houses = [0u8; 12];
+        for _ in 0..8 {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            houses[(state >> 33) as usize % 12] += 1;
+        }
+        let (stores, side) = [
+            ("24-16", "S"),
+            ("16-24", "N"),
+            ("16-24", "S"),
+            ("24-16", "N"),
+        ][i % 4];
+        let counts: Vec<String> = houses.iter().map(u8::to_string).collect();
+        let diagram = format!("{}-{stores}-{side}", counts.join("-"));
+        let pos: Board = diagram.parse().expect("diagram");
+        if pos.outcome().is_some() || pos.legal_move_list().len() < 2 {
+            continue;
+        }
+        let root = Root::new(pos);
+        for depth in 1..=4 {
+            let (score, reached) = search_score(&root, depth, TtUse::Off, cycle);
+            let mut keys = vec![pos.key()];
+            let expected = to_score(minimax(&pos, reached, 0, &mut keys, cycle));
+            assert_eq!(score, expected, "{diagram} depth {depth}");
+            proven += usize::from(matches!(score, Score::Mate(_)));
+        }
+    }
+    assert!(proven > 10, "{proven}");
 }
 
 /// Roots whose history holds a grandchild twice, so reaching it again inside the tree is a third
@@ -600,4 +642,74 @@ fn helper_threads_share_the_budget_and_the_move_is_legal() {
         assert!(record.0.iter().all(|i| i.nodes < 200_000));
         assert!(r.nodes >= 200_000 || r.depth == MAX_DEPTH, "{}", r.nodes);
     }
+}
+
+#[test]
+fn multipv_from_the_table_scores_a_move_that_ends_the_game_for_its_mover() {
+    // Inside the tablebase, MultiPV values every root move from the table; a move that ends the
+    // game at once (a capture past 24 seeds, or to 24-24) is scored by the game's result, from
+    // the mover's side. Such a move is not always the table's best (the first line, scored by
+    // the table's final margin), which wants the widest margin: those roots are the ones checked.
+    let oracle = std::sync::Arc::new(TableOracle::in_memory(Variant::Abapa, 5));
+    let mut searcher = Searcher::<Board>::with_hash_mb(1);
+    searcher.set_oracle(Some(oracle.clone()));
+    let limits = Limits {
+        depth: Some(2),
+        ..Limits::default()
+    };
+    // Every board of 5 seeds, South to move, stores from 21-22 to 24-19.
+    let mut rows = Vec::new();
+    houses_holding(5, &mut [0; 12], 0, &mut rows);
+    let mut checked = 0;
+    for (houses, south) in rows.iter().flat_map(|h| (21..=24).map(move |s| (*h, s))) {
+        let board = Board::new(houses, [south, 43 - south], Side::South, Variant::Abapa).unwrap();
+        let legal = board.legal_move_list();
+        let ends = |mv: Move| Game::outcome(&board.sow_and_capture(mv).0);
+        let Some(best) = oracle.root_move(&board) else {
+            continue;
+        };
+        if !legal.iter().any(|&mv| mv != best && ends(mv).is_some()) {
+            continue;
+        }
+        let mut record = Record(Vec::new());
+        let cfg = SearchConfig {
+            lines: legal.len(),
+            ..config(CycleRule::default())
+        };
+        searcher.search(
+            &Root::new(board),
+            &limits,
+            &cfg,
+            &Control::default(),
+            &mut record,
+        );
+        for line in &record.0[record.0.len() - legal.len()..] {
+            let mv = line.pv[0];
+            if let Some(outcome) = ends(mv).filter(|_| mv != best) {
+                // The child's outcome is its mover's (North's); South's is the opposite.
+                assert_eq!(
+                    line.score,
+                    to_score(-outcome_score(outcome, 1)),
+                    "{board} {mv}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 10, "{checked}");
+}
+
+/// Every way to put `seeds` seeds in the houses from `from` on (the ones before as in `houses`),
+/// pushed to `out`.
+fn houses_holding(seeds: u8, houses: &mut [u8; 12], from: usize, out: &mut Vec<[u8; 12]>) {
+    if from == 11 {
+        houses[11] = seeds;
+        out.push(*houses);
+        return;
+    }
+    for n in 0..=seeds {
+        houses[from] = n;
+        houses_holding(seeds - n, houses, from + 1, out);
+    }
+    houses[from] = 0;
 }
