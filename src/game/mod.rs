@@ -307,15 +307,6 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
     /// The outcome when the cycle rule ends the game in this position, seen from the side to move.
     fn cycle_outcome(&self) -> Outcome;
 
-    /// The moves the side to move expects to play in the rest of the game (about the median of
-    /// games between engines), for sharing a game clock without `movestogo`
-    /// ([`crate::search::TimeBudget::from_clock`]). The default is
-    /// [`crate::search::MOVES_LEFT_GUESS`].
-    #[inline]
-    fn moves_left(&self) -> u32 {
-        crate::search::MOVES_LEFT_GUESS
-    }
-
     /// Static evaluation from the side to move, in centipawn-like units (in Oware 100 = one seed of
     /// expected margin).
     fn evaluate(&self, weights: &Self::Weights) -> i32;

@@ -860,14 +860,6 @@ impl Game for Board {
     fn cycle_outcome(&self) -> Outcome {
         outcome_of(self.cycle_stores(), self.side_to_move())
     }
-    /// 25 plus the seeds on the board: 73 at the start, 45 at 20 seeds, 33 at 8. Fitted to the
-    /// median moves left by seeds on the board in 224 games of the engine against itself (100,000
-    /// nodes a move, abapa, 4-ply openings), which last 72 moves a side (median; mean 77):
-    /// 71 left at 48 seeds, 56 at 40, 53 at 30, 38 at 20, 43 at 10, 32 at 8 (docs/search.md).
-    #[inline]
-    fn moves_left(&self) -> u32 {
-        25 + u32::from(self.seeds_on_board())
-    }
     #[inline]
     fn evaluate(&self, weights: &Weights) -> i32 {
         Board::evaluate(self, weights)

@@ -62,17 +62,15 @@ pub struct Clock {
 }
 
 impl Clock {
-    /// The budget of the player with index `player` (0 or 1) from this clock, who expects to
-    /// play `moves_left` more moves in the game ([`crate::game::Game::moves_left`]); `None` when
-    /// the clock does not give that player's time.
-    pub fn budget_for(&self, player: usize, moves_left: u32) -> Option<TimeBudget> {
+    /// The budget of the player with index `player` (0 or 1) from this clock; `None` when the
+    /// clock does not give that player's time.
+    pub fn budget_for(&self, player: usize) -> Option<TimeBudget> {
         let left = (*self.time_ms.get(player)?)?;
         let increment = self.increment_ms.get(player).copied().unwrap_or(0);
         Some(TimeBudget::from_clock(
             left,
             increment,
             self.moves_to_go,
-            moves_left,
             self.overhead_ms,
         ))
     }
@@ -90,10 +88,9 @@ pub struct TimeBudget {
     pub hard: Duration,
 }
 
-/// Moves of the side to move assumed left in the game when `movestogo` is not given and the game
-/// has no estimate of its own ([`crate::game::Game::moves_left`]'s default): a Dobutsu Shogi
-/// game at these speeds lasts about 20 moves a side; the shares shrink as the clock does, so the
-/// guess need not be right.
+/// Moves of the side to move assumed left in the game when `movestogo` is not given (an Oware or
+/// Dobutsu game at these speeds lasts 30 to 80 moves a side; the shares shrink as the clock does,
+/// so the guess need not be right).
 pub const MOVES_LEFT_GUESS: u32 = 30;
 /// The hard limit is at most this many times the move's share...
 const HARD_PER_SHARE: u64 = 3;
@@ -107,8 +104,7 @@ const SOFT_TENTHS: u64 = 6;
 impl TimeBudget {
     /// The budget for a move with `left_ms` on the clock (negative when it has run out),
     /// `increment_ms` added after the move, `moves_to_go` moves to the next control (`None`: the
-    /// rest of the game), `moves_left` moves the mover expects to play in the rest of the game
-    /// (the moves to go are at most these, and at least 1) and `overhead_ms` kept back.
+    /// rest of the game, [`MOVES_LEFT_GUESS`] assumed) and `overhead_ms` kept back.
     ///
     /// The move's share is the usable time (`left - overhead`) divided by the moves to go, plus
     /// the increment; the hard limit is three shares, at most a third of the usable time (all of
@@ -119,14 +115,16 @@ impl TimeBudget {
         left_ms: i64,
         increment_ms: u64,
         moves_to_go: Option<u32>,
-        moves_left: u32,
         overhead_ms: u64,
     ) -> TimeBudget {
         let usable = u64::try_from(left_ms)
             .unwrap_or(0)
             .saturating_sub(overhead_ms);
-        let moves_left = moves_left.max(1);
-        let moves = u64::from(moves_to_go.unwrap_or(moves_left).clamp(1, moves_left));
+        let moves = u64::from(
+            moves_to_go
+                .unwrap_or(MOVES_LEFT_GUESS)
+                .clamp(1, MOVES_LEFT_GUESS),
+        );
         let share = (usable / moves).saturating_add(increment_ms);
         let hard =
             (share.saturating_mul(HARD_PER_SHARE)).min(usable / moves.min(HARD_CLOCK_DIVISOR));
@@ -298,19 +296,13 @@ mod tests {
     #[test]
     fn sudden_death_takes_a_share_of_the_clock() {
         // 10 s + 0.1 s, overhead 30: share 9970/30 + 100 = 432; hard 3 shares; soft 0.6 share.
-        assert_eq!(
-            TimeBudget::from_clock(10_000, 100, None, MOVES_LEFT_GUESS, 30),
-            ms(259, 1296)
-        );
+        assert_eq!(TimeBudget::from_clock(10_000, 100, None, 30), ms(259, 1296));
         // Without increment, 1 s left: share 32, hard 96, soft 19.
-        assert_eq!(
-            TimeBudget::from_clock(1_000, 0, None, MOVES_LEFT_GUESS, 30),
-            ms(19, 96)
-        );
+        assert_eq!(TimeBudget::from_clock(1_000, 0, None, 30), ms(19, 96));
         // The share shrinks with the clock: a game never runs out of time by the shares alone.
         let mut left = 10_000i64;
         for _ in 0..200 {
-            let b = TimeBudget::from_clock(left, 0, None, MOVES_LEFT_GUESS, 30);
+            let b = TimeBudget::from_clock(left, 0, None, 30);
             assert!(b.hard.as_millis() as i64 <= (left - 30).max(0) / 3);
             left -= b.hard.as_millis() as i64;
         }
@@ -324,16 +316,10 @@ mod tests {
     fn the_clock_is_never_exceeded() {
         // A large increment with little left: the increment comes after the move, so the move
         // may take only what is on the clock (a third of it).
-        assert_eq!(
-            TimeBudget::from_clock(300, 5_000, None, MOVES_LEFT_GUESS, 30),
-            ms(90, 90)
-        );
+        assert_eq!(TimeBudget::from_clock(300, 5_000, None, 30), ms(90, 90));
         // Nothing usable: the first iteration only.
         for left in [-500, 0, 10, 30] {
-            assert_eq!(
-                TimeBudget::from_clock(left, 100, None, MOVES_LEFT_GUESS, 30),
-                ms(0, 0)
-            );
+            assert_eq!(TimeBudget::from_clock(left, 100, None, 30), ms(0, 0));
         }
         for (left, inc, mtg, overhead) in [
             (1, 0, None, 0),
@@ -342,7 +328,7 @@ mod tests {
             (123_456, 789, Some(7), 0),
             (i64::MAX, u64::MAX, None, 0),
         ] {
-            let b = TimeBudget::from_clock(left, inc, mtg, MOVES_LEFT_GUESS, overhead);
+            let b = TimeBudget::from_clock(left, inc, mtg, overhead);
             let usable = Duration::from_millis((left.max(0) as u64).saturating_sub(overhead));
             assert!(b.soft <= b.hard && b.hard <= usable, "{b:?} for {left} ms");
             assert!(b.soft_limit(2.0, 1_000) <= b.hard);
@@ -350,46 +336,20 @@ mod tests {
     }
 
     #[test]
-    fn a_longer_game_takes_smaller_shares() {
-        // An Oware start (73 moves left, Game::moves_left) on 10 s + 0.1 s, overhead 30: share
-        // 9970/73 + 100 = 236, soft 0.6 share, hard 3 shares.
-        assert_eq!(
-            TimeBudget::from_clock(10_000, 100, None, 73, 30),
-            ms(141, 708)
-        );
-        // movestogo beyond the moves left counts as these; below, as given; 0 left counts as 1.
-        assert_eq!(
-            TimeBudget::from_clock(10_030, 0, Some(90), 73, 30),
-            TimeBudget::from_clock(10_030, 0, None, 73, 30)
-        );
-        assert_eq!(
-            TimeBudget::from_clock(10_030, 0, Some(10), 73, 30),
-            TimeBudget::from_clock(10_030, 0, Some(10), 10, 30)
-        );
-        assert_eq!(
-            TimeBudget::from_clock(1_030, 0, None, 0, 30),
-            TimeBudget::from_clock(1_030, 0, Some(1), 30, 30)
-        );
-    }
-
-    #[test]
     fn moves_to_go_divides_the_clock() {
         // The last move before the control may use all of it but the overhead...
         assert_eq!(
-            TimeBudget::from_clock(1_030, 0, Some(1), MOVES_LEFT_GUESS, 30),
+            TimeBudget::from_clock(1_030, 0, Some(1), 30),
             ms(600, 1_000)
         );
-        // ...the last two half of it; beyond the moves left, these count.
+        // ...the last two half of it; beyond the guess, the guess counts.
+        assert_eq!(TimeBudget::from_clock(1_030, 0, Some(2), 30), ms(300, 500));
         assert_eq!(
-            TimeBudget::from_clock(1_030, 0, Some(2), MOVES_LEFT_GUESS, 30),
-            ms(300, 500)
+            TimeBudget::from_clock(30_030, 0, Some(90), 30),
+            TimeBudget::from_clock(30_030, 0, None, 30)
         );
         assert_eq!(
-            TimeBudget::from_clock(30_030, 0, Some(90), MOVES_LEFT_GUESS, 30),
-            TimeBudget::from_clock(30_030, 0, None, MOVES_LEFT_GUESS, 30)
-        );
-        assert_eq!(
-            TimeBudget::from_clock(30_030, 0, Some(10), MOVES_LEFT_GUESS, 30),
+            TimeBudget::from_clock(30_030, 0, Some(10), 30),
             ms(1_800, 9_000)
         );
     }
@@ -419,7 +379,7 @@ mod tests {
             moves_to_go: None,
             overhead_ms: 30,
         };
-        assert_eq!(clock.budget_for(0, MOVES_LEFT_GUESS), Some(ms(60, 300)));
-        assert_eq!(clock.budget_for(1, MOVES_LEFT_GUESS), None);
+        assert_eq!(clock.budget_for(0), Some(ms(60, 300)));
+        assert_eq!(clock.budget_for(1), None);
     }
 }

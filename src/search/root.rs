@@ -143,9 +143,10 @@ impl<'a, G: Game> SearchThread<'a, G> {
         };
         self.lines = config.lines.max(1);
         // `go infinite` searches until `stop`, whatever the clock says.
-        let clock = limits.clock.filter(|_| !limits.infinite).and_then(|c| {
-            c.budget_for(root.position.to_move().index(), root.position.moves_left())
-        });
+        let clock = limits
+            .clock
+            .filter(|_| !limits.infinite)
+            .and_then(|c| c.budget_for(root.position.to_move().index()));
         self.hard_limit = match (limits.movetime, clock) {
             (Some(mt), Some(c)) => Some(mt.min(c.hard)),
             (mt, c) => mt.or(c.map(|c| c.hard)),
