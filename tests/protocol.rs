@@ -159,9 +159,9 @@ fn go_nodes_reports_each_iteration_and_a_legal_bestmove() {
             last.score.as_str(),
             last.pv.as_str()
         ),
-        (9, 19888, "cp 3", "FfEcBbCbA")
+        (10, 18801, "cp -6", "FfCcEfBeAb")
     );
-    assert_eq!(infos.len(), 9);
+    assert_eq!(infos.len(), 10);
     assert_eq!(best, "F");
     assert_eq!(out.last().unwrap(), "bestmove F ponder f");
     assert!(last.nodes <= 20000, "node budget respected");
@@ -176,9 +176,9 @@ fn go_nodes_reports_each_iteration_and_a_legal_bestmove() {
             last.score.as_str(),
             last.pv.as_str()
         ),
-        (11, 29817, "cp 34", "EaAbBcAaBbF")
+        (12, 35343, "cp 102", "BfFeDcCdCeFf")
     );
-    assert_eq!(best, "E");
+    assert_eq!(best, "B");
 }
 
 #[test]
@@ -194,7 +194,7 @@ fn go_depth_stops_at_that_depth() {
             last.score.as_str(),
             last.pv.as_str()
         ),
-        (5, 687, "cp 73", "FeEdF")
+        (5, 482, "cp 73", "FeEdF")
     );
     assert_eq!(best, "F");
 
@@ -202,7 +202,7 @@ fn go_depth_stops_at_that_depth() {
     let out = transcript("position startpos moves FfBeBc\ngo depth 6 movetime 100000\n");
     let (infos, best) = check_search(&game_after(START, "FfBeBc"), &out);
     assert_eq!(infos.len(), 6);
-    assert_eq!(infos[5].nodes, 1573);
+    assert_eq!(infos[5].nodes, 953);
     assert_eq!(best, "E");
 }
 
@@ -609,7 +609,7 @@ fn go_ponder_answers_after_ponderhit_or_stop() {
 fn end_of_input_after_go_nodes_still_prints_the_bestmove() {
     let out = transcript("go nodes 20000\n");
     assert_eq!(out.last().unwrap(), "bestmove F ponder f");
-    assert_eq!(out.len(), 10);
+    assert_eq!(out.len(), 11);
 
     // go infinite is stopped by the end of input, and answers.
     let out = transcript("position startpos moves Ff\ngo infinite\n");

@@ -319,7 +319,7 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
     fn to_move(&self) -> Self::Player;
 
     /// How the search prunes this game's tree beyond alpha-beta ([`Pruning`]); the default,
-    /// [`Pruning::NONE`], is Oware's.
+    /// [`Pruning::NONE`].
     const PRUNING: Pruning = Pruning::NONE;
 
     /// A cheap test whether `mv` may be noisy ([`Step::noisy`]): it must never say no to a move

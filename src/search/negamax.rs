@@ -113,11 +113,12 @@ impl<G: Game> SearchThread<'_, G> {
 
     /// Reverse futility pruning ([`crate::game::Pruning::futility_margin`]): the score of
     /// `node` if it is taken to fail high without search (its evaluation); never near proven
-    /// scores.
+    /// scores, nor without reductions (the tests that compare with plain minimax).
     #[inline]
     fn futile(&self, node: &Node) -> Option<i32> {
         let margin = G::PRUNING.futility_margin;
-        (margin > 0
+        (self.reductions
+            && margin > 0
             && !node.is_pv()
             && !node.in_check
             && node.depth <= G::PRUNING.futility_depth
@@ -132,7 +133,8 @@ impl<G: Game> SearchThread<'_, G> {
     #[inline]
     fn late_move_pruned(&self, child: &Child<G>, i: usize, node: &Node) -> bool {
         let late = G::PRUNING.late_moves;
-        late > 0
+        self.reductions
+            && late > 0
             && !node.is_pv()
             && !node.in_check
             && !child.noisy

@@ -18,7 +18,8 @@ pub struct Searcher<G: Game> {
     oracle: Option<Arc<dyn Oracle<G>>>,
     /// How the table is used (always [`TtUse::Normal`] outside tests).
     pub(crate) tt_use: TtUse,
-    /// Whether late moves are reduced (always outside tests, which compare with plain minimax).
+    /// Whether late moves are reduced and the game's pruning applies (always outside tests,
+    /// which compare with plain minimax).
     pub(crate) reductions: bool,
     /// `Threads`: how many threads search (1: this one alone).
     threads: usize,

@@ -43,7 +43,7 @@ pub(crate) struct Shared<'a, G: Game> {
     pub(crate) oracle: Option<&'a dyn Oracle<G>>,
     /// How the table is used.
     pub(crate) tt_use: TtUse,
-    /// Whether late moves are reduced.
+    /// Whether late moves are reduced and the game's pruning applies.
     pub(crate) reductions: bool,
 }
 
