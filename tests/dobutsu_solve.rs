@@ -154,6 +154,18 @@ fn elephant_and_chicks_match_brute_force() {
     assert!(n > 10_000, "{n}");
 }
 
+/// The engine's full-strength search settings under the default rules, seed 0, with `lines`
+/// lines (MultiPV).
+fn search_config(lines: usize) -> perfectplay::search::SearchConfig<<Position as Game>::Weights> {
+    perfectplay::search::SearchConfig {
+        weights: Default::default(),
+        cycle: Rules::default().cycle,
+        level: perfectplay::search::Level::default(),
+        seed: 0,
+        lines,
+    }
+}
+
 /// The search's pruning beyond alpha-beta (`Game::PRUNING`: reverse futility and late move
 /// pruning) keeps the short wins: on every fourth undecided position of the giraffe-and-chicks
 /// set (without history), a depth-7 search proves each win in at most 3 plies (2 moves), never
@@ -162,21 +174,13 @@ fn elephant_and_chicks_match_brute_force() {
 /// at the first proven win; all but a few are exact.
 #[test]
 fn pruned_search_finds_the_short_wins() {
-    use perfectplay::search::{
-        Control, Level, Limits, Root, Score, SearchConfig, Searcher, Silent,
-    };
+    use perfectplay::search::{Control, Limits, Root, Score, Searcher, Silent};
     let start = Position::from_fen("1l1/1c1/1C1/GL1[] w").unwrap();
     let expected = brute_force(&start);
     let mut keys: Vec<u64> = expected.keys().copied().collect();
     keys.sort_unstable();
     let mut searcher = Searcher::<Position>::new();
-    let config = SearchConfig {
-        weights: Default::default(),
-        cycle: Rules::default().cycle,
-        level: Level::default(),
-        seed: 0,
-        lines: 1,
-    };
+    let config = search_config(1);
     let limits = Limits {
         depth: Some(7),
         ..Limits::default()
@@ -223,9 +227,7 @@ fn giraffe_elephant_and_chicks_match_brute_force() {
 /// beyond `n`). Only every `step`-th position (in key order) is searched,
 /// and `also`. Returns how many positions were searched.
 fn check_search_results(fen: &str, depth: u32, lines: usize, step: usize, also: &[&str]) -> usize {
-    use perfectplay::search::{
-        Control, Iteration, Level, Limits, Root, Score, SearchConfig, SearchHandler, Searcher,
-    };
+    use perfectplay::search::{Control, Iteration, Limits, Root, Score, SearchHandler, Searcher};
     /// Every line of every iteration a search reports: its depth, its rank, its first move
     /// and its score.
     struct Reports(Vec<(u32, u32, Move, Score)>);
@@ -242,13 +244,7 @@ fn check_search_results(fen: &str, depth: u32, lines: usize, step: usize, also: 
     let mut keys: Vec<u64> = keys.into_iter().step_by(step).collect();
     keys.extend(also.iter().map(|f| key(&Position::from_fen(f).unwrap())));
     let mut searcher = Searcher::<Position>::new();
-    let config = SearchConfig {
-        weights: Default::default(),
-        cycle: Rules::default().cycle,
-        level: Level::default(),
-        seed: 0,
-        lines,
-    };
+    let config = search_config(lines);
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()

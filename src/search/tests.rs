@@ -6,6 +6,7 @@ use super::thread::TtUse;
 use super::*;
 use crate::bench::bench_positions;
 use crate::game::{CycleRule, Game};
+use crate::oware::tablebase::index::{houses, layer_len, unrank};
 use crate::oware::tablebase::oracle::TableOracle;
 use crate::oware::{Board, Move, Side, Variant, Weights};
 
@@ -657,11 +658,11 @@ fn multipv_from_the_table_scores_a_move_that_ends_the_game_for_its_mover() {
         depth: Some(2),
         ..Limits::default()
     };
-    // Every board of 5 seeds, South to move, stores from 21-22 to 24-19.
-    let mut rows = Vec::new();
-    houses_holding(5, &mut [0; 12], 0, &mut rows);
+    // Every board of 5 seeds (the tablebase index's layer), South to move, stores from 21-22 to
+    // 24-19.
     let mut checked = 0;
-    for (houses, south) in rows.iter().flat_map(|h| (21..=24).map(move |s| (*h, s))) {
+    for (rank, south) in (0..layer_len(5)).flat_map(|r| (21..=24).map(move |s| (r, s))) {
+        let houses = houses(unrank(rank, 5));
         let board = Board::new(houses, [south, 43 - south], Side::South, Variant::Abapa).unwrap();
         let legal = board.legal_move_list();
         let ends = |mv: Move| Game::outcome(&board.sow_and_capture(mv).0);
@@ -697,19 +698,4 @@ fn multipv_from_the_table_scores_a_move_that_ends_the_game_for_its_mover() {
         }
     }
     assert!(checked > 10, "{checked}");
-}
-
-/// Every way to put `seeds` seeds in the houses from `from` on (the ones before as in `houses`),
-/// pushed to `out`.
-fn houses_holding(seeds: u8, houses: &mut [u8; 12], from: usize, out: &mut Vec<[u8; 12]>) {
-    if from == 11 {
-        houses[11] = seeds;
-        out.push(*houses);
-        return;
-    }
-    for n in 0..=seeds {
-        houses[from] = n;
-        houses_holding(seeds - n, houses, from + 1, out);
-    }
-    houses[from] = 0;
 }
