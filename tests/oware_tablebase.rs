@@ -233,6 +233,139 @@ fn play_outs_from_decisive_positions_end_with_the_stored_value() {
     }
 }
 
+/// The distances to the end of every position with at most `max` seeds, by value iteration
+/// over the moves of the rules (not the table's un-sowing): only a position valued exactly has
+/// one; 0 at the end of the game; the side ahead (a positive value) takes the least `1 + d`
+/// over its moves that keep the value (their value for it, the seeds captured minus the child's
+/// upper bound, is the position's), the side behind the most, and none when one of its own has
+/// none; a value of 0 before the end has none. Starting from none everywhere, rounds until
+/// nothing changes give the least distances, the ones the table promises.
+fn brute_force_distances(tb: &Tablebase, max: u32) -> HashMap<[u8; 12], Option<u32>> {
+    let positions = all_positions(max);
+    let at: HashMap<[u8; 12], usize> = positions.iter().enumerate().map(|(i, &p)| (p, i)).collect();
+    // Per position: its value, whether the game is over, and the children its moves that keep
+    // the value lead to.
+    let nodes: Vec<(i8, bool, Vec<usize>)> = positions
+        .iter()
+        .map(|&p| {
+            let b = board(p, tb.variant());
+            let v = tb.probe(&b).unwrap();
+            let moves = b.legal_move_list();
+            let keep = tb
+                .move_values(&b)
+                .unwrap()
+                .into_iter()
+                .filter(|(_, mv)| v.exact().is_some() && mv.low == v.low)
+                .map(|(m, _)| at[&relative(&b.sow_and_capture(m).0)])
+                .collect();
+            (
+                v.exact().unwrap_or(0),
+                moves.is_empty() && v.exact().is_some(),
+                keep,
+            )
+        })
+        .collect();
+    let mut d: Vec<Option<u32>> = nodes.iter().map(|n| n.1.then_some(0)).collect();
+    loop {
+        let mut changed = false;
+        for (i, (v, end, keep)) in nodes.iter().enumerate() {
+            if *end || *v == 0 {
+                continue;
+            }
+            let children = keep.iter().map(|&c| d[c].map(|x| x + 1));
+            let new = if *v > 0 {
+                children.flatten().min()
+            } else {
+                children
+                    .collect::<Option<Vec<u32>>>()
+                    .and_then(|x| x.into_iter().max())
+            };
+            if new != d[i] {
+                d[i] = new;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    positions.into_iter().zip(d).collect()
+}
+
+/// Every distance the table gives up to 8 seeds (the positions it holds and those it answers by
+/// their moves), both variants, is the brute force's least distance.
+#[test]
+fn distances_equal_brute_force_up_to_8_seeds() {
+    for variant in [Variant::Awari, Variant::Abapa] {
+        let tb = Tablebase::build(variant, 8, &Silent);
+        let expected = brute_force_distances(&tb, 8);
+        let mut known = 0;
+        for (p, d) in &expected {
+            let b = board(*p, variant);
+            assert_eq!(
+                tb.distance(&b),
+                *d,
+                "{variant} {b} ({})",
+                tb.probe(&b).unwrap()
+            );
+            known += d.is_some() as u32;
+        }
+        assert!(known > 50_000, "{variant}: {known} distances");
+    }
+}
+
+/// From every decisive position up to 7 seeds with a distance, both variants, the table's best
+/// moves for both sides end the game (no legal move for the side to move) in exactly the stored
+/// number of plies, the value kept; on the way, no move of the side behind that keeps the value
+/// lasts longer, and none of the side ahead ends it sooner.
+#[test]
+fn play_outs_from_decisive_positions_end_in_the_stored_distance() {
+    for variant in [Variant::Awari, Variant::Abapa] {
+        let tb = Tablebase::build(variant, 7, &Silent);
+        let mut games = 0;
+        for p in all_positions(7) {
+            let start = board(p, variant);
+            let Some(value) = tb.probe(&start).unwrap().exact() else {
+                continue;
+            };
+            let Some(plies) = tb.distance(&start) else {
+                continue;
+            };
+            if value == 0 {
+                continue;
+            }
+            let (mut b, mut v, mut d) = (start, value, plies);
+            while d > 0 {
+                for (m, mv) in tb.move_values(&b).unwrap() {
+                    if mv.low != v {
+                        continue;
+                    }
+                    let after = tb.distance(&b.sow_and_capture(m).0).map(|x| x + 1);
+                    match after {
+                        Some(x) if v > 0 => assert!(x >= d, "{variant} {b}: {m} ends sooner"),
+                        Some(x) => assert!(x <= d, "{variant} {b}: {m} lasts longer"),
+                        None => assert!(v > 0, "{variant} {b}: {m} lasts for ever"),
+                    }
+                }
+                let (m, mv) = tb.best_move(&b, 0).unwrap();
+                assert_eq!(mv.exact(), Some(v), "{variant} {b}: {m} keeps the value");
+                let (next, captured) = b.sow_and_capture(m);
+                v = tb.probe(&next).unwrap().exact().unwrap();
+                assert_eq!(captured as i8 - v, mv.low);
+                b = next;
+                d -= 1;
+                assert_eq!(tb.distance(&b), Some(d), "{variant} from {start}, at {b}");
+            }
+            assert!(
+                b.legal_move_list().is_empty(),
+                "{variant} from {start}: {b} goes on"
+            );
+            games += 1;
+        }
+        assert!(games > 10_000, "{variant}: {games} play-outs");
+    }
+}
+
 /// A fresh directory under the target directory for one test.
 fn scratch(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
@@ -268,6 +401,7 @@ fn files_round_trip_and_bad_files_are_refused() {
         for p in all_positions(4) {
             let b = board(p, variant);
             assert_eq!(loaded.probe(&b), tb.probe(&b));
+            assert_eq!(loaded.distance(&b), tb.distance(&b));
         }
     }
     let name = |n| dir.join(file::layer_name(Variant::Awari, n));
@@ -354,20 +488,20 @@ fn probe_beyond_the_layers_built_says_what_is_there_and_how_to_build_the_rest() 
 fn build_says_what_it_takes_and_refuses_what_the_machine_cannot_hold() {
     let dir = scratch("oware_tablebase_estimate");
     let build = |seeds: &str| tablebase(&["build", "--variant", "awari", "--seeds", seeds], &dir);
-    // The whole game: layers 0 to 47 (C(59, 12) - C(53, 12) bytes) and 5 bytes per position of
-    // layer 48, 1.70 TiB, more than any machine these tests run on has.
+    // The whole game: layers 0 to 47 (C(59, 12) - C(53, 12) positions, 2 bytes each) and 6
+    // bytes per position of layer 48, 2.66 TiB, more than any machine these tests run on has.
     let (ok, out, err) = build("48");
     assert!(!ok, "{out}{err}");
     assert!(
         err.contains(
-            "not building awari up to 48 seeds: it needs 1.70 TiB of memory at its peak \
+            "not building awari up to 48 seeds: it needs 2.66 TiB of memory at its peak \
              (building layer 48) and this machine has "
         ),
         "{err}"
     );
     assert!(err.contains("pass --force to start anyway"), "{err}");
     assert!(
-        out.contains("to build: layer 48:  203648015935 positions, 1.70 TiB at the peak"),
+        out.contains("to build: layer 48:  203648015935 positions, 2.66 TiB at the peak"),
         "{out}"
     );
     assert!(
@@ -384,7 +518,7 @@ fn build_says_what_it_takes_and_refuses_what_the_machine_cannot_hold() {
     assert!(ok, "{out}{err}");
     assert!(
         out.contains(
-            "to build: layer  3:           364 positions, 8.0 MiB at the peak, a file of 556 B"
+            "to build: layer  3:           364 positions, 8.0 MiB at the peak, a file of 920 B"
         ),
         "{out}"
     );
@@ -465,6 +599,61 @@ fn the_engine_plays_table_positions_by_the_table() {
     );
     let without = common::transcript(&format!("setoption name TablebaseSeeds value 0\n{input}"));
     assert!(without.iter().all(|l| !l.contains("tbhits")), "{without:?}");
+}
+
+/// Inside the in-memory table, the engine reports a position with a distance to the end as
+/// `score mate N` (N moves: the table's plies plus one, halved; negative for the loser) and plays
+/// a move that keeps the value and brings the end one ply nearer; so does the winner later in
+/// the game, at its first position with a choice of moves.
+#[test]
+fn the_engine_reports_table_distances_as_mate() {
+    let diagram = "0-1-0-2-0-1-1-0-0-0-0-0-20-23-S";
+    let b: Board = diagram.parse().unwrap();
+    let tb = Tablebase::build(Variant::Abapa, 5, &Silent);
+    let value = tb.probe(&b).unwrap().exact().unwrap();
+    let plies = tb.distance(&b).unwrap();
+    // South, 3 seeds behind in the stores, is also behind on the board: it loses.
+    assert!(value < 0 && plies > 10, "{value} {plies}");
+    let out = common::transcript(&format!("position fen {diagram}\ngo depth 6\n"));
+    let (last, infos) = out.split_last().unwrap();
+    let info = common::parse_info(infos.last().unwrap());
+    assert_eq!(
+        info.score,
+        format!("mate -{}", plies.div_ceil(2)),
+        "{out:?}"
+    );
+    let best: perfectplay::oware::Move = last.strip_prefix("bestmove ").unwrap().parse().unwrap();
+    assert_eq!(
+        tb.distance(&b.sow_and_capture(best).0),
+        Some(plies - 1),
+        "{best}"
+    );
+    // The table's line on to the winner's first choice.
+    let (mut at, mut moves) = (b, Vec::new());
+    loop {
+        let (m, _) = tb.best_move(&at, 0).unwrap();
+        moves.push(m.to_string());
+        at = at.sow_and_capture(m).0;
+        if at.side_to_move() != b.side_to_move() && at.legal_move_list().len() > 1 {
+            break;
+        }
+    }
+    let left = tb.distance(&at).unwrap();
+    assert_eq!(left, plies - moves.len() as u32);
+    let input = format!(
+        "position fen {diagram} moves {}\ngo depth 6\n",
+        moves.join(" ")
+    );
+    let out = common::transcript(&input);
+    let (last, infos) = out.split_last().unwrap();
+    let info = common::parse_info(infos.last().unwrap());
+    assert_eq!(info.score, format!("mate {}", left.div_ceil(2)), "{out:?}");
+    let best: perfectplay::oware::Move = last.strip_prefix("bestmove ").unwrap().parse().unwrap();
+    assert_eq!(
+        tb.distance(&at.sow_and_capture(best).0),
+        Some(left - 1),
+        "{best}"
+    );
 }
 
 /// The in-memory table `ucinewgame` starts building in the background and `isready` waits for

@@ -107,6 +107,16 @@ pub trait Oracle<G: Game>: Send + Sync {
         self.score(pos).map(|s| (s, s))
     }
 
+    /// The result of `pos` for the side to move with the plies to the end of the game, where
+    /// [`Oracle::score`] values it exactly and the table also knows how long the game lasts
+    /// when both sides keep that value, the winner ending it as soon as it can and the loser
+    /// lasting as long as it can (Oware's distances); `None` (the default) elsewhere. The root's
+    /// report uses it (`score mate N`) when its move comes from [`Oracle::root_move`], which
+    /// must then follow the distance; the search's nodes keep the score.
+    fn distance(&self, _pos: &G) -> Option<(Outcome, u32)> {
+        None
+    }
+
     /// The move to play at the root `pos` when the table values it exactly with
     /// [`Oracle::score`]: one that keeps the score and makes progress towards it, so that playing
     /// such moves ends the game with that score. `None` (the default) lets the search choose.

@@ -14,6 +14,9 @@ pub enum Phase {
     /// The backward pass that gives the values: Oware's thresholds (units: positions scanned,
     /// once per threshold), Dobutsu's levels of distance (units: positions resolved).
     Values,
+    /// The backward pass that gives Oware's distances to the end, once the values are known
+    /// (units: positions whose moves were played).
+    Distances,
 }
 
 impl fmt::Display for Phase {
@@ -22,6 +25,7 @@ impl fmt::Display for Phase {
             Phase::Enumerate => "enumerate",
             Phase::Moves => "moves",
             Phase::Values => "values",
+            Phase::Distances => "distances",
         })
     }
 }

@@ -445,7 +445,8 @@ impl<'a, G: Game> SearchThread<'a, G> {
     }
 
     /// The root's move from the oracle ([`Oracle::root_move`]), when it gives one that does not
-    /// end the game by the cycle rule, with the root's exact score.
+    /// end the game by the cycle rule, with the root's exact score, or its result and distance
+    /// where the oracle knows it ([`Oracle::distance`]).
     fn root_move_from_oracle(
         &mut self,
         root: &G,
@@ -467,8 +468,12 @@ impl<'a, G: Game> SearchThread<'a, G> {
         // The root is the one position visited.
         self.nodes += 1;
         self.tbhits += 1;
+        let score = match oracle.distance(root) {
+            Some(known) => to_score(oracle_score(known, 0)),
+            None => Score::Cp(score),
+        };
         Some(OracleLine {
-            score: Score::Cp(score),
+            score,
             pv: vec![mv],
             index: rm.index,
         })

@@ -25,6 +25,9 @@
 //!   `W` is a lower bound (the mover forces it without any repetition), the one where it joins `L`
 //!   gives an upper bound; they are equal where the value cannot depend on the history.
 //!
+//! **Distances.** Once the values are known, [`super::distance`] gives each position valued
+//! exactly its plies to the end of the game, in the state words' memory.
+//!
 //! The passes run on all cores (rayon); each threshold's propagation is depth-first from the
 //! seeds found by one scan of the layer, with atomic bytes for the shared state.
 
@@ -32,17 +35,20 @@ use std::sync::atomic::{AtomicU32, AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
+use super::distance;
 use super::index::{houses, word};
 use super::reachable::{self, next, reachable_len, unrank};
 use crate::oware::{Board, Move, Variant};
 use crate::retro::{prefetch, Buffer, Phase, Progress};
 
 /// A solved layer as the build reads it: the lower bounds and the upper bounds, one value byte
-/// (an `i8`) per position (the same slice twice where every value is exact).
+/// (an `i8`) per position (the same slice twice where every value is exact), and the distances
+/// (one byte per position, [`super::distance`]).
 #[derive(Clone, Copy)]
 pub(super) struct LayerRef<'a> {
     pub low: &'a [u8],
     pub high: &'a [u8],
+    pub dist: &'a [u8],
 }
 
 /// The bytes as atomic words of four (the length must be a multiple of 4, the start aligned to
@@ -55,16 +61,17 @@ fn words(bytes: &mut [u8]) -> &[AtomicU32] {
 }
 
 /// A built layer: the value bytes (`i8`) per position; `high` is empty where every value is exact
-/// (`awari`).
+/// (`awari`); the distance bytes ([`super::distance`]).
 pub(super) struct Built {
     pub low: Buffer,
     pub high: Buffer,
+    pub dist: Buffer,
     /// Positions whose lower and upper bounds differ.
     pub bounded: u64,
 }
 
 /// Positions per task of a pass.
-const CHUNK: u64 = 1 << 15;
+pub(super) const CHUNK: u64 = 1 << 15;
 
 /// The state byte of a value while building: the value plus 64 (so 16..=112), with
 /// [`ASSIGNED`] set once the position has joined its set (before, it holds the best exit).
@@ -81,7 +88,7 @@ fn dec(b: u8) -> i32 {
 const ASSIGNED: u8 = 0x80;
 
 /// The bytes as atomics, for the passes that share them between threads.
-fn atomics(v: &mut [u8]) -> &[AtomicU8] {
+pub(super) fn atomics(v: &mut [u8]) -> &[AtomicU8] {
     // SAFETY: AtomicU8 has the size, alignment and bit validity of u8, and the exclusive borrow
     // of `v` is held for as long as the atomic view lives.
     unsafe { &*(v as *mut [u8] as *const [AtomicU8]) }
@@ -255,7 +262,7 @@ fn prefetch_exits(moves: &Moves, n: u32, lower: &[LayerRef<'_>]) {
 /// Calls `f` with the offset of every byte of `bytes` equal to `a` or to `b`, eight bytes at a
 /// time (most words hold neither).
 #[inline]
-fn find_bytes(bytes: &[u8], a: u8, b: u8, mut f: impl FnMut(usize)) {
+pub(super) fn find_bytes(bytes: &[u8], a: u8, b: u8, mut f: impl FnMut(usize)) {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let has = |w: u64, x: u8| {
@@ -361,7 +368,19 @@ pub(super) fn build_layer(
     }
     progress.finish();
     drop((exits_low, exits_high));
-    build.values()
+    let mut built = build.values();
+    let high: &[u8] = if exact { &built.low } else { &built.high };
+    built.dist = distance::distances(
+        variant,
+        n,
+        len,
+        &built.low,
+        high,
+        lower,
+        build.state,
+        progress,
+    );
+    built
 }
 
 /// The shared state of the build of one layer (all positions with `n` seeds), between its
@@ -532,6 +551,11 @@ impl LayerBuild<'_> {
                 .filter(|(l, h)| l != h)
                 .count() as u64
         };
-        Built { low, high, bounded }
+        Built {
+            low,
+            high,
+            dist: Buffer::zeroed(0),
+            bounded,
+        }
     }
 }

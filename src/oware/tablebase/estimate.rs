@@ -6,7 +6,8 @@
 //! `n` is built, every layer below it is held (built here, or mapped from its file and read),
 //! [`bytes_per_value`] per position, and layer `n` itself takes [`work_bytes_per_position`]: the
 //! 4-byte state word, and the best exits (1 byte awari, 2 abapa) while the moves and thresholds
-//! run, then the new values (as many bytes) once the exits are dropped. The peak of a build is
+//! run, then the new values (as many bytes) once the exits are dropped, and the distances (1
+//! byte) while the state words serve the distance pass. The peak of a build is
 //! the peak of its top layer, since both terms grow with `n`; [`OVERHEAD_BYTES`] covers the
 //! program and its threads. Against the peak resident memory `/usr/bin/time -v` measured
 //! (docs/tablebases.md), the estimate is 1.0 to 1.6 MiB above it from 14 to 20 seeds, both
@@ -21,17 +22,17 @@ use crate::retro::file::HEADER_LEN;
 /// measured above the tables at 14 to 20 seeds).
 pub const OVERHEAD_BYTES: u64 = 8 << 20;
 
-/// Bytes per position of a solved layer, in memory and in its file: 1 under awari (the exact
-/// value), 2 under abapa (lower and upper bounds).
+/// Bytes per position of a solved layer, in memory and in its file: 2 under awari (the exact
+/// value and the distance), 3 under abapa (lower and upper bounds, the distance).
 pub fn bytes_per_value(variant: Variant) -> u64 {
     match variant {
-        Variant::Awari => 1,
-        Variant::Abapa => 2,
+        Variant::Awari => 2,
+        Variant::Abapa => 3,
     }
 }
 
-/// Bytes per position of the layer being built, at the peak: the state word (4) and the best
-/// exits or, later, the new values ([`bytes_per_value`]): 5 under awari, 6 under abapa.
+/// Bytes per position of the layer being built, at the peak: the state word (4), the new
+/// values and the distances ([`bytes_per_value`]): 6 under awari, 7 under abapa.
 pub fn work_bytes_per_position(variant: Variant) -> u64 {
     4 + bytes_per_value(variant)
 }
@@ -151,11 +152,14 @@ mod tests {
         assert_eq!(e.positions, 216_135_140);
         let top = e.layers[20];
         assert_eq!(top.positions, 80_214_915);
-        // Layers 0 to 19 (135,920,225 positions, 1 byte each) and 5 bytes per position of layer
-        // 20, plus the overhead.
-        assert_eq!(top.peak_memory, 135_920_225 + 5 * 80_214_915 + (8 << 20));
+        // Layers 0 to 19 (135,920,225 positions, 2 bytes each: value and distance) and 6 bytes
+        // per position of layer 20, plus the overhead.
+        assert_eq!(
+            top.peak_memory,
+            2 * 135_920_225 + 6 * 80_214_915 + (8 << 20)
+        );
         assert_eq!(e.peak_memory, top.peak_memory);
-        assert_eq!(e.disk, 21 * 192 + 216_135_140);
+        assert_eq!(e.disk, 21 * 192 + 2 * 216_135_140);
         assert!((e.core_seconds - 216_135_140.0 / 2.9e6).abs() < 1e-6);
         assert!((e.wall_seconds(2) - e.core_seconds / 2.0).abs() < 1e-9);
     }
@@ -167,26 +171,27 @@ mod tests {
         let seeds: Vec<u32> = e.layers.iter().map(|l| l.seeds).collect();
         assert_eq!(seeds, [17, 18]);
         assert_eq!(e.positions, 20_768_748 + 33_245_212);
-        // Layers 0 to 17 (C(29, 12) - C(23, 12) = 50,543,857 positions, 2 bytes each) and 6
+        // Layers 0 to 17 (C(29, 12) - C(23, 12) = 50,543,857 positions, 3 bytes each) and 7
         // bytes per position of layer 18.
-        assert_eq!(e.peak_memory, 2 * 50_543_857 + 6 * 33_245_212 + (8 << 20));
-        assert_eq!(e.disk, 2 * 192 + 2 * (20_768_748 + 33_245_212));
+        assert_eq!(e.peak_memory, 3 * 50_543_857 + 7 * 33_245_212 + (8 << 20));
+        assert_eq!(e.disk, 2 * 192 + 3 * (20_768_748 + 33_245_212));
     }
 
     #[test]
     fn the_whole_game() {
         let e = BuildEstimate::new(Variant::Awari, 0, 48);
         assert_eq!(e.positions, 1_056_351_956_205);
-        // Layers 0 to 47, C(59, 12) - C(53, 12), and 5 bytes per position of layer 48.
+        // Layers 0 to 47, C(59, 12) - C(53, 12), 2 bytes each, and 6 bytes per position of
+        // layer 48.
         assert_eq!(
             e.peak_memory,
-            852_703_940_270 + 5 * 203_648_015_935 + (8 << 20)
+            2 * 852_703_940_270 + 6 * 203_648_015_935 + (8 << 20)
         );
-        assert_eq!(e.disk, 49 * 192 + 1_056_351_956_205);
+        assert_eq!(e.disk, 49 * 192 + 2 * 1_056_351_956_205);
         let abapa = BuildEstimate::new(Variant::Abapa, 0, 48);
         assert_eq!(
             abapa.peak_memory,
-            2 * 852_703_940_270 + 6 * 203_648_015_935 + (8 << 20)
+            3 * 852_703_940_270 + 7 * 203_648_015_935 + (8 << 20)
         );
     }
 

@@ -1,9 +1,10 @@
 //! Layer files: one [`crate::retro::file`] table of game `oware` per layer, named
 //! `oware-<variant>-<seeds>.tb` (seeds in two digits), whose payload is one value byte (an `i8`)
-//! per position in rank order: the lower bounds, then (`abapa`) the upper bounds.
+//! per position in rank order: the lower bounds, then (`abapa`) the upper bounds; then one
+//! distance byte per position ([`super::Tablebase::distance`]; 255 for none).
 //!
 //! Header counts: 0 the variant (0 abapa, 1 awari), 1 the seeds, 2 the positions, 3 the bytes per
-//! position (1 or 2), 4 the positions whose value is only bounded.
+//! position (2 awari, 3 abapa), 4 the positions whose value is only bounded.
 
 use std::path::{Path, PathBuf};
 
@@ -16,9 +17,10 @@ use crate::retro::Storage;
 
 /// The game name in the header.
 pub const GAME: &str = "oware";
-/// The version of this payload layout: 2 since the layers hold only the positions that can
-/// follow a move ([`super::reachable`]; version 1 held every board).
-pub const VERSION: u32 = 2;
+/// The version of this payload layout: 3 since the layers hold distances (version 2 held the
+/// values alone; version 1 held every board, not only those that can follow a move,
+/// [`super::reachable`]).
+pub const VERSION: u32 = 3;
 
 /// The file name of the layer of `seeds` seeds.
 pub fn layer_name(variant: Variant, seeds: u32) -> String {
@@ -84,7 +86,7 @@ fn load_layer(path: &Path, variant: Variant, seeds: u32) -> Result<Layer, TableE
         )));
     }
     let exact = variant == Variant::Awari;
-    let per = if exact { 1 } else { 2 };
+    let per = if exact { 2 } else { 3 };
     let len = reachable_len(seeds);
     if c[2] != len || c[3] != per || file.payload().len() as u64 != per * len {
         return Err(inconsistent(format!(
@@ -95,8 +97,8 @@ fn load_layer(path: &Path, variant: Variant, seeds: u32) -> Result<Layer, TableE
         )));
     }
     let limit = seeds as i8;
-    if file
-        .payload()
+    let values = (per - 1) * len;
+    if file.payload()[..values as usize]
         .iter()
         .any(|&b| !(-limit..=limit).contains(&(b as i8)))
     {

@@ -5,7 +5,7 @@
 //!
 //! Rooms: [`index`] ranks all the boards of `n` seeds, [`reachable`] those that can follow a move
 //! (a layer: the positions the build solves; the others are answered from their moves), `build`
-//! solves a layer from the layers below it, [`file`] writes and maps one file per layer, [`estimate`] says what
+//! solves a layer from the layers below it, [`distance`] gives its distances to the end, [`file`] writes and maps one file per layer, [`estimate`] says what
 //! a build takes (positions, memory, disk, time); [`Tablebase`] answers probes. The build reports
 //! through a [`Progress`]; nothing here prints.
 //!
@@ -19,6 +19,7 @@
 //! before (since the last capture) comes back.
 
 mod build;
+pub mod distance;
 pub mod estimate;
 pub mod file;
 pub mod index;
@@ -83,7 +84,8 @@ pub struct LayerReport {
 }
 
 /// One layer: the values of the positions with `seeds` seeds, by rank: the lower bounds, then
-/// (`abapa`) the upper bounds, as one or two sections.
+/// (`abapa`) the upper bounds, then the distances ([`Tablebase::distance`]), as two or three
+/// sections.
 struct Layer {
     storage: Storage,
     bounded: u64,
@@ -91,9 +93,12 @@ struct Layer {
 
 impl Layer {
     fn view(&self) -> LayerRef<'_> {
+        let last = self.storage.sections() - 1;
         LayerRef {
             low: self.storage.section(0),
-            high: self.storage.section(self.storage.sections() - 1),
+            // The upper bounds are a section of their own only where values can be bounded.
+            high: self.storage.section(if last == 2 { 1 } else { 0 }),
+            dist: self.storage.section(last),
         }
     }
 }
@@ -133,9 +138,9 @@ impl Tablebase {
             build::build_layer(self.variant, n, &lower, progress)
         };
         let sections = if built.high.is_empty() {
-            vec![built.low]
+            vec![built.low, built.dist]
         } else {
-            vec![built.low, built.high]
+            vec![built.low, built.high, built.dist]
         };
         self.layers.push(Layer {
             bounded: built.bounded,
@@ -247,8 +252,78 @@ impl Tablebase {
             .collect()
     }
 
-    /// A move that secures the board's value and makes progress towards it: where the mover's
-    /// value rests on forcing a result (a lower bound above `-n`; under `awari` a positive
+    /// The plies to the end of the game from `board` (the side to move has no legal move and
+    /// the seeds left go to their rows; 0 when it is over) when both sides keep its exact value,
+    /// the side ahead on the board (a positive value) ending the game as soon as it can and the
+    /// other lasting as long as it can. The stores are not counted: where a store above 24
+    /// ends the game first, it ends within this many plies.
+    ///
+    /// `None` when the table does not hold the board or the distance is not defined: a value
+    /// only bounded, a value of 0 before the end (neither side is bound to end the game), a side
+    /// ahead whose every move that keeps the value leads to such a position, a side behind with
+    /// one such move, or more than 254 plies.
+    pub fn distance(&self, board: &Board) -> Option<u32> {
+        if board.variant() != self.variant {
+            return None;
+        }
+        self.distance_of(board.relative_houses())
+    }
+
+    /// [`Tablebase::distance`] of the houses `houses` (the mover's row first).
+    fn distance_of(&self, houses: u128) -> Option<u32> {
+        let n = index::seeds(houses);
+        let layer = self.layers.get(n as usize)?.view();
+        let Some(i) = reachable::rank(houses) else {
+            return self.distance_by_moves(houses);
+        };
+        let d = layer.dist[i as usize];
+        (d != distance::NONE).then_some(d as u32)
+    }
+
+    /// The distance of a position the table does not hold (see [`Tablebase::value_by_moves`]),
+    /// from those of its moves that keep its value.
+    fn distance_by_moves(&self, houses: u128) -> Option<u32> {
+        let v = self.value_of(houses)?.exact()?;
+        let board = Board::from_relative_houses(houses, self.variant);
+        let moves = board.legal_move_list();
+        if moves.is_empty() {
+            return Some(0);
+        }
+        if v == 0 {
+            return None;
+        }
+        let mut best: Option<u32> = None;
+        for &mv in moves.iter() {
+            let (child, captured) = board.sow_and_capture(mv);
+            let child = child.relative_houses();
+            if Value::after_move(captured, self.value_of(child)?).low != v {
+                continue;
+            }
+            let d = self.distance_of(child).map(|d| d + 1);
+            best = match (d, best) {
+                (None, _) if v > 0 => best,
+                (None, _) => return None,
+                (Some(d), None) => Some(d),
+                (Some(d), Some(b)) => Some(if v > 0 { b.min(d) } else { b.max(d) }),
+            };
+        }
+        best.filter(|&d| d < distance::NONE as u32)
+    }
+
+    /// The first move in house order that keeps the board's exact value `value` and leads to a
+    /// position `distance - 1` plies from the end ([`Tablebase::distance`]).
+    fn move_by_distance(&self, board: &Board, value: i8, distance: u32) -> Option<(Move, Value)> {
+        board.legal_move_list().iter().find_map(|&mv| {
+            let (child, captured) = board.sow_and_capture(mv);
+            let v = Value::after_move(captured, self.probe(&child)?);
+            (v.low == value && self.distance(&child)? + 1 == distance).then_some((mv, v))
+        })
+    }
+
+    /// A move that secures the board's value and makes progress towards it: where the table
+    /// knows the board's distance to the end ([`Tablebase::distance`]), the first move in house
+    /// order that keeps the value and the distance (one ply less after it). Elsewhere, where
+    /// the mover's value rests on forcing a result (a lower bound above `-n`; under `awari` a positive
     /// value), the first move of the shortest forcing line the table's values prove (found by a
     /// search of at most `node_budget` positions), so that playing such moves ends the game with
     /// the value; elsewhere (or when no line is found within the budget) a move with the best
@@ -257,6 +332,11 @@ impl Tablebase {
     pub fn best_move(&self, board: &Board, node_budget: u64) -> Option<(Move, Value)> {
         let moves = self.move_values(board)?;
         let value = self.probe(board)?;
+        if let (Some(v), Some(d)) = (value.exact(), self.distance(board)) {
+            if let Some(found) = self.move_by_distance(board, v, d) {
+                return Some(found);
+            }
+        }
         let n = board.seeds_on_board() as i8;
         let forcing = match self.variant {
             Variant::Awari => value.low > 0,

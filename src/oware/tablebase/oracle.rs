@@ -1,6 +1,8 @@
 //! The tablebase as the search's [`Oracle`]: an exact score (the stores' difference plus the
 //! margin the table secures, 100 per seed) for every position it values exactly, and the root's
-//! move from [`Tablebase::best_move`], which makes progress where equal scores would not say how.
+//! move from [`Tablebase::best_move`], which makes progress where equal scores would not say how
+//! (it follows the distance to the end where the table knows it, and the root then reports the
+//! result and the distance, [`Oracle::distance`]).
 //! Positions whose value is only bounded (`abapa`'s history cases) give the search their bounds
 //! ([`Oracle::bounds`]).
 //!
@@ -181,7 +183,8 @@ fn build_in_background(table: &Weak<RwLock<Tablebase>>, seeds: u32) {
 }
 
 impl Oracle<Board> for TableOracle {
-    /// Never: the table keeps no distance (see [`Oracle::score`]).
+    /// Never: the search's nodes score the table's positions by their margins
+    /// ([`Oracle::score`]); the root reports the distance ([`Oracle::distance`]).
     fn probe(&self, _pos: &Board) -> Option<(Outcome, u32)> {
         None
     }
@@ -195,6 +198,24 @@ impl Oracle<Board> for TableOracle {
     fn bounds(&self, pos: &Board) -> Option<(i32, i32)> {
         self.final_margins(pos)
             .map(|(low, high)| (100 * low, 100 * high))
+    }
+
+    /// The result with [`Tablebase::distance`] where the side ahead on the board is the winner
+    /// (the stores do not turn the result, and the margin is not 0): the plies until the side
+    /// to move has no legal move, when both sides keep the value; a store above 24 may end the
+    /// game sooner, so the winner wins within this many plies.
+    fn distance(&self, pos: &Board) -> Option<(Outcome, u32)> {
+        let (value, plies) = self.with_table(pos, |tb| {
+            let v = tb.probe(pos)?.exact()?;
+            Some((v, tb.distance(pos)?))
+        })?;
+        let outcome = self.outcome(pos)?;
+        let agrees = match outcome {
+            Outcome::Win => value > 0,
+            Outcome::Loss => value < 0,
+            Outcome::Draw => false,
+        };
+        agrees.then_some((outcome, plies))
     }
 
     fn root_move(&self, pos: &Board) -> Option<Move> {
