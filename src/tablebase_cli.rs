@@ -48,8 +48,9 @@ enum TablebaseCommand {
         force: bool,
     },
     /// Prints the value of a position (a diagram such as 0-0-0-0-2-1-1-0-0-0-0-1-20-23-S, 5 seeds
-    /// on the board) for the side to move and of each of its legal moves, from the files in --dir
-    /// (a table of up to 12 seeds is built in memory when the files are not there).
+    /// on the board) for the side to move and of each of its legal moves, with the distances to
+    /// the end where the table knows them (plies, both sides keeping the value), from the files
+    /// in --dir (a table of up to 12 seeds is built in memory when the files are not there).
     Probe {
         /// The position: houses A..F, a..f, South's store, North's store, side to move.
         diagram: String,
@@ -363,8 +364,17 @@ fn probe(diagram: &str, variant: Variant, dir: &Path, out: &mut impl Write) -> a
         "value {value}{what}: the margin {} can still secure from the {n} seeds on the board",
         board.side_to_move()
     )?;
+    if let Some(d) = tb.distance(&board) {
+        writeln!(
+            out,
+            "distance {d} plies to the end of the game, both sides keeping the value"
+        )?;
+    }
     for (mv, v) in tb.move_values(&board).unwrap_or_default() {
-        writeln!(out, "{mv} {v}")?;
+        match tb.distance(&board.sow_and_capture(mv).0) {
+            Some(d) => writeln!(out, "{mv} {v}, {} plies to the end", d + 1)?,
+            None => writeln!(out, "{mv} {v}")?,
+        }
     }
     Ok(())
 }

@@ -603,8 +603,9 @@ fn the_engine_plays_table_positions_by_the_table() {
 
 /// Inside the in-memory table, the engine reports a position with a distance to the end as
 /// `score mate N` (N moves: the table's plies plus one, halved; negative for the loser) and plays
-/// a move that keeps the value and brings the end one ply nearer; so does the winner later in
-/// the game, at its first position with a choice of moves.
+/// a move that keeps the value and brings the end one ply nearer, and with MultiPV each move's
+/// line by its child's distance; so does the winner later in the game, at its first position
+/// with a choice of moves.
 #[test]
 fn the_engine_reports_table_distances_as_mate() {
     let diagram = "0-1-0-2-0-1-1-0-0-0-0-0-20-23-S";
@@ -628,6 +629,25 @@ fn the_engine_reports_table_distances_as_mate() {
         Some(plies - 1),
         "{best}"
     );
+    // With a line per move, each move's score is its child's distance plus the move, as the
+    // child's result says (here every move loses: South stays behind).
+    let lines = b.legal_move_list().len();
+    let out = common::transcript(&format!(
+        "setoption name MultiPV value {lines}\nposition fen {diagram}\ngo depth 6\n"
+    ));
+    let last_lines = &out[out.len() - 1 - lines..out.len() - 1];
+    for line in last_lines {
+        let words: Vec<&str> = line.split(' ').collect();
+        let field = |name: &str| words[words.iter().position(|w| *w == name).unwrap() + 1];
+        let mv: perfectplay::oware::Move = field("pv").parse().unwrap();
+        let after = tb.distance(&b.sow_and_capture(mv).0).unwrap() + 1;
+        let score = format!(
+            "{} {}",
+            field("score"),
+            words[words.iter().position(|w| *w == "score").unwrap() + 2]
+        );
+        assert_eq!(score, format!("mate -{}", after.div_ceil(2)), "{line}");
+    }
     // The table's line on to the winner's first choice.
     let (mut at, mut moves) = (b, Vec::new());
     loop {
@@ -848,7 +868,8 @@ fn a_damaged_directory_is_reported_in_one_line_naming_each_bad_file() {
     engine.finish();
 }
 
-/// `tablebase probe` says a value once (`value exact -1`, the value's own words) and each move's;
+/// `tablebase probe` says a value once (`value exact -1`, the value's own words), its distance to
+/// the end, and each move's value and distance;
 /// an error is its message and causes, one a line, without a backtrace even with
 /// `RUST_BACKTRACE` set.
 #[test]
@@ -870,9 +891,27 @@ fn probe_prints_values_once_and_errors_without_backtraces() {
     let board: perfectplay::oware::Board = "0-0-0-0-2-1-1-0-0-0-0-1-20-23-S".parse().unwrap();
     let value = tb.probe(&board).unwrap();
     assert!(value.exact().is_some());
+    let d = tb.distance(&board).unwrap();
+    let mut want = vec![
+        format!("value {value}: the margin S can still secure from the 5 seeds on the board"),
+        format!("distance {d} plies to the end of the game, both sides keeping the value"),
+    ];
+    for (mv, v) in tb.move_values(&board).unwrap() {
+        let child = board.sow_and_capture(mv).0;
+        want.push(match tb.distance(&child) {
+            Some(c) => format!("{mv} {v}, {} plies to the end", c + 1),
+            None => format!("{mv} {v}"),
+        });
+    }
+    assert_eq!(text.lines().collect::<Vec<_>>(), want);
+    // As the table was built: South is behind by one seed and lasts 29 plies by F; E ends
+    // the game sooner, in 15.
     assert_eq!(
-        text.lines().next().unwrap(),
-        format!("value {value}: the margin S can still secure from the 5 seeds on the board")
+        text,
+        "value exact -1: the margin S can still secure from the 5 seeds on the board\n\
+         distance 29 plies to the end of the game, both sides keeping the value\n\
+         E exact -1, 15 plies to the end\n\
+         F exact -1, 29 plies to the end\n"
     );
     let out = run("0-0-0");
     assert!(!out.status.success());

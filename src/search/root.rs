@@ -380,7 +380,11 @@ impl<'a, G: Game> SearchThread<'a, G> {
                         return None;
                     }
                     self.tbhits += 1;
-                    Score::Cp(-low)
+                    // The child's result and distance are its mover's: the opponent's.
+                    match oracle.distance(&rm.child.pos) {
+                        Some(known) => to_score(-oracle_score(known, 1)),
+                        None => Score::Cp(-low),
+                    }
                 }
             };
             lines.push(OracleLine {

@@ -81,7 +81,7 @@ fn enc(v: i32) -> u8 {
 }
 
 #[inline]
-fn dec(b: u8) -> i32 {
+pub(super) fn dec(b: u8) -> i32 {
     (b & !ASSIGNED) as i32 - 64
 }
 
@@ -232,12 +232,13 @@ fn play_moves(houses: u128, n: u32, variant: Variant) -> Moves {
 }
 
 /// What a position's moves give: its best exit for the lower bound and for the upper bound
-/// (the mover's value by a capture, or the end of the game), and the number of moves that stay in
-/// the layer. Positions without an exit get `-n` for both (the least a mover can get).
+/// (the mover's value by a capture, or the end of the game), the number of moves that stay in
+/// the layer, and the distance of the best exit for the lower bound (see [`exit_distance`]).
+/// Positions without an exit get `-n` for both (the least a mover can get).
 #[inline]
-fn exits(moves: &Moves, n: u32, lower: &[LayerRef<'_>]) -> (i32, i32, u8) {
+fn exits(moves: &Moves, n: u32, lower: &[LayerRef<'_>]) -> (i32, i32, u8, u8) {
     if let Some(v) = moves.end {
-        return (v, v, 0);
+        return (v, v, 0, 0);
     }
     let (mut exit_low, mut exit_high) = (-(n as i32), -(n as i32));
     for &(captured, i) in &moves.captures[..moves.count] {
@@ -246,7 +247,32 @@ fn exits(moves: &Moves, n: u32, lower: &[LayerRef<'_>]) -> (i32, i32, u8) {
         exit_low = exit_low.max(c - layer.high[i as usize] as i8 as i32);
         exit_high = exit_high.max(c - layer.low[i as usize] as i8 as i32);
     }
-    (exit_low, exit_high, moves.inside)
+    let d = exit_distance(moves, n, lower, exit_low);
+    (exit_low, exit_high, moves.inside, d)
+}
+
+/// The distance to the end by the captures whose value for the mover (the seeds captured minus
+/// the child's upper bound) is `value`, the best exit for the lower bound: the least `1 + d`
+/// over them when `value` is positive (the side ahead hurries, [`distance::NONE`] without
+/// one), the most when it is negative (the side behind delays, 0 without one), and
+/// [`distance::NONE`] when `value` is 0 or a capture needed has no distance. When a position's
+/// exact value is its best exit, these are the captures that keep it; else none does. Called
+/// for positions with a legal move ([`exits`] gives 0 to those without).
+#[inline]
+fn exit_distance(moves: &Moves, n: u32, lower: &[LayerRef<'_>], value: i32) -> u8 {
+    if value == 0 {
+        return distance::NONE;
+    }
+    let mut d = if value > 0 { distance::NONE } else { 0 };
+    for &(captured, i) in &moves.captures[..moves.count] {
+        let layer = &lower[(n - captured as u32) as usize];
+        if captured as i32 - layer.high[i as usize] as i8 as i32 != value {
+            continue;
+        }
+        let e = distance::after(layer.dist[i as usize]);
+        d = if value > 0 { d.min(e) } else { d.max(e) };
+    }
+    d
 }
 
 /// Asks the processor for the bytes a position's captures will read.
@@ -256,6 +282,7 @@ fn prefetch_exits(moves: &Moves, n: u32, lower: &[LayerRef<'_>]) {
         let layer = &lower[(n - captured as u32) as usize];
         prefetch(&layer.low[i as usize]);
         prefetch(&layer.high[i as usize]);
+        prefetch(&layer.dist[i as usize]);
     }
 }
 
@@ -291,8 +318,12 @@ pub(super) fn find_bytes(bytes: &[u8], a: u8, b: u8, mut f: impl FnMut(usize)) {
 
 /// The state of a position while its layer is built, one word: byte 0 the lower bound's state
 /// byte (see [`enc`]), byte [`high_shift`]` / 8` the upper bound's (the same byte where values are
-/// exact), byte 2 the moves that stay in the layer and do not lead into `W` yet.
+/// exact), byte 2 the moves that stay in the layer and do not lead into `W` yet, byte 3 the
+/// distance of the best exit for the lower bound ([`exit_distance`], read by the distance pass).
 const COUNT_SHIFT: u32 = 16;
+
+/// Where the best exit's distance is in a state word.
+pub(super) const EXIT_DISTANCE_SHIFT: u32 = 24;
 
 /// Where the upper bound's byte is in a state word: byte 0 under awari (one exact value),
 /// byte 1 under abapa.
@@ -367,19 +398,12 @@ pub(super) fn build_layer(
         }
     }
     progress.finish();
-    drop((exits_low, exits_high));
+    drop(exits_high);
     let mut built = build.values();
     let high: &[u8] = if exact { &built.low } else { &built.high };
-    built.dist = distance::distances(
-        variant,
-        n,
-        len,
-        &built.low,
-        high,
-        lower,
-        build.state,
-        progress,
-    );
+    distance::keep_exit_distances(&built.low, high, &exits_low, build.state);
+    drop(exits_low);
+    built.dist = distance::distances(variant, n, len, &built.low, high, build.state, progress);
     built
 }
 
@@ -437,12 +461,13 @@ impl LayerBuild<'_> {
                     next(&mut h);
                 }
                 for moves in &batch {
-                    let (el, eh, inside) = exits(moves, n, lower);
+                    let (el, eh, inside, d) = exits(moves, n, lower);
                     low[i].store(enc(el), Relaxed);
                     high[i].store(enc(eh), Relaxed);
                     let s = enc(el) as u32
                         | (enc(eh) as u32) << self.hs
-                        | (inside as u32) << COUNT_SHIFT;
+                        | (inside as u32) << COUNT_SHIFT
+                        | (d as u32) << EXIT_DISTANCE_SHIFT;
                     self.state[i].store(s, Relaxed);
                     i += 1;
                 }

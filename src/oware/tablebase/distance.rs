@@ -23,11 +23,11 @@ use std::sync::atomic::{AtomicU32, AtomicU8, AtomicUsize, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use super::build::{atomics, find_bytes, predecessors, LayerRef, CHUNK};
+use super::build::{atomics, dec, find_bytes, predecessors, CHUNK, EXIT_DISTANCE_SHIFT};
 use super::index::{houses, word};
 use super::reachable::{self, next, unrank};
 use crate::oware::{Board, Move, Variant};
-use crate::retro::{Buffer, Phase, Progress};
+use crate::retro::{prefetch, Buffer, Phase, Progress};
 
 /// The distance byte of a position without a distance.
 pub const NONE: u8 = 255;
@@ -37,9 +37,13 @@ pub const NONE: u8 = 255;
 /// [`NONE`] when an exit has no distance).
 const EXIT_SHIFT: u32 = 8;
 
+/// Chunks of a layer whose positions due at a level are found and resolved together: up to 2
+/// MiB of found positions (2 bytes each) at once.
+const GROUP: usize = 32;
+
 /// `1 + d` for a child at distance `d`, [`NONE`] when it has none or the sum does not fit.
 #[inline]
-fn after(d: u8) -> u8 {
+pub(super) fn after(d: u8) -> u8 {
     if d >= NONE - 1 {
         NONE
     } else {
@@ -47,10 +51,40 @@ fn after(d: u8) -> u8 {
     }
 }
 
+/// Keeps in each state word's byte [`EXIT_DISTANCE_SHIFT`]` / 8` the distance by the captures
+/// that keep the position's value, once its values are known (`low` and `high`, the same slice
+/// where every value is exact): the build's moves pass left there the distance by the captures
+/// of its best exit for the lower bound (`exits_low`, as the build's state byte), which keep the
+/// value only when it is that exit's. Elsewhere the byte becomes what no such capture gives:
+/// [`NONE`] for the side ahead or a value of 0, and 0 (no exit) for the side behind. A position
+/// without a legal move keeps its 0.
+pub(super) fn keep_exit_distances(low: &[u8], high: &[u8], exits_low: &[u8], state: &[AtomicU32]) {
+    state
+        .par_chunks(CHUNK as usize)
+        .enumerate()
+        .for_each(|(c, words)| {
+            let start = c * CHUNK as usize;
+            for (j, word) in words.iter().enumerate() {
+                let i = start + j;
+                if low[i] != high[i] {
+                    continue;
+                }
+                let v = low[i] as i8 as i32;
+                if dec(exits_low[i]) == v {
+                    continue;
+                }
+                let none = if v < 0 { 0 } else { NONE };
+                let w = word.load(Relaxed);
+                let w = (w & !(0xFF << EXIT_DISTANCE_SHIFT)) | (none as u32) << EXIT_DISTANCE_SHIFT;
+                word.store(w, Relaxed);
+            }
+        });
+}
+
 /// The distances of the layer of `n` seeds (`len` positions): `low` and `high` are its bounds
-/// (the same slice where every value is exact), `lower` the layers below it with their
-/// distances; `scratch` holds one word per position (its contents are overwritten). One byte per
-/// position, [`NONE`] for none.
+/// (the same slice where every value is exact); `scratch` holds the build's state words, whose
+/// byte [`EXIT_DISTANCE_SHIFT`]` / 8` is the distance by the captures that keep the value
+/// ([`keep_exit_distances`]; the rest is overwritten). One byte per position, [`NONE`] for none.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn distances(
     variant: Variant,
@@ -58,7 +92,6 @@ pub(super) fn distances(
     len: u64,
     low: &[u8],
     high: &[u8],
-    lower: &[LayerRef<'_>],
     scratch: &[AtomicU32],
     progress: &dyn Progress,
 ) -> Buffer {
@@ -80,24 +113,29 @@ pub(super) fn distances(
         };
         progress.start(Some(n), Phase::Distances, Some(len));
         (0..chunks as u64).into_par_iter().for_each(|c| {
-            pass.exits(c, lower);
+            pass.exits(c);
             progress.advance(pass.chunk(c).1 - pass.chunk(c).0);
         });
         let mut level = 0u8;
-        let mut found: Vec<Vec<u16>> = vec![Vec::new(); chunks];
+        // The chunks are taken a group at a time, to bound the memory of the positions found.
+        let mut found: Vec<Vec<u16>> = vec![Vec::new(); GROUP.min(chunks)];
         while level < NONE && level <= pass.last_due.load(Relaxed) {
-            // First the positions due at `level`, while no distance changes; then their
-            // predecessors, which only become due later.
-            found.par_iter_mut().enumerate().for_each(|(c, f)| {
-                f.clear();
-                if due[c].load(Relaxed) > 0 {
-                    pass.find_due(c as u64, level, f);
-                }
-            });
-            found
-                .par_iter()
-                .enumerate()
-                .for_each(|(c, f)| pass.resolve(c as u64, level, f));
+            for group in (0..chunks).step_by(GROUP) {
+                let found = &mut found[..GROUP.min(chunks - group)];
+                // First the group's positions due at `level`, while no distance changes; then
+                // their predecessors, which only become due later (so a group's resolutions
+                // never add a position due at `level` to a group after it).
+                found.par_iter_mut().enumerate().for_each(|(k, f)| {
+                    f.clear();
+                    if due[group + k].load(Relaxed) > 0 {
+                        pass.find_due((group + k) as u64, level, f);
+                    }
+                });
+                found
+                    .par_iter()
+                    .enumerate()
+                    .for_each(|(k, f)| pass.resolve((group + k) as u64, level, f));
+            }
             level += 1;
         }
         progress.finish();
@@ -148,51 +186,51 @@ impl Pass<'_> {
         }
     }
 
-    /// The moves pass over chunk `c`: each position's best exit, and the moves of the side
-    /// behind that stay in the layer and keep the value.
-    fn exits(&self, c: u64, lower: &[LayerRef<'_>]) {
+    /// The exits pass over chunk `c`: each position's best exit (from the build's moves pass),
+    /// and the moves of the side behind that stay in the layer and keep the value.
+    fn exits(&self, c: u64) {
         let (start, end) = self.chunk(c);
         let mut h = houses(unrank(start, self.n));
         for i in start as usize..end as usize {
             let w = word(&h);
             next(&mut h);
+            // The distance by the captures that keep the value (`keep_exit_distances`), 0 for
+            // no legal move.
+            let d = (self.scratch[i].load(Relaxed) >> EXIT_DISTANCE_SHIFT) as u8;
             self.dist[i].store(NONE, Relaxed);
             self.scratch[i].store(0, Relaxed);
             let Some(v) = self.exact(i) else { continue };
+            if v == 0 {
+                if d == 0 {
+                    // The game ends here, drawn.
+                    self.make_due(i, 0);
+                }
+                continue;
+            }
+            if v > 0 {
+                self.make_due(i, d);
+                continue;
+            }
+            let exit = d;
+            // The side behind: its moves that stay in the layer and keep the value (the
+            // child's upper bound is -v) are waited for (and counted even when an exit has no
+            // distance, as their resolutions count down).
             let board = Board::from_relative_houses(w, self.variant);
             let mask = board.legal_mask();
-            if mask == 0 {
-                self.make_due(i, 0);
-                continue;
-            }
-            if v == 0 {
-                continue;
-            }
-            let (mut exit, mut inside) = (if v > 0 { NONE } else { 0 }, 0u32);
+            let mut inside = 0u32;
             for k in (0..6).filter(|k| mask & (1 << k) != 0) {
                 let (child, captured) = board.sow_and_capture(Move::from_house(k));
-                if captured == 0 && v > 0 {
-                    // Reached backwards, from the child.
+                if captured != 0 {
                     continue;
                 }
                 let r = reachable::rank(child.relative_houses())
                     .expect("a position after a move has an empty house in the row sown from")
                     as usize;
-                if captured == 0 {
-                    // The move keeps the value when the child's upper bound is -v.
-                    if v < 0 && self.high[r] as i8 == -v {
-                        inside += 1;
-                    }
-                    continue;
+                if self.high[r] as i8 == -v {
+                    inside += 1;
                 }
-                let layer = &lower[(self.n - captured as u32) as usize];
-                if captured as i8 - layer.high[r] as i8 != v {
-                    continue;
-                }
-                let d = after(layer.dist[r]);
-                exit = if v > 0 { exit.min(d) } else { exit.max(d) };
             }
-            if v > 0 || inside == 0 {
+            if inside == 0 {
                 self.make_due(i, exit);
             } else {
                 self.scratch[i].store(inside | (exit as u32) << EXIT_SHIFT, Relaxed);
@@ -219,28 +257,40 @@ impl Pass<'_> {
     /// `found`) due.
     fn resolve(&self, c: u64, level: u8, found: &[u16]) {
         let start = self.chunk(c).0 as usize;
-        for &j in found {
-            let i = start + j as usize;
-            let Some(v) = self.exact(i).filter(|&v| v != 0) else {
-                // The end of the game with a value of 0: no predecessor keeps its value into it
-                // by a move that stays in the layer (it is 0 too, and has no distance).
-                continue;
-            };
-            let child = unrank(i as u64, self.n);
-            predecessors(child, self.variant, |before| {
-                let Some(p) = reachable::rank(before) else {
-                    return;
+        let due = after(level);
+        // The predecessors of several positions at once (with the child's value), their bytes
+        // asked for first, so that the reads overlap.
+        let mut preds: Vec<(usize, i8)> = Vec::new();
+        for group in found.chunks(8) {
+            preds.clear();
+            for &j in group {
+                let i = start + j as usize;
+                let Some(v) = self.exact(i).filter(|&v| v != 0) else {
+                    // The end of the game with a value of 0: no predecessor keeps its value
+                    // into it by a move that stays in the layer (it is 0 too, and has no
+                    // distance).
+                    continue;
                 };
-                let p = p as usize;
+                predecessors(unrank(i as u64, self.n), self.variant, |before| {
+                    if let Some(p) = reachable::rank(before) {
+                        let p = p as usize;
+                        prefetch(&self.low[p]);
+                        prefetch(&self.high[p]);
+                        prefetch(&self.scratch[p]);
+                        prefetch(&self.dist[p]);
+                        preds.push((p, v));
+                    }
+                });
+            }
+            for &(p, v) in &preds {
                 // The move keeps p's value -v when p is valued exactly -v.
                 if self.exact(p) != Some(-v) {
-                    return;
+                    continue;
                 }
-                let due = after(level);
                 if v < 0 {
                     // p is ahead.
                     self.make_due(p, due);
-                    return;
+                    continue;
                 }
                 let old = self.scratch[p].fetch_sub(1, Relaxed);
                 debug_assert!(old & 0xFF > 0);
@@ -248,7 +298,7 @@ impl Pass<'_> {
                     let exit = (old >> EXIT_SHIFT) as u8;
                     self.make_due(p, if exit == NONE { NONE } else { exit.max(due) });
                 }
-            });
+            }
         }
     }
 }

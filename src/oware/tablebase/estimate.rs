@@ -37,15 +37,16 @@ pub fn work_bytes_per_position(variant: Variant) -> u64 {
     4 + bytes_per_value(variant)
 }
 
-/// Positions solved per second of one core's time (docs/tablebases.md): awari 2.9 M, as the
-/// whole index's build to 24 seeds did (1,251,677,700 positions in 428 s of CPU) and the
-/// reachable index's to 20 seeds (216,135,140 in 72 to 77 s on a busy machine); abapa 1.5 M, the
-/// reachable index's to 20 seeds (139 to 146 s; the whole index's to 24 seeds did 1.7 M). The
-/// rate falls as the layers outgrow the caches (from about 4 M per core-second at 16 seeds), so
-/// the larger layers may take longer than this says.
+/// Positions solved per second of one core's time (docs/tablebases.md), distances included:
+/// awari 2.3 M, as the reachable index's build to 20 seeds did with its distances (216,135,140
+/// positions in 92 to 94 s of CPU, quiet machine; 59 to 61 s without the distances); abapa
+/// 1.5 M, the reachable index's build to 20 seeds on a busy machine (139 to 146 s without the
+/// distances; 124 to 127 s with them on a quiet one). The rate falls as the layers outgrow the
+/// caches (from about 3 M per core-second at 16 seeds), so the larger layers may take longer
+/// than this says.
 pub fn positions_per_core_second(variant: Variant) -> f64 {
     match variant {
-        Variant::Awari => 2.9e6,
+        Variant::Awari => 2.3e6,
         Variant::Abapa => 1.5e6,
     }
 }
@@ -160,7 +161,7 @@ mod tests {
         );
         assert_eq!(e.peak_memory, top.peak_memory);
         assert_eq!(e.disk, 21 * 192 + 2 * 216_135_140);
-        assert!((e.core_seconds - 216_135_140.0 / 2.9e6).abs() < 1e-6);
+        assert!((e.core_seconds - 216_135_140.0 / 2.3e6).abs() < 1e-6);
         assert!((e.wall_seconds(2) - e.core_seconds / 2.0).abs() < 1e-9);
     }
 
