@@ -14,6 +14,10 @@
 //! not over: one line each, `DIAGRAM RESULT SCORE`, the result of the game for the side to move
 //! (1, 0.5 or 0) and the search's score of the position in centi-seeds (or `-` for a proven one).
 //!
+//! `label` rewrites such a file with the result an abapa tablebase (`--dir`, the layer files of
+//! `perfectplay tablebase build`) proves for the side to move where its bounds decide it, the
+//! game's result elsewhere (docs/evaluation.md: tried, and left out).
+//!
 //! `fit` minimises the mean squared error between the result and `sigmoid(x . w)` over the
 //! positions (x the features of [`Board::features`], w in units of the logit), by full-batch
 //! gradient descent with Adam for `--iterations` steps from zero weights; `--lambda` blends the
@@ -34,7 +38,8 @@ use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
 use perfectplay::arena::runner::random_openings;
 use perfectplay::game::{Game, GameState};
-use perfectplay::oware::{Board, Rules, Weights, FEATURES, FEATURE_NAMES};
+use perfectplay::oware::tablebase::file;
+use perfectplay::oware::{Board, Rules, Variant, Weights, FEATURES, FEATURE_NAMES};
 use perfectplay::search::{
     seed_hash, Control, Level, Limits, Root, Score, SearchConfig, Searcher, Silent, DEFAULT_HASH_MB,
 };
@@ -66,6 +71,17 @@ enum Command {
         /// of the defaults.
         #[arg(long)]
         weights: Option<String>,
+    },
+    /// Rewrites positions written by `generate` with the result an Oware tablebase proves for
+    /// the side to move where its bounds decide it (the store difference plus the lower bound
+    /// above 0: a win; plus the upper bound below 0: a loss; both 0: a draw), the game's result
+    /// elsewhere; prints how many it decided and changed on standard error.
+    Label {
+        /// The positions file.
+        file: String,
+        /// The directory of the layer files (`perfectplay tablebase build --dir DIR`).
+        #[arg(long)]
+        dir: std::path::PathBuf,
     },
     /// Fits the weights to positions written by `generate`.
     Fit {
@@ -101,6 +117,10 @@ fn main() -> anyhow::Result<()> {
                 None => Weights::default(),
             };
             generate(games, nodes, opening_plies, seed, weights)
+        }
+        Command::Label { file, dir } => {
+            let text = fs::read_to_string(&file).with_context(|| format!("reading {file}"))?;
+            label(&read_samples(&text)?, &dir)
         }
         Command::Fit {
             file,
@@ -226,6 +246,47 @@ fn generate(
         }
     }
     out.flush().context("writing to stdout")?;
+    Ok(())
+}
+
+fn label(samples: &[Sample], dir: &std::path::Path) -> anyhow::Result<()> {
+    // The positions are Abapa's (generate's rules).
+    let (tb, problems) = file::load(dir, Variant::Abapa, None);
+    for p in &problems {
+        eprintln!("warning: {p}");
+    }
+    let Some(seeds) = tb.seeds() else {
+        bail!("no abapa layer in {}", dir.display());
+    };
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let (mut decided, mut changed) = (0usize, 0usize);
+    for s in samples {
+        let me = s.board.side_to_move();
+        let diff = s.board.store(me) as i32 - s.board.store(me.opponent()) as i32;
+        let proven = tb.probe(&s.board).and_then(|v| {
+            let (low, high) = (diff + v.low as i32, diff + v.high as i32);
+            if low > 0 {
+                Some(1.0)
+            } else if high < 0 {
+                Some(0.0)
+            } else if low == 0 && high == 0 {
+                Some(0.5)
+            } else {
+                None
+            }
+        });
+        let result = proven.unwrap_or(s.result);
+        decided += proven.is_some() as usize;
+        changed += (result != s.result) as usize;
+        let score = s.score.map_or("-".to_string(), |x| x.to_string());
+        writeln!(out, "{} {result} {score}", s.board).context("writing to stdout")?;
+    }
+    out.flush().context("writing to stdout")?;
+    eprintln!(
+        "{} positions; the tablebase (up to {seeds} seeds) decided {decided}, of which {changed} \
+         had another result in their game",
+        samples.len()
+    );
     Ok(())
 }
 
