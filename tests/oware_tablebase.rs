@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use perfectplay::oware::tablebase::{file, index, reachable, Tablebase, Value};
-use perfectplay::oware::{Board, Side, Variant};
+use perfectplay::oware::{Board, Move, Side, Variant};
 use perfectplay::retro::file::TableError;
 use perfectplay::retro::Silent;
 
@@ -51,58 +51,109 @@ fn all_positions(max: u32) -> Vec<[u8; 12]> {
     out
 }
 
-/// The brute-force values of every position with at most `max` seeds: `(low, high)` by value
-/// iteration of the game cut after `k` plies, for growing `k` until nothing changes. A cut game
-/// gives the mover of the first position 0 (`awari`: the seeds left split evenly) or its worst,
-/// `-n` (`abapa`, lower bound; its best, `n`, for the upper bound); a position without a legal
-/// move ends the game with each player taking their own row.
+/// The brute-force values of every position with at most `max` seeds, layer by layer (a capture
+/// leads to a smaller layer, solved before), each by its own rounds over the moves of the rules.
+/// `awari`: value iteration of the game cut after `k` plies, for growing `k` until nothing
+/// changes, a cut game giving the mover 0 (the seeds left split evenly). `abapa`: first the
+/// bounds `(low_A, high_A)` each side forces by reaching an exit (a capture or the end of the
+/// game) without any repetition, by the same value iteration with a cut game giving the mover
+/// its worst, `-n` (its best, `n`, for the upper bound); then for each threshold `t` the
+/// greatest set `Y_t` from which one side (`X`) gets at least `t` whatever the history: a
+/// position is in it when an exit is forced (`low_A >= t` with `X` to move, `high_A <= -t`
+/// with the other side to move), or when a cut there gives `X` at least `t` (the mover's row
+/// less the opponent's at least `t`, or at most `-t`; any position no move leads to, which is
+/// never seen twice) and `X`, to move, has a move that stays in the layer and in `Y_t`, or,
+/// not to move, every move stays in the layer and in `Y_t`. The bounds are the largest `t`
+/// with the position in `Y_t` (`X` to move) and the least `-t` (the other side to move). A
+/// position without a legal move ends the game with each player taking their own row.
 fn brute_force(max: u32, variant: Variant) -> HashMap<[u8; 12], (i32, i32)> {
-    let positions = all_positions(max);
+    let mut values: HashMap<[u8; 12], (i32, i32)> = HashMap::new();
+    for n in 0..=max {
+        let positions: Vec<[u8; 12]> = all_positions(n)
+            .into_iter()
+            .filter(|p| p.iter().map(|&h| h as u32).sum::<u32>() == n)
+            .collect();
+        let layer = brute_force_layer(&positions, n as i32, variant, &values);
+        values.extend(positions.into_iter().zip(layer));
+    }
+    values
+}
+
+/// [`brute_force`]'s values of one layer (`positions`, all of `n` seeds), the smaller layers'
+/// in `lower`.
+fn brute_force_layer(
+    positions: &[[u8; 12]],
+    n: i32,
+    variant: Variant,
+    lower: &HashMap<[u8; 12], (i32, i32)>,
+) -> Vec<(i32, i32)> {
     let id: HashMap<[u8; 12], usize> = positions.iter().enumerate().map(|(i, &p)| (p, i)).collect();
-    let seeds = |p: &[u8; 12]| p.iter().map(|&h| h as i32).sum::<i32>();
-    // Moves: (seeds captured, child id); terminal positions: their value.
-    let mut moves: Vec<Vec<(i32, usize)>> = Vec::new();
-    let mut terminal: Vec<Option<i32>> = Vec::new();
-    for p in &positions {
-        let b = board(*p, variant);
-        let list = b.legal_move_list();
-        if list.is_empty() {
+    // Per position: the children of its moves that stay in the layer, its exits' values for
+    // the lower and upper bounds (captures, or the end of the game), and whether it has a legal
+    // move.
+    struct Node {
+        inside: Vec<usize>,
+        exits: Vec<(i32, i32)>,
+        moves: bool,
+        cut: i32,
+        seen_once: bool,
+    }
+    let nodes: Vec<Node> = positions
+        .iter()
+        .map(|p| {
+            let b = board(*p, variant);
+            let list = b.legal_move_list();
             let mine: i32 = p[..6].iter().map(|&h| h as i32).sum();
-            terminal.push(Some(2 * mine - seeds(p)));
-            moves.push(Vec::new());
-        } else {
-            terminal.push(None);
-            moves.push(
-                list.iter()
-                    .map(|&mv| {
-                        let (c, cap) = b.sow_and_capture(mv);
-                        (cap as i32, id[&relative(&c)])
-                    })
-                    .collect(),
-            );
-        }
-    }
-    let start = |p: &[u8; 12], sign: i32| match variant {
-        Variant::Awari => 0,
-        Variant::Abapa => sign * seeds(p),
+            let cut = 2 * mine - n;
+            let mut node = Node {
+                inside: Vec::new(),
+                exits: Vec::new(),
+                moves: !list.is_empty(),
+                cut,
+                seen_once: p[6..].iter().all(|&h| h > 0),
+            };
+            if list.is_empty() {
+                node.exits.push((cut, cut));
+            }
+            for &mv in list.iter() {
+                let (c, cap) = b.sow_and_capture(mv);
+                let child = relative(&c);
+                if cap == 0 {
+                    node.inside.push(id[&child]);
+                } else {
+                    let (l, h) = lower[&child];
+                    node.exits.push((cap as i32 - h, cap as i32 - l));
+                }
+            }
+            node
+        })
+        .collect();
+    let cut_game = match variant {
+        Variant::Awari => (0, 0),
+        Variant::Abapa => (-n, n),
     };
-    let mut low: Vec<i32> = positions.iter().map(|p| start(p, -1)).collect();
-    let mut high: Vec<i32> = positions.iter().map(|p| start(p, 1)).collect();
-    for (i, t) in terminal.iter().enumerate() {
-        if let Some(v) = t {
-            low[i] = *v;
-            high[i] = *v;
-        }
-    }
+    let mut low: Vec<i32> = vec![cut_game.0; positions.len()];
+    let mut high: Vec<i32> = vec![cut_game.1; positions.len()];
     loop {
         let mut changed = false;
         let (mut nl, mut nh) = (low.clone(), high.clone());
-        for i in 0..positions.len() {
-            if terminal[i].is_some() {
-                continue;
-            }
-            nl[i] = moves[i].iter().map(|&(c, j)| c - high[j]).max().unwrap();
-            nh[i] = moves[i].iter().map(|&(c, j)| c - low[j]).max().unwrap();
+        for (i, node) in nodes.iter().enumerate() {
+            let inside_low = node.inside.iter().map(|&j| -high[j]);
+            let inside_high = node.inside.iter().map(|&j| -low[j]);
+            nl[i] = node
+                .exits
+                .iter()
+                .map(|e| e.0)
+                .chain(inside_low)
+                .max()
+                .unwrap();
+            nh[i] = node
+                .exits
+                .iter()
+                .map(|e| e.1)
+                .chain(inside_high)
+                .max()
+                .unwrap();
             changed |= nl[i] != low[i] || nh[i] != high[i];
         }
         low = nl;
@@ -111,11 +162,44 @@ fn brute_force(max: u32, variant: Variant) -> HashMap<[u8; 12], (i32, i32)> {
             break;
         }
     }
-    positions
-        .iter()
-        .enumerate()
-        .map(|(i, &p)| (p, (low[i], high[i])))
-        .collect()
+    if variant == Variant::Awari {
+        return low.into_iter().zip(high).collect();
+    }
+    let (low_a, high_a) = (low, high);
+    let mut low = vec![-n; positions.len()];
+    let mut high = vec![n; positions.len()];
+    for t in -n + 1..=n {
+        // Y_t with X to move (`x`) and with the other side to move (`o`), from everything down.
+        let mut x = vec![true; positions.len()];
+        let mut o = vec![true; positions.len()];
+        loop {
+            let mut changed = false;
+            for (i, node) in nodes.iter().enumerate() {
+                let new_x = low_a[i] >= t
+                    || ((node.cut >= t || node.seen_once) && node.inside.iter().any(|&j| o[j]));
+                let new_o = high_a[i] <= -t
+                    || ((node.cut <= -t || node.seen_once)
+                        && node.moves
+                        && node.exits.iter().all(|e| e.1 <= -t)
+                        && node.inside.iter().all(|&j| x[j]));
+                changed |= new_x != x[i] || new_o != o[i];
+                x[i] = new_x;
+                o[i] = new_o;
+            }
+            if !changed {
+                break;
+            }
+        }
+        for i in 0..positions.len() {
+            if x[i] {
+                low[i] = t;
+            }
+            if o[i] {
+                high[i] = high[i].min(-t);
+            }
+        }
+    }
+    low.into_iter().zip(high).collect()
 }
 
 fn check_against_brute_force(variant: Variant, max: u32) {
@@ -182,36 +266,52 @@ fn layers_have_their_sizes_and_values_in_range() {
     }
 }
 
-/// Plays both sides from `start` with the table's best moves, under the cycle rule's third
-/// repetition (the seeds left split evenly under `awari`, each player's own row under `abapa`);
-/// the first mover's margin at the end, from the seeds on the board at the start.
-fn play_out(tb: &Tablebase, start: Board) -> i32 {
+/// Plays from `start` until the game ends, each move chosen by `choose` (given the board and
+/// whether its mover is the first mover), the game ending at the `repetitions`-th occurrence of
+/// a position (the seeds left split evenly under `awari`, each player's own row under `abapa`) or
+/// when the mover has no legal move; the first mover's margin at the end, from the seeds on the
+/// board at the start.
+fn play_game(
+    tb: &Tablebase,
+    start: Board,
+    repetitions: u32,
+    mut choose: impl FnMut(&Board, bool) -> Move,
+) -> i32 {
     let first = start.side_to_move();
     let o = first.opponent();
     let gained = |b: &Board, side: Side| (b.store(side) - start.store(side)) as i32;
     let mut b = start;
     let mut seen: HashMap<Board, u32> = HashMap::new();
-    for _ in 0..1000 {
+    for _ in 0..100_000 {
         let count = seen.entry(b).or_default();
         *count += 1;
         let captured = gained(&b, first) - gained(&b, o);
-        if *count == 3 {
+        let rows = b.row_seeds(first) as i32 - b.row_seeds(o) as i32;
+        if *count == repetitions {
             return match tb.variant() {
                 Variant::Awari => captured,
-                Variant::Abapa => captured + b.row_seeds(first) as i32 - b.row_seeds(o) as i32,
+                Variant::Abapa => captured + rows,
             };
         }
         if b.legal_move_list().is_empty() {
-            return captured + b.row_seeds(first) as i32 - b.row_seeds(o) as i32;
+            return captured + rows;
         }
-        let (mv, _) = tb.best_move(&b, 1_000_000).expect("a move");
+        let mv = choose(&b, b.side_to_move() == first);
         let (next, taken) = b.sow_and_capture(mv);
         if taken > 0 {
             seen.clear();
         }
         b = next;
     }
-    panic!("the play-out from {start} did not end");
+    panic!("the game from {start} did not end");
+}
+
+/// Plays both sides from `start` with the table's best moves, under the cycle rule's third
+/// repetition; the first mover's margin at the end ([`play_game`]).
+fn play_out(tb: &Tablebase, start: Board) -> i32 {
+    play_game(tb, start, 3, |b, _| {
+        tb.best_move(b, 1_000_000).expect("a move").0
+    })
 }
 
 #[test]
@@ -231,6 +331,54 @@ fn play_outs_from_decisive_positions_end_with_the_stored_value() {
         }
         assert!(games > 500, "{games} play-outs");
     }
+}
+
+/// Plays from `start` until the game ends ([`play_game`], `repetitions`), the table's best moves
+/// for one side (the first mover when `table_first`) and moves drawn at random (a xorshift from
+/// `seed`) for the other; the first mover's margin at the end.
+fn play_against_random(
+    tb: &Tablebase,
+    start: Board,
+    table_first: bool,
+    repetitions: u32,
+    mut seed: u64,
+) -> i32 {
+    play_game(tb, start, repetitions, |b, first| {
+        if first == table_first {
+            return tb.best_move(b, 100_000).expect("a move").0;
+        }
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let moves = b.legal_move_list();
+        let k = (seed % moves.len() as u64) as usize;
+        moves.iter().nth(k).copied().expect("a move")
+    })
+}
+
+/// The abapa bounds hold in play, whatever the cycle rule's count: from every position up to 5
+/// seeds, the table's best moves secure at least the lower bound against moves drawn at random,
+/// and hold the opponent to at most the upper bound, the game ending at the second or the third
+/// occurrence of a position (each player taking their own row).
+#[test]
+fn abapa_bounds_hold_against_random_play_at_2_and_3_repetitions() {
+    let tb = Tablebase::build(Variant::Abapa, 5, &Silent);
+    let mut games = 0;
+    for (k, p) in all_positions(5).into_iter().enumerate() {
+        let b = board(p, Variant::Abapa);
+        let v = tb.probe(&b).unwrap();
+        for repetitions in [2, 3] {
+            for seed in [1, 2] {
+                let seed = (seed * 0x9E37_79B9_7F4A_7C15) ^ (k as u64 + 1);
+                let low = play_against_random(&tb, b, true, repetitions, seed);
+                assert!(low >= v.low as i32, "{b} ({v}): {low} at {repetitions}");
+                let high = play_against_random(&tb, b, false, repetitions, seed);
+                assert!(high <= v.high as i32, "{b} ({v}): {high} at {repetitions}");
+                games += 2;
+            }
+        }
+    }
+    assert!(games > 20_000, "{games} games");
 }
 
 /// The distances to the end of every position with at most `max` seeds, by value iteration
@@ -427,14 +575,30 @@ fn files_round_trip_and_bad_files_are_refused() {
             if *path == name(2) && stray.ends_with("oware-awari-03.tb.tmp99")),
         "{problems:?}"
     );
-    // The abapa layer 1 under the name of awari layer 1: another variant, refused.
+    // The abapa layer 1 under the name of awari layer 1: another variant, refused (by its
+    // table version, 4 for abapa, before its counts are read).
     std::fs::copy(dir.join(file::layer_name(Variant::Abapa, 1)), name(1)).unwrap();
     let (loaded, problems) = file::load(&dir, Variant::Awari, Some(4));
     assert_eq!(loaded.seeds(), Some(0));
     assert!(
-        matches!(&problems[0], TableError::Inconsistent { path, .. } if *path == name(1)),
+        matches!(&problems[0], TableError::Foreign { path, found_version: 4, .. } if *path == name(1)),
         "{problems:?}"
     );
+    // An abapa layer of the builds before the cycle pass (table version 3, looser bounds):
+    // refused by its version, not read as today's; awari's layers are still version 3.
+    let abapa = |n| dir.join(file::layer_name(Variant::Abapa, n));
+    let mut bytes = std::fs::read(abapa(2)).unwrap();
+    assert_eq!(bytes[12..16], 4u32.to_le_bytes());
+    bytes[12..16].copy_from_slice(&3u32.to_le_bytes());
+    std::fs::write(abapa(2), &bytes).unwrap();
+    let (loaded, problems) = file::load(&dir, Variant::Abapa, None);
+    assert_eq!(loaded.seeds(), Some(1));
+    assert!(
+        matches!(&problems[0], TableError::Foreign { path, found_version: 3, expected_version: 4, .. }
+            if *path == abapa(2)),
+        "{problems:?}"
+    );
+    assert_eq!(std::fs::read(name(0)).unwrap()[12..16], 3u32.to_le_bytes());
     // Nothing there: an empty table, and with `up_to` the missing layer 0 is named.
     let empty = scratch("oware_tablebase_empty");
     let (loaded, problems) = file::load(&empty, Variant::Awari, Some(3));

@@ -23,7 +23,12 @@
 //! - `abapa`: a game ended by the cycle rule gives each player their own row, which depends on
 //!   where the cycle is cut. Thresholds run down to `-n + 1`: the threshold where a position joins
 //!   `W` is a lower bound (the mover forces it without any repetition), the one where it joins `L`
-//!   gives an upper bound; they are equal where the value cannot depend on the history.
+//!   gives an upper bound. Then the **cycle pass** tightens them: for `t` rising from `-n + 1`,
+//!   `R_t` gathers the positions from which a side cannot secure `t` either by those forcing
+//!   lines or by keeping the game for ever among positions where a cut (own rows) gives it at
+//!   least `t` (see [`LayerBuild::cycle_pass`]); `R_t` only grows as `t` rises, so each position
+//!   joins it once per side, and the threshold where it joins gives its bound. The bounds are
+//!   equal where the value cannot depend on the history.
 //!
 //! **Distances.** Once the values are known, [`super::distance`] gives each position valued
 //! exactly its plies to the end of the game, in the state words' memory.
@@ -31,7 +36,7 @@
 //! The passes run on all cores (rayon); each threshold's propagation is depth-first from the
 //! seeds found by one scan of the layer, with atomic bytes for the shared state.
 
-use std::sync::atomic::{AtomicU32, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -58,6 +63,54 @@ fn words(bytes: &mut [u8]) -> &[AtomicU32] {
     // SAFETY: the start is aligned, the length is a multiple of 4, any bits are a valid
     // AtomicU32, and the exclusive borrow is held as long as the view lives.
     unsafe { std::slice::from_raw_parts(bytes.as_mut_ptr().cast::<AtomicU32>(), bytes.len() / 4) }
+}
+
+/// The bytes as atomic words of eight (the length must be a multiple of 8, the start aligned to
+/// 8, as a [`Buffer::zeroed`] mapping is): the cycle pass's join thresholds, scanned eight at a
+/// time while other threads lower some of them.
+fn words64(bytes: &mut [u8]) -> &[AtomicU64] {
+    assert!(bytes.len().is_multiple_of(8) && (bytes.as_ptr() as usize).is_multiple_of(8));
+    // SAFETY: as for `words`, with 8 for 4.
+    unsafe { std::slice::from_raw_parts(bytes.as_mut_ptr().cast::<AtomicU64>(), bytes.len() / 8) }
+}
+
+/// Where byte `k` (0-7) of a word of eight bytes in memory is in the word's value.
+#[inline]
+fn byte_shift(k: usize) -> u32 {
+    if cfg!(target_endian = "little") {
+        8 * k as u32
+    } else {
+        8 * (7 - k as u32)
+    }
+}
+
+/// Lowers byte `i` of `words` to `v` if it is above.
+#[inline]
+fn lower_byte(words: &[AtomicU64], i: usize, v: u8) {
+    let sh = byte_shift(i % 8);
+    let _ = words[i / 8].fetch_update(Relaxed, Relaxed, |w| {
+        ((w >> sh) as u8 > v).then_some((w & !(0xFF << sh)) | (v as u64) << sh)
+    });
+}
+
+/// Calls `f` with every `i` in `lo..hi` whose byte in `words` is `x` (`lo` a multiple of 8).
+#[inline]
+fn find_in_words(words: &[AtomicU64], lo: usize, hi: usize, x: u8, mut f: impl FnMut(usize)) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    for (k, word) in words[lo / 8..hi.div_ceil(8)].iter().enumerate() {
+        let w = word.load(Relaxed);
+        let y = w ^ (ONES * x as u64);
+        if y.wrapping_sub(ONES) & !y & HIGH == 0 {
+            continue;
+        }
+        for j in 0..8 {
+            let i = lo + 8 * k + j;
+            if i < hi && (w >> byte_shift(j)) as u8 == x {
+                f(i);
+            }
+        }
+    }
 }
 
 /// A built layer: the value bytes (`i8`) per position; `high` is empty where every value is exact
@@ -318,9 +371,22 @@ pub(super) fn find_bytes(bytes: &[u8], a: u8, b: u8, mut f: impl FnMut(usize)) {
 
 /// The state of a position while its layer is built, one word: byte 0 the lower bound's state
 /// byte (see [`enc`]), byte [`high_shift`]` / 8` the upper bound's (the same byte where values are
-/// exact), byte 2 the moves that stay in the layer and do not lead into `W` yet, byte 3 the
+/// exact), bits 16-19 the moves that stay in the layer and do not lead into `W` yet (the cycle
+/// pass: into `R`), bits 20-23 the moves that stay in the layer (for the cycle pass), byte 3 the
 /// distance of the best exit for the lower bound ([`exit_distance`], read by the distance pass).
 const COUNT_SHIFT: u32 = 16;
+
+/// The count's bits, shifted down.
+const COUNT_MASK: u32 = 0xF;
+
+/// Where the moves that stay in the layer are kept, the count's starting value.
+const INSIDE_SHIFT: u32 = 20;
+
+/// The count of moves in a state word.
+#[inline]
+fn count(s: u32) -> u32 {
+    (s >> COUNT_SHIFT) & COUNT_MASK
+}
 
 /// Where the best exit's distance is in a state word.
 pub(super) const EXIT_DISTANCE_SHIFT: u32 = 24;
@@ -333,6 +399,14 @@ fn high_shift(exact: bool) -> u32 {
     } else {
         8
     }
+}
+
+/// The margin of a game cut at the position with houses `w` (`n` seeds), for its mover: its row
+/// less the opponent's.
+#[inline]
+fn cut_margin(w: u128, n: u32) -> i32 {
+    let mine: i32 = w.to_le_bytes()[..6].iter().map(|&x| x as i32).sum();
+    2 * mine - n as i32
 }
 
 /// Sets the state byte at `shift` to `ASSIGNED | value` if it is not assigned yet and `ok` holds
@@ -378,28 +452,51 @@ pub(super) fn build_layer(
     };
     // The best exits, kept apart for the scans for seeds (read while the states change).
     let mut exits_low = Buffer::zeroed(len as usize);
-    let mut exits_high = Buffer::zeroed(if exact { 0 } else { len as usize });
+    // Under abapa, the best exits for the upper bound and the margins of a cut game, which
+    // become the cycle pass's join thresholds (a multiple of 8 bytes, for its scans).
+    let cycle_len = if exact {
+        0
+    } else {
+        len.next_multiple_of(8) as usize
+    };
+    let mut exits_high = Buffer::zeroed(cycle_len);
+    let mut cut = Buffer::zeroed(cycle_len);
 
     progress.start(Some(n), Phase::Moves, Some(len));
     {
         let low = atomics(&mut exits_low);
         let high = if exact { low } else { atomics(&mut exits_high) };
-        build.moves_pass(lower, low, high, progress);
+        build.moves_pass(lower, low, high, atomics(&mut cut), progress);
     }
     progress.finish();
 
     let last = if exact { 1 } else { -(n as i32) + 1 };
     let thresholds = (n as i32 - last + 1).max(0) as u64;
-    progress.start(Some(n), Phase::Values, Some(len * thresholds));
+    // Abapa's cycle pass scans each threshold once more.
+    let passes = if exact { 1 } else { 2 };
+    progress.start(Some(n), Phase::Values, Some(passes * len * thresholds));
     {
         let high: &[u8] = if exact { &exits_low } else { &exits_high };
         for t in (last..=n as i32).rev() {
             build.threshold_pass(t, &exits_low, high, progress);
         }
     }
+    if !exact {
+        build.cycle_start(&mut cut, &mut exits_high);
+        let (sx, sl) = (words64(&mut cut), words64(&mut exits_high));
+        for t in last..=n as i32 {
+            build.cycle_pass(t, sx, sl, progress);
+        }
+    }
     progress.finish();
     drop(exits_high);
-    let mut built = build.values();
+    drop(cut);
+    let mut built = if exact {
+        build.values(0, 0)
+    } else {
+        // A position that never joins `R` stays in `Y_n`.
+        build.values(n as i32, -(n as i32))
+    };
     let high: &[u8] = if exact { &built.low } else { &built.high };
     distance::keep_exit_distances(&built.low, high, &exits_low, build.state);
     drop(exits_low);
@@ -434,12 +531,15 @@ impl LayerBuild<'_> {
     }
 
     /// The moves pass: every position's moves played once, its best exits stored (in `low` and
-    /// `high`, and in its state word with the number of its moves that stay in the layer).
+    /// `high`, and in its state word with the number of its moves that stay in the layer), and
+    /// where `cut` is not empty (`abapa`) its margin if the game is cut there ([`enc`]: the
+    /// mover's row less the opponent's).
     fn moves_pass(
         &self,
         lower: &[LayerRef<'_>],
         low: &[AtomicU8],
         high: &[AtomicU8],
+        cut: &[AtomicU8],
         progress: &dyn Progress,
     ) {
         let (n, variant) = (self.n, self.variant);
@@ -454,7 +554,11 @@ impl LayerBuild<'_> {
             while i < end as usize {
                 batch.clear();
                 let take = BATCH.min(end as usize - i);
-                for _ in 0..take {
+                for k in 0..take {
+                    if !cut.is_empty() {
+                        let mine: i32 = h[..6].iter().map(|&x| x as i32).sum();
+                        cut[i + k].store(enc(2 * mine - n as i32), Relaxed);
+                    }
                     let moves = play_moves(word(&h), n, variant);
                     prefetch_exits(&moves, n, lower);
                     batch.push(moves);
@@ -467,6 +571,7 @@ impl LayerBuild<'_> {
                     let s = enc(el) as u32
                         | (enc(eh) as u32) << self.hs
                         | (inside as u32) << COUNT_SHIFT
+                        | (inside as u32) << INSIDE_SHIFT
                         | (d as u32) << EXIT_DISTANCE_SHIFT;
                     self.state[i].store(s, Relaxed);
                     i += 1;
@@ -500,13 +605,37 @@ impl LayerBuild<'_> {
                     stack.push((unrank(i as u64, self.n), true));
                 }
                 let s = state.load(Relaxed);
-                if (s >> COUNT_SHIFT) as u8 == 0 && assign(state, self.hs, -t, |b| b == enc(-t)) {
+                if count(s) == 0 && assign(state, self.hs, -t, |b| b == enc(-t)) {
                     stack.push((unrank(i as u64, self.n), false));
                 }
                 self.propagate(t, &mut stack, &mut preds);
             }
             progress.advance((hi - lo) as u64);
         });
+    }
+
+    /// Takes up to eight positions off `stack` and puts in `preds` their predecessors in the
+    /// layer (houses, rank, and the flag their position had on the stack), their state words
+    /// asked for first, so that the reads overlap.
+    #[inline]
+    fn pop_predecessors(
+        &self,
+        stack: &mut Vec<(u128, bool)>,
+        preds: &mut Vec<(u128, usize, bool)>,
+    ) {
+        preds.clear();
+        let from = stack.len().saturating_sub(8);
+        for (w, flag) in stack.drain(from..) {
+            predecessors(w, self.variant, |before| {
+                // A position no move leads to is not in the table (nor on a cycle).
+                let Some(p) = reachable::rank(before) else {
+                    return;
+                };
+                let p = p as usize;
+                prefetch(&self.state[p]);
+                preds.push((before, p, flag));
+            });
+        }
     }
 
     /// Grows `W_t` and `L_t` from the positions on `stack` (each with whether it joined `W_t`,
@@ -520,31 +649,15 @@ impl LayerBuild<'_> {
         preds: &mut Vec<(u128, usize, bool)>,
     ) {
         while !stack.is_empty() {
-            // The predecessors of several positions at once, their states asked for first, so
-            // that the reads overlap.
-            preds.clear();
-            let from = stack.len().saturating_sub(8);
-            for (w, joined_w) in stack.drain(from..) {
-                predecessors(w, self.variant, |before| {
-                    // A position no move leads to is not in the table (nor on a cycle).
-                    let Some(p) = reachable::rank(before) else {
-                        return;
-                    };
-                    let p = p as usize;
-                    prefetch(&self.state[p]);
-                    preds.push((before, p, joined_w));
-                });
-            }
+            self.pop_predecessors(stack, preds);
             for &(before, p, joined_w) in preds.iter() {
                 let state = &self.state[p];
                 if joined_w {
                     // One more move of `p` leads into W_t; with none left outside it, p is in
                     // L_t if its exits allow.
                     let old = state.fetch_sub(1 << COUNT_SHIFT, Relaxed);
-                    debug_assert!((old >> COUNT_SHIFT) as u8 > 0);
-                    if (old >> COUNT_SHIFT) as u8 == 1
-                        && assign(state, self.hs, -t, |b| dec(b) <= -t)
-                    {
+                    debug_assert!(count(old) > 0);
+                    if count(old) == 1 && assign(state, self.hs, -t, |b| dec(b) <= -t) {
                         stack.push((before, false));
                     }
                 } else if assign(state, 0, t, |_| true) {
@@ -555,10 +668,144 @@ impl LayerBuild<'_> {
         }
     }
 
-    /// The states as values: unassigned lower bounds are -n (awari: 0), upper bounds n.
-    fn values(&self) -> Built {
-        let (n, exact) = (self.n, self.exact);
-        let unset_low = if exact { 0 } else { -(n as i32) };
+    /// Prepares the cycle pass (`abapa`), once the thresholds have given each position its
+    /// bounds by forcing an exit (`low_A` and `high_A`, kept in its state bytes, unassigned): the
+    /// count of moves back to all those that stay in the layer, and in place of the margins of a
+    /// cut game (`cut`) and of the best exits for the upper bound (`exits_high`), the thresholds
+    /// from which a position is in `R` whatever its moves lead to, as [`enc`] bytes: for the
+    /// mover's side, `max(low_A, cut) + 1` (out of `A` and unsafe; `low_A + 1` without a move
+    /// that stays in the layer); for the other side,
+    /// `max(-high_A, min(-cut, -exit)) + 1` (out of `A`, and unsafe or with an exit that gives
+    /// the mover more than `-t`).
+    fn cycle_start(&self, cut: &mut [u8], exits_high: &mut [u8]) {
+        let n = self.n as i32;
+        cut.par_chunks_mut(CHUNK as usize)
+            .zip(exits_high.par_chunks_mut(CHUNK as usize))
+            .zip(self.state.par_chunks(CHUNK as usize))
+            .for_each(|((sx, sl), words)| {
+                for (j, word) in words.iter().enumerate() {
+                    let s = word.load(Relaxed);
+                    let bound = |b: u8, unset: i32| if b & ASSIGNED != 0 { dec(b) } else { unset };
+                    let low = bound(s as u8, -n);
+                    let high = bound((s >> 8) as u8, n);
+                    let (c, exit) = (dec(sx[j]), dec(sl[j]));
+                    let inside = (s >> INSIDE_SHIFT) & COUNT_MASK;
+                    // Without a move that stays in the layer, out of A is in R.
+                    sx[j] = enc(if inside == 0 { low } else { low.max(c) } + 1);
+                    sl[j] = enc((-high).max((-c).min(-exit)) + 1);
+                    let s = (s & (0xFF << EXIT_DISTANCE_SHIFT))
+                        | enc(low) as u32
+                        | (enc(high) as u32) << 8
+                        | inside << COUNT_SHIFT
+                        | inside << INSIDE_SHIFT;
+                    word.store(s, Relaxed);
+                }
+            });
+    }
+
+    /// The cycle pass of threshold `t` (`abapa`, `t` rising from `-n + 1`): grows `R_t`, the
+    /// complement of `Y_t`, the positions from which one side (`X`) secures at least `t` by
+    /// forcing an exit worth that (the set `A` of the thresholds, with [`LayerBuild::threshold_pass`]'s
+    /// `W_t` for `X` to move and `L_t` for the other side) or by keeping the game for ever among
+    /// positions where a cut gives `X` at least `t` (safe: the mover's row less the opponent's is
+    /// at least `t` with `X` to move, at most `-t` with the other side to move). A position is in
+    /// `R_t` when it is out of `A` and, with `X` to move, unsafe or every move stays in the layer
+    /// and leads into `R_t`; with the other side to move, unsafe, or an exit gives the mover more
+    /// than `-t`, or a move leads into `R_t`. `R_t` only grows as `t` rises; the threshold where
+    /// a position joins gives its new bound (`t - 1` for the lower, `1 - t` for the upper).
+    /// The seeds are the positions whose threshold in `sx` (the mover's side) or `sl` (the other)
+    /// is `t` ([`LayerBuild::cycle_start`]; lowered for a position that leaves `A` later with its
+    /// moves into `R` already decided).
+    fn cycle_pass(&self, t: i32, sx: &[AtomicU64], sl: &[AtomicU64], progress: &dyn Progress) {
+        self.chunks().for_each(|c| {
+            let (lo, hi) = self.chunk(c);
+            let (lo, hi) = (lo as usize, hi as usize);
+            let mut found = Vec::new();
+            find_in_words(sx, lo, hi, enc(t), |i| found.push((i, true)));
+            find_in_words(sl, lo, hi, enc(t), |i| found.push((i, false)));
+            let mut stack = Vec::new();
+            let mut preds = Vec::new();
+            for (i, mover) in found {
+                let joined = if mover {
+                    assign(&self.state[i], 0, t - 1, |_| true)
+                } else {
+                    assign(&self.state[i], 8, 1 - t, |_| true)
+                };
+                if joined {
+                    self.push_joined(t, unrank(i as u64, self.n), mover, &mut stack);
+                    self.cycle_propagate(t, &mut stack, &mut preds, sx, sl);
+                }
+            }
+            progress.advance((hi - lo) as u64);
+        });
+    }
+
+    /// Puts a position that joined `R_t` (`w`, for its mover's side if `mover`) on `stack`, for
+    /// its predecessors, unless it joined for its mover's side as unsafe (a cut there gives its
+    /// mover less than `t`): then every predecessor is unsafe for the other side at `t` (a move
+    /// without capture gives the opponent's row what the mover's row loses, so the predecessor's
+    /// margin is at least minus this one's), and joins by its own threshold in
+    /// [`LayerBuild::cycle_start`] no later than the move would make it.
+    #[inline]
+    fn push_joined(&self, t: i32, w: u128, mover: bool, stack: &mut Vec<(u128, bool)>) {
+        if !mover || cut_margin(w, self.n) >= t {
+            stack.push((w, mover));
+        }
+    }
+
+    /// Grows `R_t` from the positions on `stack` (each with whether it joined for its mover's
+    /// side, else for the other side) by their predecessors, depth-first.
+    #[inline]
+    fn cycle_propagate(
+        &self,
+        t: i32,
+        stack: &mut Vec<(u128, bool)>,
+        preds: &mut Vec<(u128, usize, bool)>,
+        sx: &[AtomicU64],
+        sl: &[AtomicU64],
+    ) {
+        while !stack.is_empty() {
+            self.pop_predecessors(stack, preds);
+            for &(before, p, mover) in preds.iter() {
+                let state = &self.state[p];
+                if mover {
+                    // A move of `p` (the other side to move) leads into R_t: p is in R_t once
+                    // out of A, that is from -high_A + 1 on.
+                    let b = (state.load(Relaxed) >> 8) as u8;
+                    if b & ASSIGNED != 0 {
+                        continue;
+                    }
+                    if dec(b) > -t {
+                        if assign(state, 8, 1 - t, |_| true) {
+                            self.push_joined(t, before, false, stack);
+                        }
+                    } else {
+                        lower_byte(sl, p, enc(1 - dec(b)));
+                    }
+                } else {
+                    // One more move of `p` (X to move) leads into R_t; with none left outside
+                    // it, p is in R_t once out of A, that is from low_A + 1 on.
+                    let old = state.fetch_sub(1 << COUNT_SHIFT, Relaxed);
+                    debug_assert!(count(old) > 0);
+                    let b = old as u8;
+                    if count(old) != 1 || b & ASSIGNED != 0 {
+                        continue;
+                    }
+                    if dec(b) < t {
+                        if assign(state, 0, t - 1, |_| true) {
+                            self.push_joined(t, before, true, stack);
+                        }
+                    } else {
+                        lower_byte(sx, p, enc(dec(b) + 1));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The states as values, `unset_low` and `unset_high` where a bound's byte was not assigned.
+    fn values(&self, unset_low: i32, unset_high: i32) -> Built {
+        let exact = self.exact;
         let value = |b: u8, unset: i32| if b & ASSIGNED != 0 { dec(b) } else { unset } as i8 as u8;
         let mut low = Buffer::zeroed(self.len as usize);
         low.par_iter_mut()
@@ -567,7 +814,7 @@ impl LayerBuild<'_> {
         let mut high = Buffer::zeroed(if exact { 0 } else { self.len as usize });
         high.par_iter_mut()
             .zip(self.state.par_iter())
-            .for_each(|(b, s)| *b = value((s.load(Relaxed) >> 8) as u8, n as i32));
+            .for_each(|(b, s)| *b = value((s.load(Relaxed) >> 8) as u8, unset_high));
         let bounded = if exact {
             0
         } else {

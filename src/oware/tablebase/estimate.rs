@@ -40,14 +40,14 @@ pub fn work_bytes_per_position(variant: Variant) -> u64 {
 /// Positions solved per second of one core's time (docs/tablebases.md), distances included:
 /// awari 2.3 M, as the reachable index's build to 20 seeds did with its distances (216,135,140
 /// positions in 92 to 94 s of CPU, quiet machine; 59 to 61 s without the distances); abapa
-/// 1.5 M, the reachable index's build to 20 seeds on a busy machine (139 to 146 s without the
-/// distances; 124 to 127 s with them on a quiet one). The rate falls as the layers outgrow the
+/// 1.05 M, the build to 20 seeds with its cycle pass on a busy machine (201 to 203 s of CPU,
+/// where the build before the cycle pass took 116 to 117 s). The rate falls as the layers outgrow the
 /// caches (from about 3 M per core-second at 16 seeds), so the larger layers may take longer
 /// than this says.
 pub fn positions_per_core_second(variant: Variant) -> f64 {
     match variant {
         Variant::Awari => 2.3e6,
-        Variant::Abapa => 1.5e6,
+        Variant::Abapa => 1.05e6,
     }
 }
 

@@ -17,10 +17,17 @@ use crate::retro::Storage;
 
 /// The game name in the header.
 pub const GAME: &str = "oware";
-/// The version of this payload layout: 3 since the layers hold distances (version 2 held the
-/// values alone; version 1 held every board, not only those that can follow a move,
-/// [`super::reachable`]).
-pub const VERSION: u32 = 3;
+/// The version of a variant's payload layout and meaning: 3 since the layers hold distances
+/// (version 2 held the values alone; version 1 held every board, not only those that can follow a
+/// move, [`super::reachable`]); abapa's 4 since its bounds count the cycles that keep a margin
+/// ([`super::build`]'s cycle pass), tighter than version 3's (whose files are refused by name
+/// rather than read as if they were these). Awari's layers did not change.
+pub fn version(variant: Variant) -> u32 {
+    match variant {
+        Variant::Awari => 3,
+        Variant::Abapa => 4,
+    }
+}
 
 /// The file name of the layer of `seeds` seeds.
 pub fn layer_name(variant: Variant, seeds: u32) -> String {
@@ -66,14 +73,14 @@ pub fn save_layer(tb: &Tablebase, seeds: u32, dir: &Path) -> Result<Option<PathB
         sections.len() as u64,
         layer.bounded,
     ]);
-    table::write(&path, GAME, VERSION, &counts, &sections)?;
+    table::write(&path, GAME, version(tb.variant), &counts, &sections)?;
     Ok(Some(path))
 }
 
 /// Maps and verifies the layer file at `path`, which must hold the layer of `seeds` seeds for
 /// `variant`.
 fn load_layer(path: &Path, variant: Variant, seeds: u32) -> Result<Layer, TableError> {
-    let file = TableFile::open(path, GAME, VERSION)?;
+    let file = TableFile::open(path, GAME, version(variant))?;
     let c = *file.counts();
     let inconsistent = |reason: String| TableError::Inconsistent {
         path: path.to_owned(),
@@ -142,7 +149,7 @@ pub fn load(dir: &Path, variant: Variant, up_to: Option<u32>) -> (Tablebase, Vec
     }
     // The layers above the first refused: unused, but what is wrong with them is said too.
     for m in n + 1..=highest.unwrap_or(0) {
-        if let Err(e) = table::peek(&path(m), GAME, VERSION) {
+        if let Err(e) = table::peek(&path(m), GAME, version(variant)) {
             problems.push(e);
         }
     }

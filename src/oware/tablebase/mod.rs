@@ -12,11 +12,13 @@
 //! What a value promises (see docs/tablebases.md): under [`Variant::Awari`] a [`Value`] is exact
 //! (a game that never ends splits the seeds left evenly). Under [`Variant::Abapa`] a game ended by
 //! the cycle rule gives each player their own row, so a value can depend on where the game's
-//! history cuts a cycle: a [`Value`] is then a pair of sound bounds, `low` (the mover forces at
-//! least this, with no repetition on the way) and `high` (the opponent forces the mover to at most
-//! this); where they meet, the value is exact whatever the history. Both assume that the cycle
-//! rule's ply limit without capture is not reached on the way, and that no position of the game
-//! before (since the last capture) comes back.
+//! history cuts a cycle: a [`Value`] is then a pair of sound bounds, `low` (the mover secures at
+//! least this: it forces an exit worth it with no repetition on the way, or keeps the game among
+//! positions where a cut gives it that much until such a forcing line starts) and `high` (the
+//! opponent holds the mover to at most this, likewise); where they meet, the value is exact
+//! whatever the history. Both assume that the cycle rule's ply limit without capture is not
+//! reached on a forcing line, and that no position of the game before (since the last capture)
+//! comes back on one.
 
 mod build;
 pub mod distance;
