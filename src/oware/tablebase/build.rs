@@ -96,12 +96,9 @@ fn lower_byte(words: &[AtomicU64], i: usize, v: u8) {
 /// Calls `f` with every `i` in `lo..hi` whose byte in `words` is `x` (`lo` a multiple of 8).
 #[inline]
 fn find_in_words(words: &[AtomicU64], lo: usize, hi: usize, x: u8, mut f: impl FnMut(usize)) {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
     for (k, word) in words[lo / 8..hi.div_ceil(8)].iter().enumerate() {
         let w = word.load(Relaxed);
-        let y = w ^ (ONES * x as u64);
-        if y.wrapping_sub(ONES) & !y & HIGH == 0 {
+        if !has_byte(w, x) {
             continue;
         }
         for j in 0..8 {
@@ -139,6 +136,16 @@ pub(super) fn dec(b: u8) -> i32 {
 }
 
 const ASSIGNED: u8 = 0x80;
+
+/// The value of a state byte once assigned ([`ASSIGNED`]), `unset` before.
+#[inline]
+fn bound(b: u8, unset: i32) -> i32 {
+    if b & ASSIGNED != 0 {
+        dec(b)
+    } else {
+        unset
+    }
+}
 
 /// The bytes as atomics, for the passes that share them between threads.
 pub(super) fn atomics(v: &mut [u8]) -> &[AtomicU8] {
@@ -339,21 +346,24 @@ fn prefetch_exits(moves: &Moves, n: u32, lower: &[LayerRef<'_>]) {
     }
 }
 
+/// Whether one of the eight bytes of `w` is `x` (the bit trick of a zero byte in `w ^ x...x`).
+#[inline]
+fn has_byte(w: u64, x: u8) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let y = w ^ (ONES * x as u64);
+    y.wrapping_sub(ONES) & !y & HIGH != 0
+}
+
 /// Calls `f` with the offset of every byte of `bytes` equal to `a` or to `b`, eight bytes at a
 /// time (most words hold neither).
 #[inline]
 pub(super) fn find_bytes(bytes: &[u8], a: u8, b: u8, mut f: impl FnMut(usize)) {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let has = |w: u64, x: u8| {
-        let y = w ^ (ONES * x as u64);
-        y.wrapping_sub(ONES) & !y & HIGH != 0
-    };
     let mut words = bytes.chunks_exact(8);
     let mut at = 0;
     for chunk in &mut words {
         let w = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
-        if has(w, a) || has(w, b) {
+        if has_byte(w, a) || has_byte(w, b) {
             for (j, &x) in chunk.iter().enumerate() {
                 if x == a || x == b {
                     f(at + j);
@@ -555,11 +565,11 @@ impl LayerBuild<'_> {
                 batch.clear();
                 let take = BATCH.min(end as usize - i);
                 for k in 0..take {
+                    let w = word(&h);
                     if !cut.is_empty() {
-                        let mine: i32 = h[..6].iter().map(|&x| x as i32).sum();
-                        cut[i + k].store(enc(2 * mine - n as i32), Relaxed);
+                        cut[i + k].store(enc(cut_margin(w, n)), Relaxed);
                     }
-                    let moves = play_moves(word(&h), n, variant);
+                    let moves = play_moves(w, n, variant);
                     prefetch_exits(&moves, n, lower);
                     batch.push(moves);
                     next(&mut h);
@@ -685,7 +695,6 @@ impl LayerBuild<'_> {
             .for_each(|((sx, sl), words)| {
                 for (j, word) in words.iter().enumerate() {
                     let s = word.load(Relaxed);
-                    let bound = |b: u8, unset: i32| if b & ASSIGNED != 0 { dec(b) } else { unset };
                     let low = bound(s as u8, -n);
                     let high = bound((s >> 8) as u8, n);
                     let (c, exit) = (dec(sx[j]), dec(sl[j]));
@@ -806,7 +815,7 @@ impl LayerBuild<'_> {
     /// The states as values, `unset_low` and `unset_high` where a bound's byte was not assigned.
     fn values(&self, unset_low: i32, unset_high: i32) -> Built {
         let exact = self.exact;
-        let value = |b: u8, unset: i32| if b & ASSIGNED != 0 { dec(b) } else { unset } as i8 as u8;
+        let value = |b: u8, unset: i32| bound(b, unset) as i8 as u8;
         let mut low = Buffer::zeroed(self.len as usize);
         low.par_iter_mut()
             .zip(self.state.par_iter())
