@@ -152,4 +152,12 @@ pub trait Oracle<G: Game>: Send + Sync {
     /// Blocks until the work [`Oracle::prepare`] started is done; returns at once when it was
     /// not started (nothing is then done here) or is finished. The default returns at once.
     fn wait_prepared(&self) {}
+
+    /// Whether the probes of the searches from now on wait for work not done yet: `true` (as
+    /// before any call), so that their answers never depend on timing; `false` for a search
+    /// that depends on the clock anyway (`movetime`, a game clock, `infinite`,
+    /// [`crate::search::Limits::depends_on_time`]), which must stay quick to stop: a probe that
+    /// would wait answers as if the position were outside the oracle, and the work goes on in
+    /// the background ([`Oracle::prepare`]). The default does nothing (no work to wait for).
+    fn set_waiting(&self, _wait: bool) {}
 }

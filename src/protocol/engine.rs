@@ -419,6 +419,8 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
             // Near the tables, what the search does not need yet is built meanwhile, for the
             // searches to come.
             tables.oracle.prepare_for(pos);
+            // A search on the clock must stop at once: it does not wait for a table being built.
+            tables.oracle.set_waiting(!limits.depends_on_time());
             if pos.proven().is_none() && tables.oracle.probe(pos).is_none() {
                 said.extend(tables.outside.iter().map(|o| format!("info string {o}")));
             }

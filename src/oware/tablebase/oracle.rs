@@ -9,11 +9,14 @@
 //! A table built in memory is built layer by layer as far as the positions probed need, or, once
 //! [`Oracle::prepare`] is called, all of it on a thread of its own: each layer is built under
 //! the table's write lock, so a probe that needs a layer not yet there waits for it (or builds it
-//! itself), and every probe answers the same whatever the timing.
+//! itself), and every probe answers the same whatever the timing. A search that depends on the
+//! clock anyway ([`Oracle::set_waiting`] `false`) never waits: a probe the table cannot answer
+//! at once (its layer not built, or being built) answers nothing and starts the background
+//! build, so that `stop` is obeyed at once.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, RwLock, Weak};
+use std::sync::{Arc, RwLock, TryLockError, Weak};
 use std::thread::JoinHandle;
 
 use super::{file, Tablebase};
@@ -48,6 +51,8 @@ pub struct TableOracle {
     source: Source,
     /// Whether the whole table was asked for ([`Oracle::prepare`]).
     prepared: AtomicBool,
+    /// Whether a probe waits for the layer it needs ([`Oracle::set_waiting`]).
+    waiting: AtomicBool,
 }
 
 impl TableOracle {
@@ -59,6 +64,7 @@ impl TableOracle {
             seeds: seeds.min(MAX_IN_MEMORY_SEEDS),
             source: Source::Lazy(Arc::new(RwLock::new(Tablebase::empty(variant)))),
             prepared: AtomicBool::new(false),
+            waiting: AtomicBool::new(true),
         }
     }
 
@@ -70,6 +76,7 @@ impl TableOracle {
             seeds: seeds.map_or(held, |s| s.min(held)),
             source: Source::Files(tb),
             prepared: AtomicBool::new(false),
+            waiting: AtomicBool::new(true),
         }
     }
 
@@ -120,6 +127,23 @@ impl TableOracle {
         }
         match &self.source {
             Source::Files(tb) => f(tb),
+            Source::Lazy(lock) if !self.waiting.load(Ordering::Relaxed) => {
+                let tb = match lock.try_read() {
+                    Ok(tb) => tb,
+                    Err(TryLockError::Poisoned(e)) => e.into_inner(),
+                    // A layer is being built.
+                    Err(TryLockError::WouldBlock) => {
+                        self.prepare();
+                        return None;
+                    }
+                };
+                if tb.seeds().is_some_and(|s| s >= n) {
+                    return f(&tb);
+                }
+                drop(tb);
+                self.prepare();
+                None
+            }
             Source::Lazy(lock) => {
                 {
                     let tb = lock.read().unwrap_or_else(|e| e.into_inner());
@@ -243,6 +267,10 @@ impl Oracle<Board> for TableOracle {
             Source::Files(tb) => tb.check_files().map_err(|e| e.to_string()),
             Source::Lazy(_) => Ok(()),
         }
+    }
+
+    fn set_waiting(&self, wait: bool) {
+        self.waiting.store(wait, Ordering::Relaxed);
     }
 
     /// Once prepared, waits for the in-memory table to be complete (building what the
@@ -380,6 +408,29 @@ mod tests {
         assert_eq!(got, expected);
         handle.join().unwrap();
         assert_eq!(oracle.built_seeds(), Some(10));
+    }
+
+    #[test]
+    fn a_search_on_the_clock_does_not_wait_for_the_table() {
+        let lazy = TableOracle::in_memory(Variant::Abapa, 10);
+        let expected: Vec<Option<i32>> = boards().iter().map(|b| lazy.score(b)).collect();
+        let oracle = TableOracle::in_memory(Variant::Abapa, 10);
+        oracle.set_waiting(false);
+        // Nothing built yet: no answer, and the whole table is asked for in the background.
+        assert_eq!(oracle.score(&boards()[1]), None);
+        assert!(oracle.prepared.load(Ordering::SeqCst));
+        oracle.wait_prepared();
+        assert_eq!(oracle.built_seeds(), Some(10));
+        // Once built, the same answers as a search that waits.
+        let got: Vec<Option<i32>> = boards().iter().map(|b| oracle.score(b)).collect();
+        assert_eq!(got, expected);
+        assert!(expected.iter().any(Option::is_some));
+        // Waiting again: a fresh table builds what a probe needs at once.
+        let fresh = TableOracle::in_memory(Variant::Abapa, 10);
+        fresh.set_waiting(false);
+        fresh.set_waiting(true);
+        assert_eq!(fresh.score(&boards()[1]), expected[1]);
+        assert!(!fresh.prepared.load(Ordering::SeqCst));
     }
 
     #[test]
