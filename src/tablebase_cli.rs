@@ -46,6 +46,11 @@ enum TablebaseCommand {
         /// Starts the build even when the memory or the disk is short.
         #[arg(long)]
         force: bool,
+        /// The most memory the build may hold, as `16G`, `16GiB`, `512M` or bytes (K, M, G, T
+        /// count in powers of 1024); by default the memory available. Layers that need more
+        /// read the layers below in several sweeps of their moves pass, each within it.
+        #[arg(long, value_parser = parse_memory)]
+        memory: Option<u64>,
     },
     /// Prints the value of a position (a diagram such as 0-0-0-0-2-1-1-0-0-0-0-1-20-23-S, 5 seeds
     /// on the board) for the side to move and of each of its legal moves, with the distances to
@@ -73,6 +78,14 @@ fn parse_variant(s: &str) -> Result<Variant, String> {
     s.parse().map_err(|e| format!("{e}"))
 }
 
+/// A memory size for `--memory`: `16G`, `16GiB`, `512M`, a number of bytes.
+fn parse_memory(s: &str) -> Result<u64, String> {
+    parse_size::Config::new()
+        .with_binary()
+        .parse_size(s)
+        .map_err(|e| format!("'{s}' is not a size such as 16G, 512M or 1048576: {e}"))
+}
+
 /// A layer's bar label: `12 seeds: moves`.
 fn layer_label(seeds: Option<u32>, phase: Phase) -> String {
     format!("{} seeds: {phase}", seeds.unwrap_or(0))
@@ -90,7 +103,8 @@ pub fn run(args: TablebaseArgs, out: &mut impl Write) -> anyhow::Result<()> {
             variant,
             dir,
             force,
-        } => build(seeds, variant, &dir, force, out),
+            memory,
+        } => build(seeds, variant, &dir, force, memory, out),
         TablebaseCommand::Probe {
             diagram,
             variant,
@@ -104,9 +118,13 @@ fn build(
     variant: Variant,
     dir: &Path,
     force: bool,
+    memory: Option<u64>,
     out: &mut impl Write,
 ) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let machine = Machine::read(dir);
+    // The bound the sweeps keep: as asked, else what the machine has available.
+    let memory = memory.or(machine.memory_available);
     let (mut tb, problems) = file::load(dir, variant, None);
     for p in &problems {
         log::warn!("{p}");
@@ -120,13 +138,17 @@ fn build(
         )?;
     }
     let first = tb.seeds().map_or(0, |s| s + 1);
-    let estimate = BuildEstimate::new(variant, first, seeds);
-    let machine = Machine::read(dir);
+    let estimate = BuildEstimate::new(variant, first, seeds, memory);
     write_estimate(&estimate, &machine, dir, out)?;
     if let Some(short) = shortfall(&estimate, &machine, dir) {
-        let fits = (first..seeds)
-            .rev()
-            .find(|&n| shortfall(&BuildEstimate::new(variant, first, n), &machine, dir).is_none());
+        let fits = (first..seeds).rev().find(|&n| {
+            shortfall(
+                &BuildEstimate::new(variant, first, n, memory),
+                &machine,
+                dir,
+            )
+            .is_none()
+        });
         let fewer = match fits {
             Some(n) => format!("build at most {n} seeds here"),
             None => "build fewer seeds".to_string(),
@@ -143,9 +165,9 @@ fn build(
     while tb.seeds().is_none_or(|s| s < seeds) {
         let bars = PhaseBars::new(layer_label, true);
         let t = Instant::now();
-        let report = tb.build_next(&bars);
+        let report = tb.build_next_within(memory, &bars);
         let secs = t.elapsed().as_secs_f64();
-        let path = file::save_layer(&tb, report.seeds, dir)
+        let path = file::save_and_map_layer(&mut tb, report.seeds, dir)
             .with_context(|| format!("writing layer {}", report.seeds))?;
         built += report.positions;
         let phases: Vec<String> = bars
@@ -244,9 +266,17 @@ fn write_estimate(
         return Ok(());
     };
     for l in &e.layers {
+        let sweeps = if l.sweeps > 1 {
+            format!(
+                " (its moves pass in {} sweeps over the layers below)",
+                l.sweeps
+            )
+        } else {
+            String::new()
+        };
         writeln!(
             out,
-            "to build: layer {:>2}: {:>13} positions, {} at the peak, a file of {}",
+            "to build: layer {:>2}: {:>13} positions, {} at the peak{sweeps}, a file of {}",
             l.seeds,
             l.positions,
             bytes(l.peak_memory),

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use perfectplay::oware::tablebase::{file, index, reachable, Tablebase, Value};
+use perfectplay::oware::tablebase::{estimate, file, index, reachable, Tablebase, Value};
 use perfectplay::oware::{Board, Move, Side, Variant};
 use perfectplay::retro::file::TableError;
 use perfectplay::retro::Silent;
@@ -652,20 +652,26 @@ fn probe_beyond_the_layers_built_says_what_is_there_and_how_to_build_the_rest() 
 fn build_says_what_it_takes_and_refuses_what_the_machine_cannot_hold() {
     let dir = scratch("oware_tablebase_estimate");
     let build = |seeds: &str| tablebase(&["build", "--variant", "awari", "--seeds", seeds], &dir);
-    // The whole game: layers 0 to 47 (C(59, 12) - C(53, 12) positions, 2 bytes each) and 6
-    // bytes per position of layer 48, 2.66 TiB, more than any machine these tests run on has.
+    // The whole game. Layer 48's moves pass alone holds 5 bytes per position of it, and then
+    // its sweeps over the layers below each read one layer (no machine these tests run on has
+    // memory beside it for more), the largest being layer 46 (136,883,249,790 positions, 2
+    // bytes each): 5 * 203,648,015,935 + 2 * 136,883,249,790 bytes, 1.18 TiB.
     let (ok, out, err) = build("48");
     assert!(!ok, "{out}{err}");
     assert!(
         err.contains(
-            "not building awari up to 48 seeds: it needs 2.66 TiB of memory at its peak \
+            "not building awari up to 48 seeds: it needs 1.18 TiB of memory at its peak \
              (building layer 48) and this machine has "
         ),
         "{err}"
     );
     assert!(err.contains("pass --force to start anyway"), "{err}");
+    // Layers 30 to 46 are read, each in a sweep of its own (47 with 46, and 0 to 29 with 30).
     assert!(
-        out.contains("to build: layer 48:  203648015935 positions, 2.66 TiB at the peak"),
+        out.contains(
+            "to build: layer 48:  203648015935 positions, 1.18 TiB at the peak (its moves pass \
+             in 18 sweeps over the layers below)"
+        ),
         "{out}"
     );
     assert!(
@@ -699,6 +705,67 @@ fn build_says_what_it_takes_and_refuses_what_the_machine_cannot_hold() {
         "{out}"
     );
     assert!(!out.contains("to build: layer  3"), "{out}");
+}
+
+#[test]
+fn a_memory_bound_builds_the_same_layers_in_sweeps() {
+    // 1 MiB leaves no room beside the overhead: every layer the moves pass reads is a sweep of
+    // its own, as a 30-seed build on a small machine does with its largest layers.
+    let tiny = 1 << 20;
+    // Layers 0 to 10 are read, each alone.
+    assert_eq!(estimate::sweeps(Variant::Abapa, 12, Some(tiny)).len(), 11);
+    assert_eq!(estimate::sweeps(Variant::Abapa, 12, None).len(), 1);
+    for variant in [Variant::Awari, Variant::Abapa] {
+        let whole = Tablebase::build(variant, 12, &Silent);
+        let mut swept = Tablebase::empty(variant);
+        while swept.seeds().is_none_or(|s| s < 12) {
+            swept.build_next_within(Some(tiny), &Silent);
+        }
+        let (a, b) = (
+            scratch(&format!("sweeps_whole_{variant}")),
+            scratch(&format!("sweeps_swept_{variant}")),
+        );
+        file::save(&whole, &a).unwrap();
+        file::save(&swept, &b).unwrap();
+        for n in 0..=12 {
+            let name = file::layer_name(variant, n);
+            let (x, y) = (
+                std::fs::read(a.join(&name)).unwrap(),
+                std::fs::read(b.join(&name)).unwrap(),
+            );
+            assert!(x == y, "{name} differs");
+        }
+    }
+    // The command line: `--memory` gives the bound, and the files are the same.
+    let (a, b) = (scratch("bound_cli_default"), scratch("bound_cli_1m"));
+    let (ok, out, err) = tablebase(&["build", "--seeds", "10"], &a);
+    assert!(ok, "{out}{err}");
+    assert!(!out.contains("sweeps over"), "{out}");
+    let (ok, out, err) = tablebase(&["build", "--seeds", "10", "--memory", "1M", "--force"], &b);
+    assert!(ok, "{out}{err}");
+    // Layers 0 to 8 are read, each alone; the peak is layer 10's moves pass (7 bytes for each
+    // of its 351,351 positions) beside layer 8 (75,504 positions, 3 bytes each) and the
+    // overhead (8 MiB): 10.6 MiB, where one sweep holds layers 0 to 8 (10.7 MiB).
+    assert!(
+        out.contains(
+            "to build: layer 10:        351351 positions, 10.6 MiB at the peak (its moves pass \
+             in 9 sweeps over the layers below), a file of 1.0 MiB"
+        ),
+        "{out}"
+    );
+    for n in 0..=10 {
+        let name = file::layer_name(Variant::Abapa, n);
+        assert!(
+            std::fs::read(a.join(&name)).unwrap() == std::fs::read(b.join(&name)).unwrap(),
+            "{name} differs"
+        );
+    }
+    let (ok, _, err) = tablebase(&["build", "--seeds", "10", "--memory", "lots"], &b);
+    assert!(!ok);
+    assert!(
+        err.contains("'lots' is not a size such as 16G, 512M or 1048576"),
+        "{err}"
+    );
 }
 
 /// The position of Romein and Bal's Awari solution, houses A..F = 1 1 1 1 1 2, a..f = 4 2 3 0 0

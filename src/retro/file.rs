@@ -346,6 +346,20 @@ impl TableFile {
         &self.map[HEADER_LEN..]
     }
 
+    /// Lets the operating system take back the memory of the pages read so far: they leave the
+    /// process's resident set (a later read maps them again, from the page cache or the disk).
+    /// Only advice, for a solver that reads a layer in one pass and then no more for a while;
+    /// an error from the system call is ignored.
+    pub fn release(&self) {
+        #[cfg(unix)]
+        // SAFETY: the mapping is read-only and the file's bytes do not change under it (see
+        // `open`), so the pages read again after `DontNeed` hold the same bytes.
+        let _ = unsafe {
+            self.map
+                .unchecked_advise(memmap2::UncheckedAdvice::DontNeed)
+        };
+    }
+
     /// Whether the file still has the length it was mapped with, by the metadata of the open
     /// file (one system call): a file cut short in place while mapped (not replaced by rename,
     /// as this program writes them) would kill the process with `SIGBUS` at the next read of

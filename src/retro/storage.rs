@@ -149,6 +149,14 @@ impl Storage {
         }
     }
 
+    /// Lets the operating system take back the memory of a mapped table's pages read so far
+    /// ([`TableFile::release`]); nothing for a table in memory.
+    pub fn release(&self) {
+        if let Backing::Mapped { file, .. } = &self.0 {
+            file.release();
+        }
+    }
+
     /// Whether the table's file still has the length it was mapped with (see
     /// [`TableFile::check_length`]); always for a table in memory.
     ///

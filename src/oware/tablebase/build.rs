@@ -36,6 +36,7 @@
 //! The passes run on all cores (rayon); each threshold's propagation is depth-first from the
 //! seeds found by one scan of the layer, with atomic bytes for the shared state.
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
@@ -296,19 +297,39 @@ fn play_moves(houses: u128, n: u32, variant: Variant) -> Moves {
 /// the layer, and the distance of the best exit for the lower bound (see [`exit_distance`]).
 /// Positions without an exit get `-n` for both (the least a mover can get).
 #[inline]
-fn exits(moves: &Moves, n: u32, lower: &[LayerRef<'_>]) -> (i32, i32, u8, u8) {
+fn exits(moves: &Moves, n: u32, lower: &[LayerRef<'_>], sweep: &Range<u32>) -> (i32, i32, u8, u8) {
     if let Some(v) = moves.end {
         return (v, v, 0, 0);
     }
     let (mut exit_low, mut exit_high) = (-(n as i32), -(n as i32));
     for &(captured, i) in &moves.captures[..moves.count] {
+        if !sweep.contains(&(n - captured as u32)) {
+            continue;
+        }
         let layer = &lower[(n - captured as u32) as usize];
         let c = captured as i32;
         exit_low = exit_low.max(c - layer.high[i as usize] as i8 as i32);
         exit_high = exit_high.max(c - layer.low[i as usize] as i8 as i32);
     }
-    let d = exit_distance(moves, n, lower, exit_low);
+    let d = exit_distance(moves, n, lower, sweep, exit_low);
     (exit_low, exit_high, moves.inside, d)
+}
+
+/// The best exit for the lower bound and its distance ([`exit_distance`]) over the captures of
+/// two sweeps, from each sweep's own (`-n` and 0 for a sweep without a capture, below any
+/// capture's value): the better value, and for equal values the distance over both sweeps'
+/// captures, as [`exit_distance`] combines them.
+#[inline]
+fn merge_exits(a: (i32, u8), b: (i32, u8)) -> (i32, u8) {
+    match a.0.cmp(&b.0) {
+        std::cmp::Ordering::Greater => a,
+        std::cmp::Ordering::Less => b,
+        std::cmp::Ordering::Equal => match a.0.cmp(&0) {
+            std::cmp::Ordering::Greater => (a.0, a.1.min(b.1)),
+            std::cmp::Ordering::Less => (a.0, a.1.max(b.1)),
+            std::cmp::Ordering::Equal => (0, distance::NONE),
+        },
+    }
 }
 
 /// The distance to the end by the captures whose value for the mover (the seeds captured minus
@@ -319,12 +340,21 @@ fn exits(moves: &Moves, n: u32, lower: &[LayerRef<'_>]) -> (i32, i32, u8, u8) {
 /// exact value is its best exit, these are the captures that keep it; else none does. Called
 /// for positions with a legal move ([`exits`] gives 0 to those without).
 #[inline]
-fn exit_distance(moves: &Moves, n: u32, lower: &[LayerRef<'_>], value: i32) -> u8 {
+fn exit_distance(
+    moves: &Moves,
+    n: u32,
+    lower: &[LayerRef<'_>],
+    sweep: &Range<u32>,
+    value: i32,
+) -> u8 {
     if value == 0 {
         return distance::NONE;
     }
     let mut d = if value > 0 { distance::NONE } else { 0 };
     for &(captured, i) in &moves.captures[..moves.count] {
+        if !sweep.contains(&(n - captured as u32)) {
+            continue;
+        }
         let layer = &lower[(n - captured as u32) as usize];
         if captured as i32 - layer.high[i as usize] as i8 as i32 != value {
             continue;
@@ -337,8 +367,11 @@ fn exit_distance(moves: &Moves, n: u32, lower: &[LayerRef<'_>], value: i32) -> u
 
 /// Asks the processor for the bytes a position's captures will read.
 #[inline]
-fn prefetch_exits(moves: &Moves, n: u32, lower: &[LayerRef<'_>]) {
+fn prefetch_exits(moves: &Moves, n: u32, lower: &[LayerRef<'_>], sweep: &Range<u32>) {
     for &(captured, i) in &moves.captures[..moves.count] {
+        if !sweep.contains(&(n - captured as u32)) {
+            continue;
+        }
         let layer = &lower[(n - captured as u32) as usize];
         prefetch(&layer.low[i as usize]);
         prefetch(&layer.high[i as usize]);
@@ -437,17 +470,32 @@ fn assign(state: &AtomicU32, shift: u32, value: i32, ok: impl Fn(u8) -> bool) ->
     }
 }
 
-/// Builds the layer of `n` seeds; `lower` holds the layers of 0 to `n - 1` seeds.
+/// Builds the layer of `n` seeds; `lower` holds the layers of 0 to `n - 1` seeds. The moves pass
+/// reads them in `sweeps`: ranges of seeds that together make `0..n` (one, `0..n`, unless memory
+/// is short, [`super::estimate::sweeps`]), each a pass over the whole layer that looks up only
+/// the captures into its layers; after each, `done_with` gets its range, and the caller may let
+/// the memory of those layers go (they are not read again for this layer).
+///
+/// # Panics
+/// If `lower` does not hold `n` layers or the sweeps do not make `0..n` in order.
 pub(super) fn build_layer(
     variant: Variant,
     n: u32,
     lower: &[LayerRef<'_>],
+    sweeps: &[Range<u32>],
+    done_with: &dyn Fn(Range<u32>),
     progress: &dyn Progress,
 ) -> Built {
     assert_eq!(
         lower.len(),
         n as usize,
         "the layers below {n} seeds come first"
+    );
+    assert!(
+        sweeps.first().is_some_and(|s| s.start == 0)
+            && sweeps.last().is_some_and(|s| s.end == n)
+            && sweeps.windows(2).all(|w| w[0].end == w[1].start),
+        "the sweeps {sweeps:?} make 0..{n}"
     );
     let len = reachable_len(n);
     let exact = variant == Variant::Awari;
@@ -472,11 +520,15 @@ pub(super) fn build_layer(
     let mut exits_high = Buffer::zeroed(cycle_len);
     let mut cut = Buffer::zeroed(cycle_len);
 
-    progress.start(Some(n), Phase::Moves, Some(len));
+    progress.start(Some(n), Phase::Moves, Some(len * sweeps.len() as u64));
     {
         let low = atomics(&mut exits_low);
         let high = if exact { low } else { atomics(&mut exits_high) };
-        build.moves_pass(lower, low, high, atomics(&mut cut), progress);
+        let cut = atomics(&mut cut);
+        for (k, sweep) in sweeps.iter().enumerate() {
+            build.moves_pass(lower, sweep, k == 0, low, high, cut, progress);
+            done_with(sweep.clone());
+        }
     }
     progress.finish();
 
@@ -540,13 +592,17 @@ impl LayerBuild<'_> {
         (0..self.len.div_ceil(CHUNK)).into_par_iter()
     }
 
-    /// The moves pass: every position's moves played once, its best exits stored (in `low` and
-    /// `high`, and in its state word with the number of its moves that stay in the layer), and
-    /// where `cut` is not empty (`abapa`) its margin if the game is cut there ([`enc`]: the
-    /// mover's row less the opponent's).
+    /// A sweep of the moves pass: every position's moves played once, its best exits by the
+    /// captures into the layers of `sweep` stored (in `low` and `high`, and in its state word
+    /// with the number of its moves that stay in the layer and the exit's distance), merged with
+    /// the earlier sweeps' unless `first`; in the first, where `cut` is not empty (`abapa`), its
+    /// margin if the game is cut there ([`enc`]: the mover's row less the opponent's).
+    #[allow(clippy::too_many_arguments)]
     fn moves_pass(
         &self,
         lower: &[LayerRef<'_>],
+        sweep: &Range<u32>,
+        first: bool,
         low: &[AtomicU8],
         high: &[AtomicU8],
         cut: &[AtomicU8],
@@ -566,16 +622,27 @@ impl LayerBuild<'_> {
                 let take = BATCH.min(end as usize - i);
                 for k in 0..take {
                     let w = word(&h);
-                    if !cut.is_empty() {
+                    if first && !cut.is_empty() {
                         cut[i + k].store(enc(cut_margin(w, n)), Relaxed);
                     }
                     let moves = play_moves(w, n, variant);
-                    prefetch_exits(&moves, n, lower);
+                    prefetch_exits(&moves, n, lower, sweep);
                     batch.push(moves);
                     next(&mut h);
                 }
                 for moves in &batch {
-                    let (el, eh, inside, d) = exits(moves, n, lower);
+                    let (mut el, mut eh, inside, mut d) = exits(moves, n, lower, sweep);
+                    if !first {
+                        if moves.end.is_some() {
+                            // The first sweep gave the end of the game.
+                            i += 1;
+                            continue;
+                        }
+                        let s = self.state[i].load(Relaxed);
+                        let before = (dec(s as u8), (s >> EXIT_DISTANCE_SHIFT) as u8);
+                        (el, d) = merge_exits(before, (el, d));
+                        eh = eh.max(dec((s >> self.hs) as u8));
+                    }
                     low[i].store(enc(el), Relaxed);
                     high[i].store(enc(eh), Relaxed);
                     let s = enc(el) as u32

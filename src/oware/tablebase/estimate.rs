@@ -2,16 +2,25 @@
 //! its peak, the bytes of its layer files and an estimate of its time, from the seeds and the
 //! variant alone (the front end compares them with the machine).
 //!
-//! **Memory** follows how the build allocates (`build.rs`, `Tablebase::build_next`): while layer
-//! `n` is built, every layer below it is held (built here, or mapped from its file and read),
-//! [`bytes_per_value`] per position, and layer `n` itself takes [`work_bytes_per_position`]: the
-//! 4-byte state word, and the best exits (1 byte awari, 2 abapa) while the moves and thresholds
-//! run, then the new values (as many bytes) once the exits are dropped, and the distances (1
-//! byte) while the state words serve the distance pass. The peak of a build is
-//! the peak of its top layer, since both terms grow with `n`; [`OVERHEAD_BYTES`] covers the
-//! program and its threads. Against the peak resident memory `/usr/bin/time -v` measured
-//! (docs/tablebases.md), the estimate is 1.0 to 1.6 MiB above it from 14 to 20 seeds, both
-//! variants, and 2 to 3 MiB above it at 24 and 28 seeds.
+//! **Memory** follows how the build allocates (`build.rs`, `Tablebase::build_next_within`).
+//! Layer `n` itself takes [`work_bytes_per_position`]: the 4-byte state word, and the best exits
+//! (1 byte awari; abapa 2, and the cut margins) while the moves and thresholds run, then the new
+//! values once the exits are dropped, and the distances (1 byte) while the state words serve the
+//! distance pass. The layers below it take [`bytes_per_value`] per position:
+//!
+//! - built in memory (no memory bound): every layer below is held the whole time;
+//! - mapped from their files (`perfectplay tablebase build`, a memory bound given): only the
+//!   layers its captures lead into ([`capture_layers`]) are read, in the moves pass alone, in
+//!   [`sweeps`] that each fit the bound, and the memory of each sweep's layers is given back
+//!   after it; the later passes hold layer `n`'s own bytes only.
+//!
+//! The peak of a build is the peak of its top layer, since every term grows with `n`;
+//! [`OVERHEAD_BYTES`] covers the program and its threads. Against the peak resident memory
+//! `/usr/bin/time -v` measured (docs/tablebases.md), the estimate of the layers held in memory
+//! was 1.0 to 1.6 MiB above it from 14 to 20 seeds, both variants, and 2 to 3 MiB above it at
+//! 24 and 28 seeds, before the distances.
+
+use std::ops::Range;
 
 use super::index::MAX_SEEDS;
 use super::reachable::{reachable_len, reachable_total_len};
@@ -37,6 +46,57 @@ pub fn work_bytes_per_position(variant: Variant) -> u64 {
     4 + bytes_per_value(variant)
 }
 
+/// Bytes per position of the layer being built during its moves pass: the state word (4) and
+/// the best exits (1 under awari; 2 under abapa, and the margins of a cut game): 5 and 7.
+pub fn moves_bytes_per_position(variant: Variant) -> u64 {
+    match variant {
+        Variant::Awari => 5,
+        Variant::Abapa => 7,
+    }
+}
+
+/// The layers (seeds on the board) the captures of the positions of `n` seeds lead into:
+/// `n - 18` to `n - 2`, since a capture takes 2 or 3 seeds from each of one to six houses;
+/// empty below 2 seeds.
+pub fn capture_layers(n: u32) -> Range<u32> {
+    n.saturating_sub(18)..n.saturating_sub(1)
+}
+
+/// Bytes of the layers of `sweep` that the moves pass of layer `n` reads (those of
+/// [`capture_layers`]), [`bytes_per_value`] per position.
+fn sweep_bytes(variant: Variant, n: u32, sweep: &Range<u32>) -> u64 {
+    let read = capture_layers(n);
+    (sweep.start.max(read.start)..sweep.end.min(read.end))
+        .map(|k| reachable_len(k) * bytes_per_value(variant))
+        .sum()
+}
+
+/// The sweeps of the moves pass of layer `n` when the build may hold `memory` bytes (`None`:
+/// no bound, one sweep): ranges of seeds, in order, that together make `0..n`, each with as many
+/// of the layers it reads ([`capture_layers`]) as fit beside layer `n`'s own moves-pass bytes
+/// ([`moves_bytes_per_position`]) and [`OVERHEAD_BYTES`], the largest layers first. A layer that
+/// does not fit even alone is a sweep of its own: then the bound cannot be kept.
+pub fn sweeps(variant: Variant, n: u32, memory: Option<u64>) -> Vec<Range<u32>> {
+    let Some(memory) = memory else {
+        return std::iter::once(0..n).collect();
+    };
+    let budget = memory
+        .saturating_sub(OVERHEAD_BYTES + reachable_len(n) * moves_bytes_per_position(variant));
+    let mut sweeps = Vec::new();
+    let (mut end, mut held) = (n, 0);
+    for k in (0..n).rev() {
+        let bytes = sweep_bytes(variant, n, &(k..k + 1));
+        if held > 0 && held + bytes > budget {
+            sweeps.push(k + 1..end);
+            (end, held) = (k + 1, 0);
+        }
+        held += bytes;
+    }
+    sweeps.push(0..end);
+    sweeps.reverse();
+    sweeps
+}
+
 /// Positions solved per second of one core's time (docs/tablebases.md), distances included:
 /// awari 2.3 M, as the reachable index's build to 20 seeds did with its distances (216,135,140
 /// positions in 92 to 94 s of CPU, quiet machine; 59 to 61 s without the distances); abapa
@@ -58,10 +118,14 @@ pub struct LayerEstimate {
     pub seeds: u32,
     /// Positions in the layer, [`reachable_len`]`(seeds)`.
     pub positions: u64,
-    /// Bytes of memory the build holds at its peak while building this layer: the layers below
-    /// ([`bytes_per_value`] per position), the layer's own work ([`work_bytes_per_position`])
-    /// and [`OVERHEAD_BYTES`].
+    /// Bytes of memory the build holds at its peak while building this layer: the layer's own
+    /// work ([`work_bytes_per_position`]), the layers below ([`bytes_per_value`] per position:
+    /// all of them without a memory bound, else those of the largest sweep beside the moves
+    /// pass's [`moves_bytes_per_position`]) and [`OVERHEAD_BYTES`].
     pub peak_memory: u64,
+    /// The sweeps of the moves pass over the layers below ([`sweeps`]): 1 unless memory is
+    /// short. Each plays the layer's moves once more.
+    pub sweeps: u32,
     /// Bytes of the layer's file: the table header and [`bytes_per_value`] per position.
     pub file_bytes: u64,
     /// Seconds of one core's time, estimated at [`positions_per_core_second`].
@@ -69,19 +133,27 @@ pub struct LayerEstimate {
 }
 
 impl LayerEstimate {
-    /// The estimate for the layer of `seeds` seeds.
+    /// The estimate for the layer of `seeds` seeds, in at most `memory` bytes (`None`: no
+    /// bound, every layer below held in memory).
     ///
     /// # Panics
     /// If `seeds` is above [`MAX_SEEDS`].
-    pub fn new(variant: Variant, seeds: u32) -> LayerEstimate {
+    pub fn new(variant: Variant, seeds: u32, memory: Option<u64>) -> LayerEstimate {
         let positions = reachable_len(seeds);
-        let below = seeds.checked_sub(1).map_or(0, reachable_total_len);
+        let work = positions * work_bytes_per_position(variant);
+        let plan = sweeps(variant, seeds, memory);
+        let peak_memory = if memory.is_none() {
+            let below = seeds.checked_sub(1).map_or(0, reachable_total_len);
+            below * bytes_per_value(variant) + work
+        } else {
+            let read = plan.iter().map(|s| sweep_bytes(variant, seeds, s)).max();
+            work.max(positions * moves_bytes_per_position(variant) + read.unwrap_or(0))
+        } + OVERHEAD_BYTES;
         LayerEstimate {
             seeds,
             positions,
-            peak_memory: below * bytes_per_value(variant)
-                + positions * work_bytes_per_position(variant)
-                + OVERHEAD_BYTES,
+            peak_memory,
+            sweeps: plan.len() as u32,
             file_bytes: HEADER_LEN as u64 + positions * bytes_per_value(variant),
             core_seconds: positions as f64 / positions_per_core_second(variant),
         }
@@ -111,14 +183,14 @@ pub struct BuildEstimate {
 
 impl BuildEstimate {
     /// The estimate for building the layers of `first` to `seeds` seeds under `variant` (none
-    /// when `first > seeds`).
+    /// when `first > seeds`), in at most `memory` bytes (`None`: no bound, in memory).
     ///
     /// # Panics
     /// If `seeds` is above [`MAX_SEEDS`].
-    pub fn new(variant: Variant, first: u32, seeds: u32) -> BuildEstimate {
+    pub fn new(variant: Variant, first: u32, seeds: u32, memory: Option<u64>) -> BuildEstimate {
         assert!(seeds <= MAX_SEEDS, "at most {MAX_SEEDS} seeds");
         let layers: Vec<LayerEstimate> = (first..=seeds)
-            .map(|n| LayerEstimate::new(variant, n))
+            .map(|n| LayerEstimate::new(variant, n, memory))
             .collect();
         BuildEstimate {
             variant,
@@ -148,7 +220,7 @@ mod tests {
 
     #[test]
     fn awari_to_20_seeds() {
-        let e = BuildEstimate::new(Variant::Awari, 0, 20);
+        let e = BuildEstimate::new(Variant::Awari, 0, 20, None);
         assert_eq!(e.layers.len(), 21);
         assert_eq!(e.positions, 216_135_140);
         let top = e.layers[20];
@@ -168,7 +240,7 @@ mod tests {
     #[test]
     fn abapa_from_loaded_layers() {
         // Layers 0 to 16 there: only 17 and 18 are built.
-        let e = BuildEstimate::new(Variant::Abapa, 17, 18);
+        let e = BuildEstimate::new(Variant::Abapa, 17, 18, None);
         let seeds: Vec<u32> = e.layers.iter().map(|l| l.seeds).collect();
         assert_eq!(seeds, [17, 18]);
         assert_eq!(e.positions, 20_768_748 + 33_245_212);
@@ -180,7 +252,7 @@ mod tests {
 
     #[test]
     fn the_whole_game() {
-        let e = BuildEstimate::new(Variant::Awari, 0, 48);
+        let e = BuildEstimate::new(Variant::Awari, 0, 48, None);
         assert_eq!(e.positions, 1_056_351_956_205);
         // Layers 0 to 47, C(59, 12) - C(53, 12), 2 bytes each, and 6 bytes per position of
         // layer 48.
@@ -189,7 +261,7 @@ mod tests {
             2 * 852_703_940_270 + 6 * 203_648_015_935 + (8 << 20)
         );
         assert_eq!(e.disk, 49 * 192 + 2 * 1_056_351_956_205);
-        let abapa = BuildEstimate::new(Variant::Abapa, 0, 48);
+        let abapa = BuildEstimate::new(Variant::Abapa, 0, 48, None);
         assert_eq!(
             abapa.peak_memory,
             3 * 852_703_940_270 + 7 * 203_648_015_935 + (8 << 20)
@@ -197,8 +269,62 @@ mod tests {
     }
 
     #[test]
+    fn sweeps_make_the_layers_below_and_keep_the_bound() {
+        for variant in [Variant::Awari, Variant::Abapa] {
+            for n in [0, 1, 2, 12, 20, 30, 48] {
+                for memory in [None, Some(0), Some(1 << 30), Some(16 << 30), Some(1 << 50)] {
+                    let plan = sweeps(variant, n, memory);
+                    assert_eq!(plan.first().map(|s| s.start), Some(0));
+                    assert_eq!(plan.last().map(|s| s.end), Some(n));
+                    assert!(plan
+                        .windows(2)
+                        .all(|w| w[0].end == w[1].start && !w[0].is_empty()));
+                    let own = OVERHEAD_BYTES + reachable_len(n) * moves_bytes_per_position(variant);
+                    for s in &plan {
+                        // Within the bound, or a single layer read that does not fit alone.
+                        let bytes = sweep_bytes(variant, n, s);
+                        let read = capture_layers(n);
+                        let layers = (s.start.max(read.start)..s.end.min(read.end)).len();
+                        assert!(
+                            memory.is_none_or(|m| own + bytes <= m) || layers <= 1,
+                            "{variant} {n} {memory:?} {s:?}"
+                        );
+                    }
+                }
+                assert_eq!(
+                    sweeps(variant, n, None),
+                    std::iter::once(0..n).collect::<Vec<_>>()
+                );
+                assert_eq!(sweeps(variant, n, Some(1 << 50)), sweeps(variant, n, None));
+            }
+        }
+    }
+
+    #[test]
+    fn awari_to_30_seeds_fits_in_16_gib_in_sweeps() {
+        let memory = 16 << 30;
+        // Layer 30: 2,742,236,068 positions; its moves pass (5 bytes each) leaves 3.5 GB beside
+        // it, where layer 28 (1,482,519,324 positions, 2 bytes each) fits alone.
+        assert_eq!(reachable_len(30), 2_742_236_068);
+        let plan = sweeps(Variant::Awari, 30, Some(memory));
+        assert_eq!(plan, [0..24, 24..27, 27..28, 28..30]);
+        let e = BuildEstimate::new(Variant::Awari, 0, 30, Some(memory));
+        assert!(e.peak_memory <= memory, "{}", e.peak_memory);
+        assert_eq!(e.layers[30].sweeps, 4);
+        // Layer 30's peak is in the moves pass's second sweep: 5 bytes per position, and
+        // layers 24 to 26 (382,628,610 + 546,177,996 + 770,319,837 positions, 2 bytes each).
+        assert_eq!(
+            e.layers[30].peak_memory,
+            5 * 2_742_236_068 + 2 * (382_628_610 + 546_177_996 + 770_319_837) + OVERHEAD_BYTES
+        );
+        // Abapa's layer 30 alone needs 7 bytes per position, 17.9 GiB: more than 16.
+        let abapa = BuildEstimate::new(Variant::Abapa, 0, 30, Some(memory));
+        assert!(abapa.peak_memory > memory);
+    }
+
+    #[test]
     fn nothing_to_build() {
-        let e = BuildEstimate::new(Variant::Awari, 13, 12);
+        let e = BuildEstimate::new(Variant::Awari, 13, 12, None);
         assert!(e.layers.is_empty());
         assert_eq!((e.positions, e.disk), (0, 0));
         assert_eq!(e.peak_memory, OVERHEAD_BYTES);

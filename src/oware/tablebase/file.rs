@@ -77,6 +77,28 @@ pub fn save_layer(tb: &Tablebase, seeds: u32, dir: &Path) -> Result<Option<PathB
     Ok(Some(path))
 }
 
+/// Writes the layer of `seeds` seeds of `tb` as [`save_layer`] does, then puts its file, mapped
+/// and verified, in place of the layer's memory, and gives back the memory of its pages
+/// ([`crate::retro::Storage::release`]): a build that goes on holds no built layer in memory.
+/// The path written; nothing for a layer the table does not hold or that came from a file.
+///
+/// # Errors
+/// [`TableError::Io`] when the file cannot be written; what [`load`] refuses when the file
+/// written cannot be read back whole (then the layer stays in memory).
+pub fn save_and_map_layer(
+    tb: &mut Tablebase,
+    seeds: u32,
+    dir: &Path,
+) -> Result<Option<PathBuf>, TableError> {
+    let Some(path) = save_layer(tb, seeds, dir)? else {
+        return Ok(None);
+    };
+    let layer = load_layer(&path, tb.variant, seeds)?;
+    layer.storage.release();
+    tb.layers[seeds as usize] = layer;
+    Ok(Some(path))
+}
+
 /// Maps and verifies the layer file at `path`, which must hold the layer of `seeds` seeds for
 /// `variant`.
 fn load_layer(path: &Path, variant: Variant, seeds: u32) -> Result<Layer, TableError> {
@@ -137,7 +159,11 @@ pub fn load(dir: &Path, variant: Variant, up_to: Option<u32>) -> (Tablebase, Vec
     let mut n = 0;
     while n <= last {
         match load_layer(&path(n), variant, n) {
-            Ok(layer) => tb.layers.push(layer),
+            Ok(layer) => {
+                // Verifying read every page; a build reads them again only when it needs them.
+                layer.storage.release();
+                tb.layers.push(layer);
+            }
             Err(e) => {
                 if !matches!(e, TableError::Missing(_)) || wanted.is_some_and(|w| n <= w) {
                     problems.push(e);

@@ -133,11 +133,34 @@ impl Tablebase {
     /// # Panics
     /// If the table already holds [`MAX_SEEDS`] seeds.
     pub fn build_next(&mut self, progress: &dyn Progress) -> LayerReport {
+        self.build_next_within(None, progress)
+    }
+
+    /// Builds the next layer as [`Tablebase::build_next`] does, its moves pass reading the
+    /// layers below in [`estimate::sweeps`] of at most `memory` bytes (`None`: one sweep), and
+    /// giving back the memory of each sweep's layers after it where they are mapped from files
+    /// ([`file::load`], [`file::save_and_map_layer`]): then the build holds about
+    /// [`estimate::LayerEstimate::peak_memory`]. The values are the same whatever the sweeps.
+    ///
+    /// # Panics
+    /// If the table already holds [`MAX_SEEDS`] seeds.
+    pub fn build_next_within(
+        &mut self,
+        memory: Option<u64>,
+        progress: &dyn Progress,
+    ) -> LayerReport {
         let n = self.layers.len() as u32;
         assert!(n <= MAX_SEEDS, "the table is complete");
+        let sweeps = estimate::sweeps(self.variant, n, memory);
         let built = {
             let lower: Vec<LayerRef<'_>> = self.layers.iter().map(Layer::view).collect();
-            build::build_layer(self.variant, n, &lower, progress)
+            let layers = &self.layers;
+            let done_with = |seeds: std::ops::Range<u32>| {
+                for layer in &layers[seeds.start as usize..seeds.end as usize] {
+                    layer.storage.release();
+                }
+            };
+            build::build_layer(self.variant, n, &lower, &sweeps, &done_with, progress)
         };
         let sections = if built.high.is_empty() {
             vec![built.low, built.dist]
