@@ -129,6 +129,7 @@ fn build(
     for p in &problems {
         log::warn!("{p}");
     }
+    tb.release();
     if let Some(have) = tb.seeds() {
         writeln!(
             out,

@@ -159,11 +159,7 @@ pub fn load(dir: &Path, variant: Variant, up_to: Option<u32>) -> (Tablebase, Vec
     let mut n = 0;
     while n <= last {
         match load_layer(&path(n), variant, n) {
-            Ok(layer) => {
-                // Verifying read every page; a build reads them again only when it needs them.
-                layer.storage.release();
-                tb.layers.push(layer);
-            }
+            Ok(layer) => tb.layers.push(layer),
             Err(e) => {
                 if !matches!(e, TableError::Missing(_)) || wanted.is_some_and(|w| n <= w) {
                     problems.push(e);

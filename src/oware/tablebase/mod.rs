@@ -136,10 +136,20 @@ impl Tablebase {
         self.build_next_within(None, progress)
     }
 
+    /// Gives back the memory of the pages of the layers mapped from files
+    /// ([`crate::retro::Storage::release`]; loading them read every page to verify it): a build
+    /// reads them again only in the moves passes that need them. The engine keeps them, so that
+    /// its probes do not wait for page faults. Nothing for layers built in memory.
+    pub fn release(&self) {
+        for layer in &self.layers {
+            layer.storage.release();
+        }
+    }
+
     /// Builds the next layer as [`Tablebase::build_next`] does, its moves pass reading the
     /// layers below in [`estimate::sweeps`] of at most `memory` bytes (`None`: one sweep), and
     /// giving back the memory of each sweep's layers after it where they are mapped from files
-    /// ([`file::load`], [`file::save_and_map_layer`]): then the build holds about
+    /// ([`Tablebase::release`], [`file::save_and_map_layer`]): then the build holds about
     /// [`estimate::LayerEstimate::peak_memory`]. The values are the same whatever the sweeps.
     ///
     /// # Panics
