@@ -44,6 +44,7 @@ use rayon::prelude::*;
 use super::distance;
 use super::index::{houses, word};
 use super::reachable::{self, next, reachable_len, unrank};
+use super::split::{self, Part, Split};
 use crate::oware::{Board, Move, Variant};
 use crate::retro::{prefetch, Buffer, Phase, Progress};
 
@@ -476,6 +477,10 @@ fn assign(state: &AtomicU32, shift: u32, value: i32, ok: impl Fn(u8) -> bool) ->
 /// the captures into its layers; after each, `done_with` gets its range, and the caller may let
 /// the memory of those layers go (they are not read again for this layer).
 ///
+/// With `split`, this is one rank of a build split over several ([`super::split`]): each pass
+/// works on the rank's blocks of the layer and the ranks exchange what they found, so that every
+/// rank returns the whole layer, the same bytes as without `split`.
+///
 /// # Panics
 /// If `lower` does not hold `n` layers or the sweeps do not make `0..n` in order.
 pub(super) fn build_layer(
@@ -485,6 +490,7 @@ pub(super) fn build_layer(
     sweeps: &[Range<u32>],
     done_with: &dyn Fn(Range<u32>),
     progress: &dyn Progress,
+    split: Option<&Split>,
 ) -> Built {
     assert_eq!(
         lower.len(),
@@ -500,6 +506,7 @@ pub(super) fn build_layer(
     let len = reachable_len(n);
     let exact = variant == Variant::Awari;
     let mut state_bytes = Buffer::zeroed(4 * len as usize);
+    let part = split.map_or(Part::WHOLE, Split::part);
     let build = LayerBuild {
         variant,
         n,
@@ -507,6 +514,7 @@ pub(super) fn build_layer(
         exact,
         hs: high_shift(exact),
         state: words(&mut state_bytes),
+        part,
     };
     // The best exits, kept apart for the scans for seeds (read while the states change).
     let mut exits_low = Buffer::zeroed(len as usize);
@@ -520,7 +528,8 @@ pub(super) fn build_layer(
     let mut exits_high = Buffer::zeroed(cycle_len);
     let mut cut = Buffer::zeroed(cycle_len);
 
-    progress.start(Some(n), Phase::Moves, Some(len * sweeps.len() as u64));
+    let own = part.share_of(len);
+    progress.start(Some(n), Phase::Moves, Some(own * sweeps.len() as u64));
     {
         let low = atomics(&mut exits_low);
         let high = if exact { low } else { atomics(&mut exits_high) };
@@ -528,6 +537,14 @@ pub(super) fn build_layer(
         for (k, sweep) in sweeps.iter().enumerate() {
             build.moves_pass(lower, sweep, k == 0, low, high, cut, progress);
             done_with(sweep.clone());
+        }
+        if let Some(s) = split {
+            s.share(build.state);
+            s.share(low);
+            if !exact {
+                s.share(high);
+                s.share(cut);
+            }
         }
     }
     progress.finish();
@@ -540,14 +557,20 @@ pub(super) fn build_layer(
     {
         let high: &[u8] = if exact { &exits_low } else { &exits_high };
         for t in (last..=n as i32).rev() {
-            build.threshold_pass(t, &exits_low, high, progress);
+            match split {
+                Some(s) => split::threshold_pass(s, &build, t, &exits_low, high, progress),
+                None => build.threshold_pass(t, &exits_low, high, progress),
+            }
         }
     }
     if !exact {
         build.cycle_start(&mut cut, &mut exits_high);
         let (sx, sl) = (words64(&mut cut), words64(&mut exits_high));
         for t in last..=n as i32 {
-            build.cycle_pass(t, sx, sl, progress);
+            match split {
+                Some(s) => split::cycle_pass(s, &build, t, sx, sl, progress),
+                None => build.cycle_pass(t, sx, sl, progress),
+            }
         }
     }
     progress.finish();
@@ -562,15 +585,24 @@ pub(super) fn build_layer(
     let high: &[u8] = if exact { &built.low } else { &built.high };
     distance::keep_exit_distances(&built.low, high, &exits_low, build.state);
     drop(exits_low);
-    built.dist = distance::distances(variant, n, len, &built.low, high, build.state, progress);
+    built.dist = distance::distances(
+        variant,
+        n,
+        len,
+        &built.low,
+        high,
+        build.state,
+        progress,
+        split,
+    );
     built
 }
 
 /// The shared state of the build of one layer (all positions with `n` seeds), between its
 /// passes.
-struct LayerBuild<'a> {
-    variant: Variant,
-    n: u32,
+pub(super) struct LayerBuild<'a> {
+    pub variant: Variant,
+    pub n: u32,
     /// Positions in the layer.
     len: u64,
     /// Whether every value is exact (`awari`): then one state byte holds both bounds.
@@ -579,16 +611,18 @@ struct LayerBuild<'a> {
     hs: u32,
     /// Per position, its state word (see [`COUNT_SHIFT`]).
     state: &'a [AtomicU32],
+    /// The blocks of the layer this build's moves pass plays ([`Part::WHOLE`] unless split).
+    part: Part,
 }
 
 impl LayerBuild<'_> {
     /// The positions of chunk `c` of the layer, as a range of ranks.
-    fn chunk(&self, c: u64) -> (u64, u64) {
+    pub(super) fn chunk(&self, c: u64) -> (u64, u64) {
         (c * CHUNK, ((c + 1) * CHUNK).min(self.len))
     }
 
     /// The chunks of the layer, in parallel.
-    fn chunks(&self) -> rayon::range::Iter<u64> {
+    pub(super) fn chunks(&self) -> rayon::range::Iter<u64> {
         (0..self.len.div_ceil(CHUNK)).into_par_iter()
     }
 
@@ -609,7 +643,8 @@ impl LayerBuild<'_> {
         progress: &dyn Progress,
     ) {
         let (n, variant) = (self.n, self.variant);
-        self.chunks().for_each(|c| {
+        let part = self.part;
+        self.chunks().filter(|&c| part.owns_chunk(c)).for_each(|c| {
             let (start, end) = self.chunk(c);
             let mut h = houses(unrank(start, n));
             // Batches of positions: their moves played and their lookups asked for first, so
@@ -665,30 +700,70 @@ impl LayerBuild<'_> {
         self.chunks().for_each(|c| {
             let (lo, hi) = self.chunk(c);
             let (lo, hi) = (lo as usize, hi as usize);
-            let mut found = Vec::new();
-            if self.exact {
-                find_bytes(&exits_low[lo..hi], enc(t), enc(-t), |j| found.push(lo + j));
-            } else {
-                find_bytes(&exits_low[lo..hi], enc(t), enc(t), |j| found.push(lo + j));
-                find_bytes(&exits_high[lo..hi], enc(-t), enc(-t), |j| {
-                    found.push(lo + j)
-                });
-            }
             let mut stack = Vec::new();
             let mut preds = Vec::new();
-            for i in found {
-                let state = &self.state[i];
-                if assign(state, 0, t, |b| b == enc(t)) {
-                    stack.push((unrank(i as u64, self.n), true));
-                }
-                let s = state.load(Relaxed);
-                if count(s) == 0 && assign(state, self.hs, -t, |b| b == enc(-t)) {
-                    stack.push((unrank(i as u64, self.n), false));
-                }
+            for i in self.threshold_seeds(t, lo, hi, exits_low, exits_high) {
+                self.join_seed(t, i, |joined_w| {
+                    stack.push((unrank(i as u64, self.n), joined_w))
+                });
                 self.propagate(t, &mut stack, &mut preds);
             }
             progress.advance((hi - lo) as u64);
         });
+    }
+
+    /// The positions of `lo..hi` whose best exit may put them in `W_t` or `L_t` at once (their
+    /// exit is `t`, or `-t` for the upper bound).
+    pub(super) fn threshold_seeds(
+        &self,
+        t: i32,
+        lo: usize,
+        hi: usize,
+        exits_low: &[u8],
+        exits_high: &[u8],
+    ) -> Vec<usize> {
+        let mut found = Vec::new();
+        if self.exact {
+            find_bytes(&exits_low[lo..hi], enc(t), enc(-t), |j| found.push(lo + j));
+        } else {
+            find_bytes(&exits_low[lo..hi], enc(t), enc(t), |j| found.push(lo + j));
+            find_bytes(&exits_high[lo..hi], enc(-t), enc(-t), |j| {
+                found.push(lo + j)
+            });
+        }
+        found
+    }
+
+    /// Puts the seed `i` ([`LayerBuild::threshold_seeds`]) in `W_t` when its best exit reaches
+    /// `t`, in `L_t` when its best exit for the upper bound is `-t` and none of its moves stays
+    /// outside `W_t`; `joined` is called with each set it joins (`true` for `W_t`).
+    #[inline]
+    pub(super) fn join_seed(&self, t: i32, i: usize, mut joined: impl FnMut(bool)) {
+        let state = &self.state[i];
+        if assign(state, 0, t, |b| b == enc(t)) {
+            joined(true);
+        }
+        let s = state.load(Relaxed);
+        if count(s) == 0 && assign(state, self.hs, -t, |b| b == enc(-t)) {
+            joined(false);
+        }
+    }
+
+    /// A move of `p` leads into a position that joined `W_t` (`joined_w`; else `L_t`): the set
+    /// `p` joins by it, if any (`Some(true)` for `W_t`).
+    #[inline]
+    pub(super) fn join_threshold(&self, t: i32, p: usize, joined_w: bool) -> Option<bool> {
+        let state = &self.state[p];
+        if joined_w {
+            // One more move of `p` leads into W_t; with none left outside it, p is in L_t if
+            // its exits allow.
+            let old = state.fetch_sub(1 << COUNT_SHIFT, Relaxed);
+            debug_assert!(count(old) > 0);
+            (count(old) == 1 && assign(state, self.hs, -t, |b| dec(b) <= -t)).then_some(false)
+        } else {
+            // A move of `p` leads into L_t: p is in W_t.
+            assign(state, 0, t, |_| true).then_some(true)
+        }
     }
 
     /// Takes up to eight positions off `stack` and puts in `preds` their predecessors in the
@@ -728,18 +803,8 @@ impl LayerBuild<'_> {
         while !stack.is_empty() {
             self.pop_predecessors(stack, preds);
             for &(before, p, joined_w) in preds.iter() {
-                let state = &self.state[p];
-                if joined_w {
-                    // One more move of `p` leads into W_t; with none left outside it, p is in
-                    // L_t if its exits allow.
-                    let old = state.fetch_sub(1 << COUNT_SHIFT, Relaxed);
-                    debug_assert!(count(old) > 0);
-                    if count(old) == 1 && assign(state, self.hs, -t, |b| dec(b) <= -t) {
-                        stack.push((before, false));
-                    }
-                } else if assign(state, 0, t, |_| true) {
-                    // A move of `p` leads into L_t: p is in W_t.
-                    stack.push((before, true));
+                if let Some(w) = self.join_threshold(t, p, joined_w) {
+                    stack.push((before, w));
                 }
             }
         }
@@ -796,24 +861,43 @@ impl LayerBuild<'_> {
         self.chunks().for_each(|c| {
             let (lo, hi) = self.chunk(c);
             let (lo, hi) = (lo as usize, hi as usize);
-            let mut found = Vec::new();
-            find_in_words(sx, lo, hi, enc(t), |i| found.push((i, true)));
-            find_in_words(sl, lo, hi, enc(t), |i| found.push((i, false)));
             let mut stack = Vec::new();
             let mut preds = Vec::new();
-            for (i, mover) in found {
-                let joined = if mover {
-                    assign(&self.state[i], 0, t - 1, |_| true)
-                } else {
-                    assign(&self.state[i], 8, 1 - t, |_| true)
-                };
-                if joined {
+            for (i, mover) in self.cycle_seeds(t, lo, hi, sx, sl) {
+                if self.cycle_seed(t, i, mover) {
                     self.push_joined(t, unrank(i as u64, self.n), mover, &mut stack);
                     self.cycle_propagate(t, &mut stack, &mut preds, sx, sl);
                 }
             }
             progress.advance((hi - lo) as u64);
         });
+    }
+
+    /// The seeds of the cycle pass of threshold `t` in `lo..hi` (`lo` a multiple of 8): the
+    /// positions whose threshold in `sx` (`true`: the mover's side) or `sl` is `t`.
+    pub(super) fn cycle_seeds(
+        &self,
+        t: i32,
+        lo: usize,
+        hi: usize,
+        sx: &[AtomicU64],
+        sl: &[AtomicU64],
+    ) -> Vec<(usize, bool)> {
+        let mut found = Vec::new();
+        find_in_words(sx, lo, hi, enc(t), |i| found.push((i, true)));
+        find_in_words(sl, lo, hi, enc(t), |i| found.push((i, false)));
+        found
+    }
+
+    /// Puts the seed `i` of the cycle pass in `R_t` for its mover's side (`mover`) or the other;
+    /// whether it joined now.
+    #[inline]
+    pub(super) fn cycle_seed(&self, t: i32, i: usize, mover: bool) -> bool {
+        if mover {
+            assign(&self.state[i], 0, t - 1, |_| true)
+        } else {
+            assign(&self.state[i], 8, 1 - t, |_| true)
+        }
     }
 
     /// Puts a position that joined `R_t` (`w`, for its mover's side if `mover`) on `stack`, for
@@ -824,9 +908,16 @@ impl LayerBuild<'_> {
     /// [`LayerBuild::cycle_start`] no later than the move would make it.
     #[inline]
     fn push_joined(&self, t: i32, w: u128, mover: bool, stack: &mut Vec<(u128, bool)>) {
-        if !mover || cut_margin(w, self.n) >= t {
+        if self.spreads(t, w, mover) {
             stack.push((w, mover));
         }
+    }
+
+    /// Whether a position that joined `R_t` ([`LayerBuild::push_joined`]) makes its
+    /// predecessors join: unless it joined for its mover's side as unsafe.
+    #[inline]
+    pub(super) fn spreads(&self, t: i32, w: u128, mover: bool) -> bool {
+        !mover || cut_margin(w, self.n) >= t
     }
 
     /// Grows `R_t` from the positions on `stack` (each with whether it joined for its mover's
@@ -843,40 +934,52 @@ impl LayerBuild<'_> {
         while !stack.is_empty() {
             self.pop_predecessors(stack, preds);
             for &(before, p, mover) in preds.iter() {
-                let state = &self.state[p];
-                if mover {
-                    // A move of `p` (the other side to move) leads into R_t: p is in R_t once
-                    // out of A, that is from -high_A + 1 on.
-                    let b = (state.load(Relaxed) >> 8) as u8;
-                    if b & ASSIGNED != 0 {
-                        continue;
-                    }
-                    if dec(b) > -t {
-                        if assign(state, 8, 1 - t, |_| true) {
-                            self.push_joined(t, before, false, stack);
-                        }
-                    } else {
-                        lower_byte(sl, p, enc(1 - dec(b)));
-                    }
-                } else {
-                    // One more move of `p` (X to move) leads into R_t; with none left outside
-                    // it, p is in R_t once out of A, that is from low_A + 1 on.
-                    let old = state.fetch_sub(1 << COUNT_SHIFT, Relaxed);
-                    debug_assert!(count(old) > 0);
-                    let b = old as u8;
-                    if count(old) != 1 || b & ASSIGNED != 0 {
-                        continue;
-                    }
-                    if dec(b) < t {
-                        if assign(state, 0, t - 1, |_| true) {
-                            self.push_joined(t, before, true, stack);
-                        }
-                    } else {
-                        lower_byte(sx, p, enc(dec(b) + 1));
-                    }
+                if let Some(side) = self.join_cycle(t, p, mover, sx, sl) {
+                    self.push_joined(t, before, side, stack);
                 }
             }
         }
+    }
+
+    /// A move of `p` leads into a position that joined `R_t` for its mover's side (`mover`;
+    /// else for the other side): the side `p` joins for by it, if any (`Some(true)`: its
+    /// mover's); where `p` is still in `A`, its threshold in `sx` or `sl` is lowered instead.
+    #[inline]
+    pub(super) fn join_cycle(
+        &self,
+        t: i32,
+        p: usize,
+        mover: bool,
+        sx: &[AtomicU64],
+        sl: &[AtomicU64],
+    ) -> Option<bool> {
+        let state = &self.state[p];
+        if mover {
+            // A move of `p` (the other side to move) leads into R_t: p is in R_t once out of
+            // A, that is from -high_A + 1 on.
+            let b = (state.load(Relaxed) >> 8) as u8;
+            if b & ASSIGNED != 0 {
+                return None;
+            }
+            if dec(b) > -t {
+                return assign(state, 8, 1 - t, |_| true).then_some(false);
+            }
+            lower_byte(sl, p, enc(1 - dec(b)));
+        } else {
+            // One more move of `p` (X to move) leads into R_t; with none left outside it, p is
+            // in R_t once out of A, that is from low_A + 1 on.
+            let old = state.fetch_sub(1 << COUNT_SHIFT, Relaxed);
+            debug_assert!(count(old) > 0);
+            let b = old as u8;
+            if count(old) != 1 || b & ASSIGNED != 0 {
+                return None;
+            }
+            if dec(b) < t {
+                return assign(state, 0, t - 1, |_| true).then_some(true);
+            }
+            lower_byte(sx, p, enc(dec(b) + 1));
+        }
+        None
     }
 
     /// The states as values, `unset_low` and `unset_high` where a bound's byte was not assigned.

@@ -26,6 +26,7 @@ use rayon::prelude::*;
 use super::build::{atomics, dec, find_bytes, predecessors, CHUNK, EXIT_DISTANCE_SHIFT};
 use super::index::{houses, word};
 use super::reachable::{self, next, unrank};
+use super::split::{Part, Split};
 use crate::oware::{Board, Move, Variant};
 use crate::retro::{prefetch, Buffer, Phase, Progress};
 
@@ -85,6 +86,7 @@ pub(super) fn keep_exit_distances(low: &[u8], high: &[u8], exits_low: &[u8], sta
 /// (the same slice where every value is exact); `scratch` holds the build's state words, whose
 /// byte [`EXIT_DISTANCE_SHIFT`]` / 8` is the distance by the captures that keep the value
 /// ([`keep_exit_distances`]; the rest is overwritten). One byte per position, [`NONE`] for none.
+/// With `split`, one rank of a split build ([`super::split`]): every rank returns all of them.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn distances(
     variant: Variant,
@@ -94,6 +96,7 @@ pub(super) fn distances(
     high: &[u8],
     scratch: &[AtomicU32],
     progress: &dyn Progress,
+    split: Option<&Split>,
 ) -> Buffer {
     let mut dist = Buffer::zeroed(len as usize);
     let chunks = len.div_ceil(CHUNK) as usize;
@@ -111,11 +114,23 @@ pub(super) fn distances(
             due: &due,
             last_due: AtomicU8::new(0),
         };
-        progress.start(Some(n), Phase::Distances, Some(len));
-        (0..chunks as u64).into_par_iter().for_each(|c| {
-            pass.exits(c);
-            progress.advance(pass.chunk(c).1 - pass.chunk(c).0);
-        });
+        let part = split.map_or(Part::WHOLE, Split::part);
+        progress.start(Some(n), Phase::Distances, Some(part.share_of(len)));
+        (0..chunks as u64)
+            .into_par_iter()
+            .filter(|&c| part.owns_chunk(c))
+            .for_each(|c| {
+                pass.exits(c);
+                progress.advance(pass.chunk(c).1 - pass.chunk(c).0);
+            });
+        if let Some(split) = split {
+            split.share(pass.dist);
+            split.share(pass.scratch);
+            pass.count_due();
+            pass.split_levels(split);
+            progress.finish();
+            return dist;
+        }
         let mut level = 0u8;
         // The chunks are taken a group at a time, to bound the memory of the positions found.
         let mut found: Vec<Vec<u16>> = vec![Vec::new(); GROUP.min(chunks)];
@@ -263,42 +278,127 @@ impl Pass<'_> {
         let mut preds: Vec<(usize, i8)> = Vec::new();
         for group in found.chunks(8) {
             preds.clear();
-            for &j in group {
-                let i = start + j as usize;
-                let Some(v) = self.exact(i).filter(|&v| v != 0) else {
-                    // The end of the game with a value of 0: no predecessor keeps its value
-                    // into it by a move that stays in the layer (it is 0 too, and has no
-                    // distance).
-                    continue;
-                };
-                predecessors(unrank(i as u64, self.n), self.variant, |before| {
-                    if let Some(p) = reachable::rank(before) {
-                        let p = p as usize;
-                        prefetch(&self.low[p]);
-                        prefetch(&self.high[p]);
-                        prefetch(&self.scratch[p]);
-                        prefetch(&self.dist[p]);
-                        preds.push((p, v));
-                    }
-                });
-            }
+            self.predecessors_of(start, group, &mut preds);
             for &(p, v) in &preds {
-                // The move keeps p's value -v when p is valued exactly -v.
-                if self.exact(p) != Some(-v) {
-                    continue;
-                }
-                if v < 0 {
-                    // p is ahead.
-                    self.make_due(p, due);
-                    continue;
-                }
-                let old = self.scratch[p].fetch_sub(1, Relaxed);
-                debug_assert!(old & 0xFF > 0);
-                if old & 0xFF == 1 {
-                    let exit = (old >> EXIT_SHIFT) as u8;
-                    self.make_due(p, if exit == NONE { NONE } else { exit.max(due) });
-                }
+                self.settle(p, v, due);
             }
         }
     }
+
+    /// Puts in `preds` the predecessors in the layer of the positions `start + j` for `j` in
+    /// `found` that keep their value into them (rank, and the child's value), their bytes asked
+    /// for first.
+    #[inline]
+    fn predecessors_of(&self, start: usize, found: &[u16], preds: &mut Vec<(usize, i8)>) {
+        for &j in found {
+            let i = start + j as usize;
+            let Some(v) = self.exact(i).filter(|&v| v != 0) else {
+                // The end of the game with a value of 0: no predecessor keeps its value
+                // into it by a move that stays in the layer (it is 0 too, and has no
+                // distance).
+                continue;
+            };
+            predecessors(unrank(i as u64, self.n), self.variant, |before| {
+                if let Some(p) = reachable::rank(before) {
+                    let p = p as usize;
+                    prefetch(&self.low[p]);
+                    prefetch(&self.high[p]);
+                    prefetch(&self.scratch[p]);
+                    prefetch(&self.dist[p]);
+                    preds.push((p, v));
+                }
+            });
+        }
+    }
+
+    /// A move of `p` leads to a position of value `v` resolved at the level before `due`:
+    /// where the move keeps `p`'s value, `p` becomes due at `due` (the side ahead) or, with its
+    /// last such move resolved, at its best exit or `due`, the later (the side behind).
+    #[inline]
+    fn settle(&self, p: usize, v: i8, due: u8) {
+        // The move keeps p's value -v when p is valued exactly -v.
+        if self.exact(p) != Some(-v) {
+            return;
+        }
+        if v < 0 {
+            // p is ahead.
+            self.make_due(p, due);
+            return;
+        }
+        let old = self.scratch[p].fetch_sub(1, Relaxed);
+        debug_assert!(old & 0xFF > 0);
+        if old & 0xFF == 1 {
+            let exit = (old >> EXIT_SHIFT) as u8;
+            self.make_due(p, if exit == NONE { NONE } else { exit.max(due) });
+        }
+    }
+
+    /// After a split exits pass whose blocks were exchanged: the positions due per chunk and
+    /// the last level due, from the distance bytes (every rank finds the same).
+    fn count_due(&self) {
+        self.due.par_iter().enumerate().for_each(|(c, due)| {
+            let (start, end) = self.chunk(c as u64);
+            let mut last = 0;
+            let mut count = 0;
+            for d in &self.dist[start as usize..end as usize] {
+                let d = d.load(Relaxed);
+                if d != NONE {
+                    count += 1;
+                    last = last.max(d);
+                }
+            }
+            due.store(count, Relaxed);
+            self.last_due.fetch_max(last, Relaxed);
+        });
+    }
+
+    /// The levels of a split build ([`super::split`]): each level's positions due are found in
+    /// the whole layer by every rank, a group of chunks at a time; each rank un-sows those of
+    /// its own blocks, and every rank makes all the predecessors the ranks found due in its
+    /// copy.
+    fn split_levels(&self, split: &Split) {
+        let part = split.part();
+        let chunks = self.due.len();
+        // Groups of several blocks, so that every rank has some of each.
+        let group = (split.block() / CHUNK) as usize * SPLIT_GROUP_BLOCKS * split.ranks();
+        let mut found: Vec<Vec<u16>> = vec![Vec::new(); group.min(chunks)];
+        let mut level = 0u8;
+        while level < NONE && level <= self.last_due.load(Relaxed) {
+            for first in (0..chunks).step_by(group) {
+                let found = &mut found[..group.min(chunks - first)];
+                found.par_iter_mut().enumerate().for_each(|(k, f)| {
+                    f.clear();
+                    if self.due[first + k].load(Relaxed) > 0 {
+                        self.find_due((first + k) as u64, level, f);
+                    }
+                });
+                // Every rank finds the same positions: without any, no rank sends.
+                if found.iter().all(Vec::is_empty) {
+                    continue;
+                }
+                let mine: Vec<u64> = found
+                    .par_iter()
+                    .enumerate()
+                    .filter(|&(k, _)| part.owns_chunk((first + k) as u64))
+                    .flat_map_iter(|(k, f)| {
+                        let start = self.chunk((first + k) as u64).0 as usize;
+                        let mut preds = Vec::new();
+                        self.predecessors_of(start, f, &mut preds);
+                        preds
+                            .into_iter()
+                            .map(|(p, v)| (p as u64) << 8 | v as u8 as u64)
+                    })
+                    .collect();
+                let due = after(level);
+                split
+                    .all_gather_words(&mine)
+                    .par_iter()
+                    .for_each(|&u| self.settle((u >> 8) as usize, u as u8 as i8, due));
+            }
+            level += 1;
+        }
+    }
 }
+
+/// The blocks of each rank in a group of chunks of [`Pass::split_levels`].
+const SPLIT_GROUP_BLOCKS: usize = 4;

@@ -27,6 +27,7 @@ pub mod file;
 pub mod index;
 pub mod oracle;
 pub mod reachable;
+pub mod split;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -159,6 +160,33 @@ impl Tablebase {
         memory: Option<u64>,
         progress: &dyn Progress,
     ) -> LayerReport {
+        self.build_next_on(memory, progress, None)
+    }
+
+    /// Builds the next layer as [`Tablebase::build_next_within`] does, as one rank of a build
+    /// split over `split`'s ranks ([`split`]): every rank calls it for the same layer, with the
+    /// same layers below, and each ends with the whole layer, the same bytes as
+    /// [`Tablebase::build_next_within`]'s. `memory` bounds this rank's moves pass, as there
+    /// (each rank holds the layers below). What it exchanged: [`split::Split::take_exchanged`].
+    ///
+    /// # Panics
+    /// If the table already holds [`MAX_SEEDS`] seeds.
+    pub fn build_next_split(
+        &mut self,
+        memory: Option<u64>,
+        progress: &dyn Progress,
+        split: &split::Split,
+    ) -> LayerReport {
+        self.build_next_on(memory, progress, Some(split))
+    }
+
+    /// [`Tablebase::build_next_within`], split when `split` is given.
+    fn build_next_on(
+        &mut self,
+        memory: Option<u64>,
+        progress: &dyn Progress,
+        split: Option<&split::Split>,
+    ) -> LayerReport {
         let n = self.layers.len() as u32;
         assert!(n <= MAX_SEEDS, "the table is complete");
         let sweeps = estimate::sweeps(self.variant, n, memory);
@@ -170,7 +198,15 @@ impl Tablebase {
                     layer.storage.release();
                 }
             };
-            build::build_layer(self.variant, n, &lower, &sweeps, &done_with, progress)
+            build::build_layer(
+                self.variant,
+                n,
+                &lower,
+                &sweeps,
+                &done_with,
+                progress,
+                split,
+            )
         };
         let sections = if built.high.is_empty() {
             vec![built.low, built.dist]
