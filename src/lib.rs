@@ -12,6 +12,8 @@ pub mod bench;
 pub mod dobutsu;
 pub mod game;
 pub mod memory;
+#[cfg(feature = "mpi")]
+pub mod mpi_transport;
 pub mod oware;
 pub mod protocol;
 pub mod retro;

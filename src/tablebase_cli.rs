@@ -12,9 +12,10 @@ use std::time::Instant;
 use anyhow::Context;
 use clap::{Args, Subcommand};
 use perfectplay::oware::tablebase::estimate::{self, BuildEstimate};
+use perfectplay::oware::tablebase::split::Split;
 use perfectplay::oware::tablebase::{file, reachable};
 use perfectplay::oware::{Board, Variant};
-use perfectplay::retro::{Phase, Silent};
+use perfectplay::retro::{Phase, Progress, Silent};
 
 use crate::phase_bars::PhaseBars;
 use crate::solve_cli::{cpu_seconds, peak_memory_kib, proc_kib};
@@ -51,6 +52,14 @@ enum TablebaseCommand {
         /// read the layers below in several sweeps of their moves pass, each within it.
         #[arg(long, value_parser = parse_memory)]
         memory: Option<u64>,
+        /// Splits each layer's build over the processes of an MPI job (`mpirun -np K
+        /// perfectplay tablebase build --mpi ...`, or srun under Slurm): each process builds its
+        /// blocks of the layer and the processes exchange them; process 0 writes the files and
+        /// the report. --dir must be the same directory for every process (layers there are
+        /// loaded by each). See docs/tablebases.md, "The build on MPI".
+        #[cfg(feature = "mpi")]
+        #[arg(long)]
+        mpi: bool,
     },
     /// Prints the value of a position (a diagram such as 0-0-0-0-2-1-1-0-0-0-0-1-20-23-S, 5 seeds
     /// on the board) for the side to move and of each of its legal moves, with the distances to
@@ -104,7 +113,18 @@ pub fn run(args: TablebaseArgs, out: &mut impl Write) -> anyhow::Result<()> {
             dir,
             force,
             memory,
-        } => build(seeds, variant, &dir, force, memory, out),
+            #[cfg(feature = "mpi")]
+            mpi,
+        } => {
+            #[cfg(feature = "mpi")]
+            if mpi {
+                let mpi = perfectplay::mpi_transport::Mpi::init()
+                    .context("MPI was started before in this process")?;
+                let split = Split::new(&mpi);
+                return build(seeds, variant, &dir, force, memory, Some(&split), out);
+            }
+            build(seeds, variant, &dir, force, memory, None, out)
+        }
         TablebaseCommand::Probe {
             diagram,
             variant,
@@ -113,23 +133,49 @@ pub fn run(args: TablebaseArgs, out: &mut impl Write) -> anyhow::Result<()> {
     }
 }
 
+/// Builds the table; with `split`, as one rank of a split build: rank 0 writes the files and
+/// the report, the other ranks write nothing to `out`, and every rank checks its own memory.
 fn build(
     seeds: u32,
     variant: Variant,
     dir: &Path,
     force: bool,
     memory: Option<u64>,
+    split: Option<&Split>,
     out: &mut impl Write,
 ) -> anyhow::Result<()> {
+    let lead = split.is_none_or(|s| s.rank() == 0);
+    let mut silent = std::io::sink();
+    let mut out: &mut dyn Write = if lead { out } else { &mut silent };
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let machine = Machine::read(dir);
+    let mut machine = Machine::read(dir);
+    if !lead {
+        // Only rank 0 writes files.
+        machine.disk_free = None;
+    }
     // The bound the sweeps keep: as asked, else what the machine has available.
     let memory = memory.or(machine.memory_available);
     let (mut tb, problems) = file::load(dir, variant, None);
-    for p in &problems {
+    for p in problems.iter().filter(|_| lead) {
         log::warn!("{p}");
     }
     tb.release();
+    if let Some(split) = split {
+        let have = tb.seeds().map_or(-1, |s| s as i64);
+        let all = split.all_gather(&have.to_le_bytes());
+        anyhow::ensure!(
+            all.iter().all(|h| h[..] == have.to_le_bytes()),
+            "the ranks found different layers in {}: every rank must see the same directory \
+             (rank {} found {})",
+            dir.display(),
+            split.rank(),
+            if have < 0 {
+                "none".to_string()
+            } else {
+                format!("0 to {have} seeds")
+            }
+        );
+    }
     if let Some(have) = tb.seeds() {
         writeln!(
             out,
@@ -140,8 +186,21 @@ fn build(
     }
     let first = tb.seeds().map_or(0, |s| s + 1);
     let estimate = BuildEstimate::new(variant, first, seeds, memory);
-    write_estimate(&estimate, &machine, dir, out)?;
-    if let Some(short) = shortfall(&estimate, &machine, dir) {
+    write_estimate(&estimate, &machine, dir, &mut out)?;
+    let short = shortfall(&estimate, &machine, dir);
+    if let Some(split) = split {
+        // Every rank refuses when one does.
+        let all = split.all_gather(short.as_deref().unwrap_or("").as_bytes());
+        if let Some((r, why)) = all.iter().enumerate().find(|(_, w)| !w.is_empty()) {
+            anyhow::ensure!(
+                force,
+                "not building {variant} up to {seeds} seeds: on rank {r}, {}. Build fewer \
+                 seeds, free memory or disk, or pass --force to start anyway",
+                String::from_utf8_lossy(why)
+            );
+        }
+    }
+    if let Some(short) = short {
         let fits = (first..seeds).rev().find(|&n| {
             shortfall(
                 &BuildEstimate::new(variant, first, n, memory),
@@ -165,11 +224,37 @@ fn build(
     let mut built = 0u64;
     while tb.seeds().is_none_or(|s| s < seeds) {
         let bars = PhaseBars::new(layer_label, true);
+        let progress: &dyn Progress = if lead { &bars } else { &Silent };
         let t = Instant::now();
-        let report = tb.build_next_within(memory, &bars);
+        let report = match split {
+            Some(split) => tb.build_next_split(memory, progress, split),
+            None => tb.build_next_within(memory, progress),
+        };
         let secs = t.elapsed().as_secs_f64();
-        let path = file::save_and_map_layer(&mut tb, report.seeds, dir)
-            .with_context(|| format!("writing layer {}", report.seeds))?;
+        let path = if lead {
+            file::save_and_map_layer(&mut tb, report.seeds, dir)
+        } else {
+            Ok(None)
+        };
+        let mut exchanged = String::new();
+        if let Some(split) = split {
+            // The other ranks stop with rank 0 when it cannot write the layer.
+            let all = split.all_gather(&[path.is_ok() as u8]);
+            anyhow::ensure!(
+                all[0] == [1] || lead,
+                "rank 0 could not write layer {}",
+                report.seeds
+            );
+            let x = split.take_exchanged();
+            exchanged = format!(
+                ", exchanged {} sent + {} received in {} all-gathers ({:.2} s)",
+                bytes(x.sent),
+                bytes(x.received),
+                x.rounds,
+                x.time.as_secs_f64()
+            );
+        }
+        let path = path.with_context(|| format!("writing layer {}", report.seeds))?;
         built += report.positions;
         let phases: Vec<String> = bars
             .times()
@@ -178,26 +263,41 @@ fn build(
             .collect();
         writeln!(
             out,
-            "layer {:>2}: {:>13} positions, {:>11} bounded, {:7.2} s ({}), {:6.2} M positions/s{}",
+            "layer {:>2}: {:>13} positions, {:>11} bounded, {:7.2} s ({}), {:6.2} M positions/s{}{}",
             report.seeds,
             report.positions,
             report.bounded,
             secs,
             phases.join(" + "),
             report.positions as f64 / secs.max(1e-9) / 1e6,
+            exchanged,
             path.map_or(String::new(), |p| format!(", {}", p.display()))
         )?;
     }
     let secs = started.elapsed().as_secs_f64();
     let (user, sys) = cpu_seconds().unwrap_or((0.0, 0.0));
+    let peak = peak_memory_kib().map_or("?".into(), |k| (k / 1024).to_string());
+    let per_rank = match split {
+        // Each rank's CPU and peak memory: its own process's.
+        Some(split) => {
+            let mine = format!("{user:.1} s + {sys:.1} s CPU, {peak} MiB");
+            let all = split.all_gather(mine.as_bytes());
+            let ranks: Vec<String> = all
+                .iter()
+                .enumerate()
+                .map(|(r, m)| format!("rank {r}: {}", String::from_utf8_lossy(m)))
+                .collect();
+            format!("; {} ranks ({})", ranks.len(), ranks.join("; "))
+        }
+        None => String::new(),
+    };
     writeln!(
         out,
         "{variant} up to {seeds} seeds: {} positions ({built} built) in {secs:.1} s wall \
-         ({:.2} M positions/s), {user:.1} s user + {sys:.1} s sys CPU; peak memory {} MiB \
-         (the table: {} MiB)",
+         ({:.2} M positions/s), {user:.1} s user + {sys:.1} s sys CPU; peak memory {peak} MiB \
+         (the table: {} MiB){per_rank}",
         reachable::reachable_total_len(seeds),
         built as f64 / secs.max(1e-9) / 1e6,
-        peak_memory_kib().map_or("?".into(), |k| (k / 1024).to_string()),
         (reachable::reachable_total_len(seeds) * estimate::bytes_per_value(variant)) >> 20
     )?;
     Ok(())
