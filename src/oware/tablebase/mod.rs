@@ -5,8 +5,10 @@
 //!
 //! Rooms: [`index`] ranks all the boards of `n` seeds, [`reachable`] those that can follow a move
 //! (a layer: the positions the build solves; the others are answered from their moves), `build`
-//! solves a layer from the layers below it, [`distance`] gives its distances to the end, [`file`] writes and maps one file per layer, [`estimate`] says what
-//! a build takes (positions, memory, disk, time); [`Tablebase`] answers probes. The build reports
+//! solves a layer from the layers below it, [`distance`] gives its distances to the end, [`split`]
+//! spreads a layer's build over several ranks (MPI processes), [`file`] writes and maps one file
+//! per layer, [`estimate`] says what a build takes (positions, memory, disk, time); [`Tablebase`]
+//! answers probes. The build reports
 //! through a [`Progress`]; nothing here prints.
 //!
 //! What a value promises (see docs/tablebases.md): under [`Variant::Awari`] a [`Value`] is exact
