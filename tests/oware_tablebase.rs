@@ -652,15 +652,15 @@ fn probe_beyond_the_layers_built_says_what_is_there_and_how_to_build_the_rest() 
 fn build_says_what_it_takes_and_refuses_what_the_machine_cannot_hold() {
     let dir = scratch("oware_tablebase_estimate");
     let build = |seeds: &str| tablebase(&["build", "--variant", "awari", "--seeds", seeds], &dir);
-    // The whole game. Layer 48's moves pass alone holds 5 bytes per position of it, and then
+    // The whole game. Layer 48's moves pass alone holds 4 bytes per position of it, and then
     // its sweeps over the layers below each read one layer (no machine these tests run on has
-    // memory beside it for more), the largest being layer 46 (136,883,249,790 positions, 2
-    // bytes each): 5 * 203,648,015,935 + 2 * 136,883,249,790 bytes, 1.18 TiB.
+    // memory beside it for more); its peak comes after, 6 bytes per position (the state words,
+    // the values and the distances): 6 * 203,648,015,935 bytes, 1.11 TiB.
     let (ok, out, err) = build("48");
     assert!(!ok, "{out}{err}");
     assert!(
         err.contains(
-            "not building awari up to 48 seeds: it needs 1.18 TiB of memory at its peak \
+            "not building awari up to 48 seeds: it needs 1.11 TiB of memory at its peak \
              (building layer 48) and this machine has "
         ),
         "{err}"
@@ -669,7 +669,7 @@ fn build_says_what_it_takes_and_refuses_what_the_machine_cannot_hold() {
     // Layers 30 to 46 are read, each in a sweep of its own (47 with 46, and 0 to 29 with 30).
     assert!(
         out.contains(
-            "to build: layer 48:  203648015935 positions, 1.18 TiB at the peak (its moves pass \
+            "to build: layer 48:  203648015935 positions, 1.11 TiB at the peak (its moves pass \
              in 18 sweeps over the layers below)"
         ),
         "{out}"
@@ -743,12 +743,13 @@ fn a_memory_bound_builds_the_same_layers_in_sweeps() {
     assert!(!out.contains("sweeps over"), "{out}");
     let (ok, out, err) = tablebase(&["build", "--seeds", "10", "--memory", "1M", "--force"], &b);
     assert!(ok, "{out}{err}");
-    // Layers 0 to 8 are read, each alone; the peak is layer 10's moves pass (7 bytes for each
-    // of its 351,351 positions) beside layer 8 (75,504 positions, 3 bytes each) and the
-    // overhead (8 MiB): 10.6 MiB, where one sweep holds layers 0 to 8 (10.7 MiB).
+    // Layers 0 to 8 are read, each alone (one sweep of layers 0 to 8 would hold 10.7 MiB); the
+    // peak is layer 10's later passes (7 bytes for each of its 351,351 positions) beside the
+    // overhead (8 MiB): 10.3 MiB, above its moves pass (5 bytes a position beside layer 8,
+    // 75,504 positions of 3 bytes: 9.9 MiB).
     assert!(
         out.contains(
-            "to build: layer 10:        351351 positions, 10.6 MiB at the peak (its moves pass \
+            "to build: layer 10:        351351 positions, 10.3 MiB at the peak (its moves pass \
              in 9 sweeps over the layers below), a file of 1.0 MiB"
         ),
         "{out}"

@@ -221,7 +221,8 @@ pub(super) fn predecessors(child: u128, variant: Variant, mut f: impl FnMut(u128
 }
 
 /// A position's moves, played: the end of the game's value if it has no legal move, else the
-/// moves that stay in the layer and the captures (seeds, child's layer and rank).
+/// moves that stay in the layer and the captures into the layers of a sweep (seeds captured,
+/// child's rank in the layer of `n` less those seeds).
 struct Moves {
     end: Option<i32>,
     inside: u8,
@@ -229,9 +230,10 @@ struct Moves {
     count: usize,
 }
 
-/// Plays every legal move of a position once.
+/// Plays every legal move of a position (`n` seeds) once, keeping the captures whose child is
+/// in a layer of `sweep` (the others are not ranked).
 #[inline]
-fn play_moves(houses: u128, n: u32, variant: Variant) -> Moves {
+fn play_moves(houses: u128, n: u32, variant: Variant, sweep: &Range<u32>) -> Moves {
     let board = Board::from_relative_houses(houses, variant);
     let h = houses.to_le_bytes();
     let mut children = [(0u128, 0u8); 6];
@@ -283,7 +285,7 @@ fn play_moves(houses: u128, n: u32, variant: Variant) -> Moves {
         }
         if captured == 0 {
             moves.inside += 1;
-        } else {
+        } else if sweep.contains(&(n - captured as u32)) {
             let i = reachable::rank(child)
                 .expect("a position after a move has an empty house in the row sown from");
             moves.captures[moves.count] = (captured, i);
@@ -298,21 +300,18 @@ fn play_moves(houses: u128, n: u32, variant: Variant) -> Moves {
 /// the layer, and the distance of the best exit for the lower bound (see [`exit_distance`]).
 /// Positions without an exit get `-n` for both (the least a mover can get).
 #[inline]
-fn exits(moves: &Moves, n: u32, lower: &[LayerRef<'_>], sweep: &Range<u32>) -> (i32, i32, u8, u8) {
+fn exits(moves: &Moves, n: u32, lower: &[LayerRef<'_>]) -> (i32, i32, u8, u8) {
     if let Some(v) = moves.end {
         return (v, v, 0, 0);
     }
     let (mut exit_low, mut exit_high) = (-(n as i32), -(n as i32));
     for &(captured, i) in &moves.captures[..moves.count] {
-        if !sweep.contains(&(n - captured as u32)) {
-            continue;
-        }
         let layer = &lower[(n - captured as u32) as usize];
         let c = captured as i32;
         exit_low = exit_low.max(c - layer.high[i as usize] as i8 as i32);
         exit_high = exit_high.max(c - layer.low[i as usize] as i8 as i32);
     }
-    let d = exit_distance(moves, n, lower, sweep, exit_low);
+    let d = exit_distance(moves, n, lower, exit_low);
     (exit_low, exit_high, moves.inside, d)
 }
 
@@ -341,21 +340,12 @@ fn merge_exits(a: (i32, u8), b: (i32, u8)) -> (i32, u8) {
 /// exact value is its best exit, these are the captures that keep it; else none does. Called
 /// for positions with a legal move ([`exits`] gives 0 to those without).
 #[inline]
-fn exit_distance(
-    moves: &Moves,
-    n: u32,
-    lower: &[LayerRef<'_>],
-    sweep: &Range<u32>,
-    value: i32,
-) -> u8 {
+fn exit_distance(moves: &Moves, n: u32, lower: &[LayerRef<'_>], value: i32) -> u8 {
     if value == 0 {
         return distance::NONE;
     }
     let mut d = if value > 0 { distance::NONE } else { 0 };
     for &(captured, i) in &moves.captures[..moves.count] {
-        if !sweep.contains(&(n - captured as u32)) {
-            continue;
-        }
         let layer = &lower[(n - captured as u32) as usize];
         if captured as i32 - layer.high[i as usize] as i8 as i32 != value {
             continue;
@@ -368,11 +358,8 @@ fn exit_distance(
 
 /// Asks the processor for the bytes a position's captures will read.
 #[inline]
-fn prefetch_exits(moves: &Moves, n: u32, lower: &[LayerRef<'_>], sweep: &Range<u32>) {
+fn prefetch_exits(moves: &Moves, n: u32, lower: &[LayerRef<'_>]) {
     for &(captured, i) in &moves.captures[..moves.count] {
-        if !sweep.contains(&(n - captured as u32)) {
-            continue;
-        }
         let layer = &lower[(n - captured as u32) as usize];
         prefetch(&layer.low[i as usize]);
         prefetch(&layer.high[i as usize]);
@@ -516,38 +503,39 @@ pub(super) fn build_layer(
         state: words(&mut state_bytes),
         part,
     };
-    // The best exits, kept apart for the scans for seeds (read while the states change).
-    let mut exits_low = Buffer::zeroed(len as usize);
-    // Under abapa, the best exits for the upper bound and the margins of a cut game, which
-    // become the cycle pass's join thresholds (a multiple of 8 bytes, for its scans).
+    // Under abapa, the margins of a cut game, which become the cycle pass's join thresholds (a
+    // multiple of 8 bytes, for its scans).
     let cycle_len = if exact {
         0
     } else {
         len.next_multiple_of(8) as usize
     };
-    let mut exits_high = Buffer::zeroed(cycle_len);
     let mut cut = Buffer::zeroed(cycle_len);
 
     let own = part.share_of(len);
     progress.start(Some(n), Phase::Moves, Some(own * sweeps.len() as u64));
     {
-        let low = atomics(&mut exits_low);
-        let high = if exact { low } else { atomics(&mut exits_high) };
         let cut = atomics(&mut cut);
         for (k, sweep) in sweeps.iter().enumerate() {
-            build.moves_pass(lower, sweep, k == 0, low, high, cut, progress);
+            build.moves_pass(lower, sweep, k == 0, cut, progress);
             done_with(sweep.clone());
         }
         if let Some(s) = split {
             s.share(build.state);
-            s.share(low);
             if !exact {
-                s.share(high);
                 s.share(cut);
             }
         }
     }
     progress.finish();
+    // The best exits, copied out of the state words once the layers below are let go, kept apart
+    // for the scans for seeds (read while the states change); under abapa, the upper bound's too.
+    let mut exits_low = Buffer::zeroed(len as usize);
+    let mut exits_high = Buffer::zeroed(cycle_len);
+    build.copy_exits(&mut exits_low, 0);
+    if !exact {
+        build.copy_exits(&mut exits_high, build.hs);
+    }
 
     let last = if exact { 1 } else { -(n as i32) + 1 };
     let thresholds = (n as i32 - last + 1).max(0) as u64;
@@ -627,18 +615,15 @@ impl LayerBuild<'_> {
     }
 
     /// A sweep of the moves pass: every position's moves played once, its best exits by the
-    /// captures into the layers of `sweep` stored (in `low` and `high`, and in its state word
-    /// with the number of its moves that stay in the layer and the exit's distance), merged with
-    /// the earlier sweeps' unless `first`; in the first, where `cut` is not empty (`abapa`), its
-    /// margin if the game is cut there ([`enc`]: the mover's row less the opponent's).
-    #[allow(clippy::too_many_arguments)]
+    /// captures into the layers of `sweep` stored in its state word (with the number of its
+    /// moves that stay in the layer and the exit's distance), merged with the earlier sweeps'
+    /// unless `first`; in the first, where `cut` is not empty (`abapa`), its margin if the game
+    /// is cut there ([`enc`]: the mover's row less the opponent's).
     fn moves_pass(
         &self,
         lower: &[LayerRef<'_>],
         sweep: &Range<u32>,
         first: bool,
-        low: &[AtomicU8],
-        high: &[AtomicU8],
         cut: &[AtomicU8],
         progress: &dyn Progress,
     ) {
@@ -660,13 +645,13 @@ impl LayerBuild<'_> {
                     if first && !cut.is_empty() {
                         cut[i + k].store(enc(cut_margin(w, n)), Relaxed);
                     }
-                    let moves = play_moves(w, n, variant);
-                    prefetch_exits(&moves, n, lower, sweep);
+                    let moves = play_moves(w, n, variant, sweep);
+                    prefetch_exits(&moves, n, lower);
                     batch.push(moves);
                     next(&mut h);
                 }
                 for moves in &batch {
-                    let (mut el, mut eh, inside, mut d) = exits(moves, n, lower, sweep);
+                    let (mut el, mut eh, inside, mut d) = exits(moves, n, lower);
                     if !first {
                         if moves.end.is_some() {
                             // The first sweep gave the end of the game.
@@ -678,8 +663,6 @@ impl LayerBuild<'_> {
                         (el, d) = merge_exits(before, (el, d));
                         eh = eh.max(dec((s >> self.hs) as u8));
                     }
-                    low[i].store(enc(el), Relaxed);
-                    high[i].store(enc(eh), Relaxed);
                     let s = enc(el) as u32
                         | (enc(eh) as u32) << self.hs
                         | (inside as u32) << COUNT_SHIFT
@@ -691,6 +674,20 @@ impl LayerBuild<'_> {
             }
             progress.advance(end - start);
         });
+    }
+
+    /// Copies the state words' byte at `shift` (a best exit, after the moves pass) into `exits`,
+    /// one byte per position (`exits` may be longer than the layer).
+    fn copy_exits(&self, exits: &mut [u8], shift: u32) {
+        let len = self.len as usize;
+        exits[..len]
+            .par_chunks_mut(CHUNK as usize)
+            .zip(self.state.par_chunks(CHUNK as usize))
+            .for_each(|(bytes, words)| {
+                for (b, w) in bytes.iter_mut().zip(words) {
+                    *b = (w.load(Relaxed) >> shift) as u8;
+                }
+            });
     }
 
     /// The pass of threshold `t`: the positions whose best exit gives `W_t` or `L_t` at once

@@ -46,12 +46,13 @@ pub fn work_bytes_per_position(variant: Variant) -> u64 {
     4 + bytes_per_value(variant)
 }
 
-/// Bytes per position of the layer being built during its moves pass: the state word (4) and
-/// the best exits (1 under awari; 2 under abapa, and the margins of a cut game): 5 and 7.
+/// Bytes per position of the layer being built during its moves pass: the state word (4), and
+/// under abapa the margins of a cut game (1): 4 and 5. The best exits are copied out of the
+/// state words after the pass, once the layers below are let go.
 pub fn moves_bytes_per_position(variant: Variant) -> u64 {
     match variant {
-        Variant::Awari => 5,
-        Variant::Abapa => 7,
+        Variant::Awari => 4,
+        Variant::Abapa => 5,
     }
 }
 
@@ -97,18 +98,46 @@ pub fn sweeps(variant: Variant, n: u32, memory: Option<u64>) -> Vec<Range<u32>> 
     sweeps
 }
 
-/// Positions solved per second of one core's time (docs/tablebases.md), distances included:
-/// awari 2.3 M, as the reachable index's build to 20 seeds did with its distances (216,135,140
-/// positions in 92 to 94 s of CPU, quiet machine; 59 to 61 s without the distances); abapa
-/// 1.05 M, the build to 20 seeds with its cycle pass on a busy machine (201 to 203 s of CPU,
-/// where the build before the cycle pass took 116 to 117 s). The rate falls as the layers outgrow the
-/// caches (from about 3 M per core-second at 16 seeds), so the larger layers may take longer
-/// than this says.
+/// Positions solved per second of one core's time in a layer of at most
+/// [`CACHE_FALL_POSITIONS`] (docs/tablebases.md), distances included: awari 2.0 M, the build to
+/// 20 seeds on this 2-core machine, quiet (216,135,140 positions in 54.7 s of wall time, 109 s
+/// of the two cores); abapa 1.05 M, the build to 20 seeds with its cycle pass on a busy machine
+/// (201 to 203 s of CPU). Larger layers go slower ([`layer_core_seconds`]).
 pub fn positions_per_core_second(variant: Variant) -> f64 {
     match variant {
-        Variant::Awari => 2.3e6,
+        Variant::Awari => 2.0e6,
         Variant::Abapa => 1.05e6,
     }
+}
+
+/// The layer size (positions) past which the rate falls as the layer outgrows the caches: about
+/// layer 20's.
+pub const CACHE_FALL_POSITIONS: f64 = 80e6;
+
+/// How fast the rate falls past [`CACHE_FALL_POSITIONS`]: as the layer's size to this power...
+const CACHE_FALL_POWER: f64 = -0.13;
+
+/// ...down to this share of [`positions_per_core_second`], reached at about 1.5 G positions.
+const CACHE_FALL_FLOOR: f64 = 0.68;
+
+/// What each sweep of the moves pass after the first adds to a layer's time, as a share of it.
+const EXTRA_SWEEP_SHARE: f64 = 0.1;
+
+/// Seconds of one core's time to build a layer of `positions` whose moves pass runs in `sweeps`
+/// sweeps: the positions over [`positions_per_core_second`], the rate falling past
+/// [`CACHE_FALL_POSITIONS`] as the size to the power -0.13, to 0.68 of it at the most, and 10%
+/// more for each sweep after the first. Fitted to the awari build to 30 seeds within 16 GiB on
+/// this 2-core machine, quiet, counting both cores for the wall time (docs/tablebases.md):
+/// layers 27 to 30 took 758, 1,123, 1,613 (2 sweeps) and 2,499 (4 sweeps) core-seconds, where
+/// this gives 753, 1,083, 1,638 and 2,621; layer 24 in 3 and in 2 sweeps took 280 and 258,
+/// where this gives 281 and 258.
+pub fn layer_core_seconds(variant: Variant, positions: u64, sweeps: u32) -> f64 {
+    let p = positions as f64;
+    let fall = (p / CACHE_FALL_POSITIONS)
+        .powf(CACHE_FALL_POWER)
+        .clamp(CACHE_FALL_FLOOR, 1.0);
+    let extra = 1.0 + EXTRA_SWEEP_SHARE * f64::from(sweeps.saturating_sub(1));
+    p / (positions_per_core_second(variant) * fall) * extra
 }
 
 /// What building one layer takes.
@@ -128,7 +157,7 @@ pub struct LayerEstimate {
     pub sweeps: u32,
     /// Bytes of the layer's file: the table header and [`bytes_per_value`] per position.
     pub file_bytes: u64,
-    /// Seconds of one core's time, estimated at [`positions_per_core_second`].
+    /// Seconds of one core's time, [`layer_core_seconds`].
     pub core_seconds: f64,
 }
 
@@ -155,7 +184,7 @@ impl LayerEstimate {
             peak_memory,
             sweeps: plan.len() as u32,
             file_bytes: HEADER_LEN as u64 + positions * bytes_per_value(variant),
-            core_seconds: positions as f64 / positions_per_core_second(variant),
+            core_seconds: layer_core_seconds(variant, positions, plan.len() as u32),
         }
     }
 }
@@ -177,7 +206,7 @@ pub struct BuildEstimate {
     pub peak_memory: u64,
     /// Bytes of the layer files the build writes.
     pub disk: u64,
-    /// Seconds of one core's time, estimated at [`positions_per_core_second`].
+    /// Seconds of one core's time, the sum of the layers' ([`layer_core_seconds`]).
     pub core_seconds: f64,
 }
 
@@ -233,7 +262,9 @@ mod tests {
         );
         assert_eq!(e.peak_memory, top.peak_memory);
         assert_eq!(e.disk, 21 * 192 + 2 * 216_135_140);
-        assert!((e.core_seconds - 216_135_140.0 / 2.3e6).abs() < 1e-6);
+        // Every layer up to 20 at the full rate (layer 20, 80.2 M positions, just past where it
+        // falls): 108 s of one core.
+        assert!((e.core_seconds / (216_135_140.0 / 2.0e6) - 1.0).abs() < 1e-3);
         assert!((e.wall_seconds(2) - e.core_seconds / 2.0).abs() < 1e-9);
     }
 
@@ -303,23 +334,53 @@ mod tests {
     #[test]
     fn awari_to_30_seeds_fits_in_16_gib_in_sweeps() {
         let memory = 16 << 30;
-        // Layer 30: 2,742,236,068 positions; its moves pass (5 bytes each) leaves 3.5 GB beside
-        // it, where layer 28 (1,482,519,324 positions, 2 bytes each) fits alone.
+        // Layer 30: 2,742,236,068 positions; its moves pass (4 bytes each) leaves 6.2 GB beside
+        // it, where layers 27 and 28 (1,074,297,808 + 1,482,519,324 positions, 2 bytes each)
+        // fit together, and the layers below 27 after them.
         assert_eq!(reachable_len(30), 2_742_236_068);
         let plan = sweeps(Variant::Awari, 30, Some(memory));
-        assert_eq!(plan, [0..24, 24..27, 27..28, 28..30]);
+        assert_eq!(plan, [0..27, 27..30]);
+        assert_eq!(sweeps(Variant::Awari, 29, Some(memory)).len(), 1);
         let e = BuildEstimate::new(Variant::Awari, 0, 30, Some(memory));
         assert!(e.peak_memory <= memory, "{}", e.peak_memory);
-        assert_eq!(e.layers[30].sweeps, 4);
-        // Layer 30's peak is in the moves pass's second sweep: 5 bytes per position, and
-        // layers 24 to 26 (382,628,610 + 546,177,996 + 770,319,837 positions, 2 bytes each).
+        assert_eq!(e.layers[30].sweeps, 2);
+        // Layer 30's moves pass holds 4 bytes per position and layers 27 and 28, 16.08 GB; its
+        // peak is later, 6 bytes per position (the state words, the values and the distances).
         assert_eq!(
-            e.layers[30].peak_memory,
-            5 * 2_742_236_068 + 2 * (382_628_610 + 546_177_996 + 770_319_837) + OVERHEAD_BYTES
+            4 * 2_742_236_068 + 2 * (1_074_297_808 + 1_482_519_324) + OVERHEAD_BYTES,
+            reachable_len(30) * moves_bytes_per_position(Variant::Awari)
+                + sweep_bytes(Variant::Awari, 30, &(27..30))
+                + OVERHEAD_BYTES
         );
+        assert_eq!(e.layers[30].peak_memory, 6 * 2_742_236_068 + OVERHEAD_BYTES);
         // Abapa's layer 30 alone needs 7 bytes per position, 17.9 GiB: more than 16.
         let abapa = BuildEstimate::new(Variant::Abapa, 0, 30, Some(memory));
         assert!(abapa.peak_memory > memory);
+    }
+
+    #[test]
+    fn the_time_follows_the_rates_measured_here() {
+        // Core-seconds (wall time on 2 cores, quiet) of awari layers built within 16 GiB:
+        // layers 27 to 30 (layer 29 in 2 sweeps, 30 in 4) and layer 24 in 3 and in 2 sweeps.
+        let measured = [
+            (27, 1, 758.1),
+            (28, 1, 1_122.6),
+            (29, 2, 1_612.9),
+            (30, 4, 2_499.4),
+            (24, 3, 280.4),
+            (24, 2, 257.4),
+        ];
+        for (n, sweeps, seconds) in measured {
+            let e = layer_core_seconds(Variant::Awari, reachable_len(n), sweeps);
+            assert!(
+                (e / seconds - 1.0).abs() < 0.05,
+                "layer {n}, {sweeps} sweeps: {e:.0} s against {seconds} s"
+            );
+        }
+        // The whole build to 30 seeds within 16 GiB on 2 cores: about an hour.
+        let e = BuildEstimate::new(Variant::Awari, 0, 30, Some(16 << 30));
+        let minutes = e.wall_seconds(2) / 60.0;
+        assert!((55.0..60.0).contains(&minutes), "{minutes:.1} min");
     }
 
     #[test]
