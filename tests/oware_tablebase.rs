@@ -5,8 +5,11 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
-use perfectplay::oware::tablebase::{estimate, file, index, reachable, Tablebase, Value};
+use perfectplay::oware::tablebase::{
+    estimate, file, index, reachable, Checkpoint, Pass, Tablebase, Value,
+};
 use perfectplay::oware::{Board, Move, Side, Variant};
 use perfectplay::retro::file::TableError;
 use perfectplay::retro::Silent;
@@ -1153,4 +1156,181 @@ fn probe_prints_values_once_and_errors_without_backtraces() {
         "Error: reading the diagram '0-0-0'\n  caused by: a diagram has 15 fields joined by '-' \
          (12 houses, 2 stores, side), found 3\n"
     );
+}
+
+/// The sections a checkpoint kept, by layer and pass.
+type Sections = HashMap<(u32, Pass), Vec<Vec<u8>>>;
+
+/// A checkpoint in memory: every pass saved, and the one a resume may use.
+#[derive(Default)]
+struct Kept {
+    saved: Mutex<Sections>,
+    serve: Option<Pass>,
+    resumed: Mutex<Vec<Pass>>,
+}
+
+impl Checkpoint for Kept {
+    fn resume(&self, seeds: u32, pass: Pass, sections: &mut [&mut [u8]]) -> bool {
+        if self.serve != Some(pass) {
+            return false;
+        }
+        let saved = self.saved.lock().unwrap();
+        let Some(kept) = saved.get(&(seeds, pass)) else {
+            return false;
+        };
+        assert_eq!(kept.len(), sections.len());
+        for (s, k) in sections.iter_mut().zip(kept) {
+            s.copy_from_slice(k);
+        }
+        self.resumed.lock().unwrap().push(pass);
+        true
+    }
+
+    fn save(&self, seeds: u32, pass: Pass, sections: &[&[u8]]) {
+        let kept = sections.iter().map(|s| s.to_vec()).collect();
+        self.saved.lock().unwrap().insert((seeds, pass), kept);
+    }
+
+    fn keeps(&self, _: u32) -> bool {
+        true
+    }
+}
+
+/// The bytes of the file of layer `n` of `tb`, written to a scratch directory `name`.
+fn layer_file(tb: &Tablebase, n: u32, name: &str) -> Vec<u8> {
+    let dir = scratch(name);
+    file::save(tb, &dir).unwrap();
+    std::fs::read(dir.join(file::layer_name(tb.variant(), n))).unwrap()
+}
+
+#[test]
+fn a_layer_resumed_from_either_checkpoint_is_the_same_layer() {
+    for variant in [Variant::Awari, Variant::Abapa] {
+        let mut whole = Tablebase::build(variant, 11, &Silent);
+        let kept = Kept::default();
+        whole.build_next_resumable(None, &Silent, &kept);
+        let expected = layer_file(&whole, 12, &format!("resume_whole_{variant}"));
+        let saved = std::mem::take(&mut *kept.saved.lock().unwrap());
+        // Layer 12: the state words after the moves pass (4 bytes a position, abapa's cut
+        // margins beside), then the best exits' distances, the lower and the upper bounds.
+        let len = reachable::reachable_len(12) as usize;
+        let sizes = |pass| saved[&(12, pass)].iter().map(Vec::len).collect::<Vec<_>>();
+        let (moves, values) = match variant {
+            Variant::Awari => (vec![4 * len, 0], vec![len, len, 0]),
+            Variant::Abapa => (vec![4 * len, len.next_multiple_of(8)], vec![len, len, len]),
+        };
+        assert_eq!(sizes(Pass::Moves), moves);
+        assert_eq!(sizes(Pass::Values), values);
+        for pass in [Pass::Moves, Pass::Values] {
+            let resumer = Kept {
+                saved: Mutex::new(saved.clone()),
+                serve: Some(pass),
+                ..Kept::default()
+            };
+            let mut tb = Tablebase::build(variant, 11, &Silent);
+            tb.build_next_resumable(None, &Silent, &resumer);
+            assert_eq!(*resumer.resumed.lock().unwrap(), [pass]);
+            let got = layer_file(&tb, 12, &format!("resume_{variant}_{pass:?}"));
+            assert!(got == expected, "{variant} resumed after {pass:?} differs");
+        }
+        // A checkpoint that is not the build's gives another layer: the resume is used.
+        let mut wrong = saved.clone();
+        let state = &mut wrong.get_mut(&(12, Pass::Values)).unwrap()[1];
+        state.iter_mut().for_each(|b| *b = 0);
+        let resumer = Kept {
+            saved: Mutex::new(wrong),
+            serve: Some(Pass::Values),
+            ..Kept::default()
+        };
+        let mut tb = Tablebase::build(variant, 11, &Silent);
+        tb.build_next_resumable(None, &Silent, &resumer);
+        assert!(layer_file(&tb, 12, &format!("resume_wrong_{variant}")) != expected);
+    }
+}
+
+#[test]
+fn checkpoint_files_are_read_back_whole_or_not_at_all() {
+    let dir = scratch("pass_files");
+    let files = file::PassFiles::new(&dir, Variant::Abapa, 0);
+    let len = reachable::reachable_len(5) as usize;
+    let (a, b): (Vec<u8>, Vec<u8>) = ((0..4 * len).map(|i| i as u8).collect(), vec![7; len]);
+    files.save(5, Pass::Moves, &[&a, &b]);
+    assert!(files.path(5).ends_with("oware-abapa-05.pass"));
+    let (mut x, mut y) = (vec![0; 4 * len], vec![0; len]);
+    // Another pass's checkpoint is not read, and is no problem.
+    assert!(!files.resume(5, Pass::Values, &mut [&mut x, &mut y]));
+    assert!(files.resume(5, Pass::Moves, &mut [&mut x, &mut y]));
+    assert_eq!((x == a, y == b), (true, true));
+    let p = files.take_problems();
+    assert!(p.unread.is_empty() && p.unwritten.is_empty(), "{p:?}");
+    // The loader takes the checkpoint for no stray file.
+    let (_, problems) = file::load(&dir, Variant::Abapa, None);
+    assert!(
+        problems.iter().all(|p| !p.to_string().contains("stray")),
+        "{problems:?}"
+    );
+    // Sections of other lengths, or a byte changed: not resumed, and said.
+    let mut short = vec![0; len - 1];
+    assert!(!files.resume(5, Pass::Moves, &mut [&mut x, &mut short]));
+    let mut bytes = std::fs::read(files.path(5)).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(files.path(5), &bytes).unwrap();
+    assert!(!files.resume(5, Pass::Moves, &mut [&mut x, &mut y]));
+    let p = files.take_problems();
+    assert_eq!(p.unread.len(), 2, "{p:?}");
+    assert!(
+        matches!(p.unread[1], TableError::Corrupt(_)),
+        "{:?}",
+        p.unread
+    );
+    // Smaller layers than asked are not kept; a checkpoint that cannot be written is said.
+    let big = file::PassFiles::new(&dir, Variant::Abapa, len as u64 + 1);
+    big.save(5, Pass::Values, &[&a]);
+    assert!(!big.resume(5, Pass::Moves, &mut [&mut x, &mut y]));
+    let gone = file::PassFiles::new(&dir.join("no/such/dir"), Variant::Abapa, 0);
+    gone.save(5, Pass::Moves, &[&a, &b]);
+    assert_eq!(gone.take_problems().unwritten.len(), 1);
+    files.done(5).unwrap();
+    assert!(!files.path(5).exists());
+    files.done(5).unwrap();
+}
+
+#[test]
+fn the_command_line_keeps_checkpoints_only_while_a_layer_is_built() {
+    let dir = scratch("pass_cli");
+    // A stale, broken checkpoint of layer 10: said, built again, and gone with the layer.
+    std::fs::write(dir.join("oware-abapa-10.pass"), b"PPTABLE\0 broken").unwrap();
+    let (ok, out, err) = tablebase(
+        &["build", "--seeds", "10", "--checkpoint-positions", "0"],
+        &dir,
+    );
+    assert!(ok, "{out}{err}");
+    assert!(err.contains("oware-abapa-10.pass"), "{err}");
+    assert!(err.contains("built that part of the layer again"), "{err}");
+    // Layer 10 is the largest checkpoint, after its moves pass: 351,351 positions of 5 bytes
+    // (the state words and the cut margins), and the header.
+    assert!(
+        out.contains("disk 1.8 MiB of layer files and 1.7 MiB for a checkpoint"),
+        "{out}"
+    );
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.ends_with(".tb"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    // The same layers as without checkpoints.
+    let plain = scratch("pass_cli_plain");
+    let (ok, out, err) = tablebase(&["build", "--seeds", "10"], &plain);
+    assert!(ok, "{out}{err}");
+    assert!(!out.contains("for a checkpoint"), "{out}");
+    for n in 0..=10 {
+        let name = file::layer_name(Variant::Abapa, n);
+        assert!(
+            std::fs::read(dir.join(&name)).unwrap() == std::fs::read(plain.join(&name)).unwrap(),
+            "{name} differs"
+        );
+    }
 }

@@ -303,6 +303,52 @@ pub fn peek(path: &Path, game: &str, version: u32) -> Result<[u64; COUNTS], Tabl
     check_header(path, &head, found, game, version)
 }
 
+/// Reads the table file at `path` into `sections`, one after the other (their lengths must add up
+/// to its payload's), checking its header as [`TableFile::open`] does and its checksum: for a
+/// file read once into memory its reader owns (a build's checkpoint), with no mapping. The
+/// header's counts. On an error the sections may hold part of the payload.
+///
+/// # Errors
+/// As [`TableFile::open`]; [`TableError::Inconsistent`] when the payload is not as long as the
+/// sections.
+pub fn read_into(
+    path: &Path,
+    game: &str,
+    version: u32,
+    sections: &mut [&mut [u8]],
+) -> Result<[u64; COUNTS], TableError> {
+    let (file, found) = open_file(path)?;
+    let mut file = io::BufReader::with_capacity(1 << 20, file);
+    let mut head = Vec::with_capacity(HEADER_LEN);
+    (&mut file)
+        .take(HEADER_LEN as u64)
+        .read_to_end(&mut head)
+        .map_err(io_err(path))?;
+    let counts = check_header(path, &head, found, game, version)?;
+    let payload: u64 = sections.iter().map(|s| s.len() as u64).sum();
+    if found != HEADER_LEN as u64 + payload {
+        return Err(TableError::Inconsistent {
+            path: path.to_owned(),
+            reason: format!(
+                "a payload of {} bytes, expected {payload}",
+                found - HEADER_LEN as u64
+            ),
+        });
+    }
+    let stored = u64::from_le_bytes(head[CHECKSUM_AT..CHECKSUM_AT + 8].try_into().expect("8"));
+    head[CHECKSUM_AT..CHECKSUM_AT + 8].fill(0);
+    let mut sum = Checksum::default();
+    sum.update(&head);
+    for s in sections.iter_mut() {
+        file.read_exact(s).map_err(io_err(path))?;
+        sum.update(s);
+    }
+    if sum.finish() != stored {
+        return Err(TableError::Corrupt(path.to_owned()));
+    }
+    Ok(counts)
+}
+
 impl TableFile {
     /// Maps the file at `path` and checks that it is a whole, uncorrupted table of `game` at
     /// `version`.

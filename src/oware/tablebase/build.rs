@@ -122,6 +122,27 @@ pub(super) struct Built {
     pub bounded: u64,
 }
 
+impl Built {
+    /// The values of a layer without distances: `high` is empty when the variant is exact
+    /// (awari), otherwise `bounded` counts the positions whose bytes differ.
+    fn new(low: Buffer, high: Buffer) -> Built {
+        let bounded = if high.is_empty() {
+            0
+        } else {
+            low.par_iter()
+                .zip(high.par_iter())
+                .filter(|(l, h)| l != h)
+                .count() as u64
+        };
+        Built {
+            low,
+            high,
+            dist: Buffer::zeroed(0),
+            bounded,
+        }
+    }
+}
+
 /// Positions per task of a pass.
 pub(super) const CHUNK: u64 = 1 << 15;
 
@@ -470,6 +491,7 @@ fn assign(state: &AtomicU32, shift: u32, value: i32, ok: impl Fn(u8) -> bool) ->
 ///
 /// # Panics
 /// If `lower` does not hold `n` layers or the sweeps do not make `0..n` in order.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn build_layer(
     variant: Variant,
     n: u32,
@@ -478,6 +500,7 @@ pub(super) fn build_layer(
     done_with: &dyn Fn(Range<u32>),
     progress: &dyn Progress,
     split: Option<&Split>,
+    checkpoint: &dyn Checkpoint,
 ) -> Built {
     assert_eq!(
         lower.len(),
@@ -492,98 +515,238 @@ pub(super) fn build_layer(
     );
     let len = reachable_len(n);
     let exact = variant == Variant::Awari;
-    let mut state_bytes = Buffer::zeroed(4 * len as usize);
-    let part = split.map_or(Part::WHOLE, Split::part);
-    let build = LayerBuild {
-        variant,
-        n,
-        len,
-        exact,
-        hs: high_shift(exact),
-        state: words(&mut state_bytes),
-        part,
-    };
-    // Under abapa, the margins of a cut game, which become the cycle pass's join thresholds (a
-    // multiple of 8 bytes, for its scans).
-    let cycle_len = if exact {
-        0
+    // A checkpoint holds the whole layer: a split build neither saves nor resumes one.
+    let checkpoint: &dyn Checkpoint = if split.is_some() {
+        &NoCheckpoint
     } else {
-        len.next_multiple_of(8) as usize
+        checkpoint
     };
-    let mut cut = Buffer::zeroed(cycle_len);
-
-    let own = part.share_of(len);
-    progress.start(Some(n), Phase::Moves, Some(own * sweeps.len() as u64));
-    {
-        let cut = atomics(&mut cut);
-        for (k, sweep) in sweeps.iter().enumerate() {
-            build.moves_pass(lower, sweep, k == 0, cut, progress);
-            done_with(sweep.clone());
-        }
-        if let Some(s) = split {
-            s.share(build.state);
-            if !exact {
-                s.share(cut);
-            }
-        }
-    }
-    progress.finish();
-    // The best exits, copied out of the state words once the layers below are let go, kept apart
-    // for the scans for seeds (read while the states change); under abapa, the upper bound's too.
-    let mut exits_low = Buffer::zeroed(len as usize);
-    let mut exits_high = Buffer::zeroed(cycle_len);
-    build.copy_exits(&mut exits_low, 0);
-    if !exact {
-        build.copy_exits(&mut exits_high, build.hs);
-    }
-
-    let last = if exact { 1 } else { -(n as i32) + 1 };
-    let thresholds = (n as i32 - last + 1).max(0) as u64;
-    // Abapa's cycle pass scans each threshold once more.
-    let passes = if exact { 1 } else { 2 };
-    progress.start(Some(n), Phase::Values, Some(passes * len * thresholds));
-    {
-        let high: &[u8] = if exact { &exits_low } else { &exits_high };
-        for t in (last..=n as i32).rev() {
-            match split {
-                Some(s) => split::threshold_pass(s, &build, t, &exits_low, high, progress),
-                None => build.threshold_pass(t, &exits_low, high, progress),
-            }
-        }
-    }
-    if !exact {
-        build.cycle_start(&mut cut, &mut exits_high);
-        let (sx, sl) = (words64(&mut cut), words64(&mut exits_high));
-        for t in last..=n as i32 {
-            match split {
-                Some(s) => split::cycle_pass(s, &build, t, sx, sl, progress),
-                None => build.cycle_pass(t, sx, sl, progress),
-            }
-        }
-    }
-    progress.finish();
-    drop(exits_high);
-    drop(cut);
-    let mut built = if exact {
-        build.values(0, 0)
+    let mut state = Buffer::zeroed(4 * len as usize);
+    // The distance pass reads of the state words only the best exits' distances.
+    let mut exit_dist = Buffer::zeroed(len as usize);
+    let mut low = Buffer::zeroed(len as usize);
+    let mut high = Buffer::zeroed(if exact { 0 } else { len as usize });
+    let resumed = checkpoint.resume(n, Pass::Values, &mut [&mut exit_dist, &mut low, &mut high]);
+    let mut built = if resumed {
+        state
+            .par_chunks_mut(4 * CHUNK as usize)
+            .zip(exit_dist.par_chunks(CHUNK as usize))
+            .for_each(|(words, d)| {
+                for (w, &d) in words.chunks_exact_mut(4).zip(d) {
+                    w.copy_from_slice(&((d as u32) << EXIT_DISTANCE_SHIFT).to_le_bytes());
+                }
+            });
+        drop(exit_dist);
+        Built::new(low, high)
     } else {
-        // A position that never joins `R` stays in `Y_n`.
-        build.values(n as i32, -(n as i32))
+        drop((exit_dist, low, high));
+        let layer = LayerValues {
+            variant,
+            n,
+            split,
+            progress,
+            checkpoint,
+        };
+        let built = layer.values(lower, sweeps, done_with, &mut state);
+        if checkpoint.keeps(n) {
+            let mut exit_dist = Buffer::zeroed(len as usize);
+            exit_dist
+                .par_chunks_mut(CHUNK as usize)
+                .zip(state.par_chunks(4 * CHUNK as usize))
+                .for_each(|(d, words)| {
+                    for (d, w) in d.iter_mut().zip(words.chunks_exact(4)) {
+                        *d = w[EXIT_DISTANCE_SHIFT as usize / 8];
+                    }
+                });
+            checkpoint.save(n, Pass::Values, &[&exit_dist, &built.low, &built.high]);
+        }
+        built
     };
     let high: &[u8] = if exact { &built.low } else { &built.high };
-    distance::keep_exit_distances(&built.low, high, &exits_low, build.state);
-    drop(exits_low);
     built.dist = distance::distances(
         variant,
         n,
         len,
         &built.low,
         high,
-        build.state,
+        words(&mut state),
         progress,
         split,
     );
     built
+}
+
+/// A pass of a layer's build after which a [`Checkpoint`] keeps what the build holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Pass {
+    /// The moves pass: its sections are the state words (4 bytes a position) and, under abapa,
+    /// the margins of a cut game (1 byte a position, rounded up to a multiple of 8; none under
+    /// awari).
+    Moves = 1,
+    /// The values: each position's distance by the captures of its best exit that keep its
+    /// value (the byte of its state word the distance pass reads), its lower bound and, under
+    /// abapa, its upper bound (1 byte a position each; none under awari).
+    Values = 2,
+}
+
+/// Where a layer's build keeps what it holds after its long passes ([`Pass`]), so that a build
+/// stopped in the middle of a layer goes on after the last pass kept instead of from the
+/// layer's start. The build decides what is kept and when; this stores the bytes
+/// ([`super::file::PassFiles`] in files). A build that resumes gives the same layer.
+pub trait Checkpoint: Sync {
+    /// Fills `sections` with what was kept after `pass` of the layer of `seeds` seeds, if that
+    /// is what is kept, whole and of these lengths: whether it did. When it did not, the
+    /// sections may hold anything.
+    fn resume(&self, seeds: u32, pass: Pass, sections: &mut [&mut [u8]]) -> bool;
+
+    /// Keeps `sections`, what the build of the layer of `seeds` seeds holds after `pass`, in
+    /// place of what was kept for it before.
+    fn save(&self, seeds: u32, pass: Pass, sections: &[&[u8]]);
+
+    /// Whether [`Checkpoint::save`] keeps anything of the layer of `seeds` seeds (if not, the
+    /// build does not gather what it would save).
+    fn keeps(&self, seeds: u32) -> bool;
+}
+
+/// No checkpoint: nothing kept, nothing resumed.
+pub struct NoCheckpoint;
+
+impl Checkpoint for NoCheckpoint {
+    fn resume(&self, _: u32, _: Pass, _: &mut [&mut [u8]]) -> bool {
+        false
+    }
+
+    fn save(&self, _: u32, _: Pass, _: &[&[u8]]) {}
+
+    fn keeps(&self, _: u32) -> bool {
+        false
+    }
+}
+
+/// The build of one layer up to its values, with what it needs besides the layers below.
+struct LayerValues<'a> {
+    variant: Variant,
+    n: u32,
+    split: Option<&'a Split<'a>>,
+    progress: &'a dyn Progress,
+    checkpoint: &'a dyn Checkpoint,
+}
+
+impl LayerValues<'_> {
+    /// The passes' view of the layer, its state words in `state`.
+    fn layer_build<'b>(&self, state: &'b mut Buffer, part: Part) -> LayerBuild<'b> {
+        let exact = self.variant == Variant::Awari;
+        LayerBuild {
+            variant: self.variant,
+            n: self.n,
+            len: reachable_len(self.n),
+            exact,
+            hs: high_shift(exact),
+            state: words(state),
+            part,
+        }
+    }
+
+    /// The moves pass (unless the checkpoint has it), the thresholds and, under abapa, the cycle
+    /// pass: the layer's values, with its state words (in `state_bytes`) holding each exact
+    /// position's distance by the captures that keep its value, for the distance pass.
+    fn values(
+        &self,
+        lower: &[LayerRef<'_>],
+        sweeps: &[Range<u32>],
+        done_with: &dyn Fn(Range<u32>),
+        state_bytes: &mut Buffer,
+    ) -> Built {
+        let (variant, n, split, progress) = (self.variant, self.n, self.split, self.progress);
+        let len = reachable_len(n);
+        let exact = variant == Variant::Awari;
+        let part = split.map_or(Part::WHOLE, Split::part);
+        // Under abapa, the margins of a cut game, which become the cycle pass's join thresholds
+        // (a multiple of 8 bytes, for its scans).
+        let cycle_len = if exact {
+            0
+        } else {
+            len.next_multiple_of(8) as usize
+        };
+        let mut cut = Buffer::zeroed(cycle_len);
+        if !self
+            .checkpoint
+            .resume(n, Pass::Moves, &mut [&mut *state_bytes, &mut cut])
+        {
+            *state_bytes = Buffer::zeroed(4 * len as usize);
+            cut = Buffer::zeroed(cycle_len);
+            {
+                let build = self.layer_build(state_bytes, part);
+                let own = part.share_of(len);
+                progress.start(Some(n), Phase::Moves, Some(own * sweeps.len() as u64));
+                let cut = atomics(&mut cut);
+                for (k, sweep) in sweeps.iter().enumerate() {
+                    build.moves_pass(lower, sweep, k == 0, cut, progress);
+                    done_with(sweep.clone());
+                }
+                if let Some(s) = split {
+                    s.share(build.state);
+                    if !exact {
+                        s.share(cut);
+                    }
+                }
+                progress.finish();
+            }
+            self.checkpoint
+                .save(n, Pass::Moves, &[&**state_bytes, &*cut]);
+        } else {
+            for sweep in sweeps {
+                done_with(sweep.clone());
+            }
+        }
+        let build = self.layer_build(state_bytes, part);
+        // The best exits, copied out of the state words once the layers below are let go, kept
+        // apart for the scans for seeds (read while the states change); under abapa, the upper
+        // bound's too.
+        let mut exits_low = Buffer::zeroed(len as usize);
+        let mut exits_high = Buffer::zeroed(cycle_len);
+        build.copy_exits(&mut exits_low, 0);
+        if !exact {
+            build.copy_exits(&mut exits_high, build.hs);
+        }
+
+        let last = if exact { 1 } else { -(n as i32) + 1 };
+        let thresholds = (n as i32 - last + 1).max(0) as u64;
+        // Abapa's cycle pass scans each threshold once more.
+        let passes = if exact { 1 } else { 2 };
+        progress.start(Some(n), Phase::Values, Some(passes * len * thresholds));
+        {
+            let high: &[u8] = if exact { &exits_low } else { &exits_high };
+            for t in (last..=n as i32).rev() {
+                match split {
+                    Some(s) => split::threshold_pass(s, &build, t, &exits_low, high, progress),
+                    None => build.threshold_pass(t, &exits_low, high, progress),
+                }
+            }
+        }
+        if !exact {
+            build.cycle_start(&mut cut, &mut exits_high);
+            let (sx, sl) = (words64(&mut cut), words64(&mut exits_high));
+            for t in last..=n as i32 {
+                match split {
+                    Some(s) => split::cycle_pass(s, &build, t, sx, sl, progress),
+                    None => build.cycle_pass(t, sx, sl, progress),
+                }
+            }
+        }
+        progress.finish();
+        drop(exits_high);
+        drop(cut);
+        let built = if exact {
+            build.values(0, 0)
+        } else {
+            // A position that never joins `R` stays in `Y_n`.
+            build.values(n as i32, -(n as i32))
+        };
+        let high: &[u8] = if exact { &built.low } else { &built.high };
+        distance::keep_exit_distances(&built.low, high, &exits_low, build.state);
+        built
+    }
 }
 
 /// The shared state of the build of one layer (all positions with `n` seeds), between its
@@ -991,19 +1154,6 @@ impl LayerBuild<'_> {
         high.par_iter_mut()
             .zip(self.state.par_iter())
             .for_each(|(b, s)| *b = value((s.load(Relaxed) >> 8) as u8, unset_high));
-        let bounded = if exact {
-            0
-        } else {
-            low.par_iter()
-                .zip(high.par_iter())
-                .filter(|(l, h)| l != h)
-                .count() as u64
-        };
-        Built {
-            low,
-            high,
-            dist: Buffer::zeroed(0),
-            bounded,
-        }
+        Built::new(low, high)
     }
 }

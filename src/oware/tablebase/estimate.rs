@@ -236,6 +236,20 @@ impl BuildEstimate {
         }
     }
 
+    /// Bytes of disk a checkpoint of the largest layer with at least `min_positions` positions
+    /// takes beside the layer files while that layer is built (`file::PassFiles`), 0 when no
+    /// layer is that large: the larger one, after the moves pass, holds what the moves pass does
+    /// ([`moves_bytes_per_position`]; after the values, 2 bytes a position under awari, 3
+    /// under abapa).
+    pub fn checkpoint_bytes(&self, min_positions: u64) -> u64 {
+        self.layers
+            .iter()
+            .filter(|l| l.positions >= min_positions)
+            .map(|l| HEADER_LEN as u64 + l.positions * moves_bytes_per_position(self.variant))
+            .max()
+            .unwrap_or(0)
+    }
+
     /// Seconds of wall-clock time on `cores` cores (at least 1), if the work splits evenly
     /// over them (the builds to 24 seeds kept 2 cores 95% busy).
     pub fn wall_seconds(&self, cores: usize) -> f64 {

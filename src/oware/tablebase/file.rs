@@ -7,10 +7,11 @@
 //! position (2 awari, 3 abapa), 4 the positions whose value is only bounded.
 
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use super::index::MAX_SEEDS;
 use super::reachable::reachable_len;
-use super::{Layer, Tablebase};
+use super::{Checkpoint, Layer, Pass, Tablebase};
 use crate::oware::Variant;
 use crate::retro::file::{self as table, TableError, TableFile, COUNTS};
 use crate::retro::Storage;
@@ -200,11 +201,163 @@ fn stray_files(dir: &Path) -> Vec<TableError> {
         .collect()
 }
 
-/// Whether `name` is the name of a layer file of either variant.
+/// Whether `name` is the name of a layer file or of a checkpoint ([`PassFiles`]) of either
+/// variant.
 fn is_layer_name(name: &str) -> bool {
     (0..=MAX_SEEDS).any(|n| {
         [Variant::Abapa, Variant::Awari]
             .iter()
-            .any(|&v| layer_name(v, n) == name)
+            .any(|&v| layer_name(v, n) == name || pass_name(v, n) == name)
     })
+}
+
+/// The game name in a checkpoint's header ([`PassFiles`]).
+pub const PASS_GAME: &str = "oware-pass";
+
+/// The version of a checkpoint's layout: the build's state words as this build lays them out
+/// (`build.rs`); a checkpoint of another layout is refused, and the layer built from its start.
+pub const PASS_VERSION: u32 = 1;
+
+/// The file name of the checkpoint of the layer of `seeds` seeds ([`PassFiles`]).
+pub fn pass_name(variant: Variant, seeds: u32) -> String {
+    format!("oware-{variant}-{seeds:02}.pass")
+}
+
+/// Checkpoints of the builds of layers in files beside the layer files: `oware-<variant>-<seeds>.pass`,
+/// what the build holds after its last pass kept ([`Pass`]; a [`crate::retro::file`] table of game
+/// [`PASS_GAME`], counts: the variant, the seeds, the positions, the pass, the sections), written
+/// whole or not at all and replaced by the next pass's. Only layers of at least `min_positions`
+/// positions are kept (smaller ones are quicker to build again than to write). The front end
+/// removes a layer's checkpoint once its layer file is written ([`PassFiles::done`]), and reads
+/// what went wrong from [`PassFiles::take_problems`].
+pub struct PassFiles {
+    dir: PathBuf,
+    variant: Variant,
+    min_positions: u64,
+    problems: Mutex<Problems>,
+}
+
+/// What went wrong with the checkpoint files since the last [`PassFiles::take_problems`].
+#[derive(Debug, Default)]
+pub struct Problems {
+    /// Checkpoints found but not used (truncated, corrupt, of another layout): the layer was
+    /// built from the start of the pass before them.
+    pub unread: Vec<TableError>,
+    /// Checkpoints that could not be written.
+    pub unwritten: Vec<TableError>,
+}
+
+impl PassFiles {
+    /// Checkpoints of the layers of `variant` with at least `min_positions` positions, in `dir`.
+    pub fn new(dir: &Path, variant: Variant, min_positions: u64) -> PassFiles {
+        PassFiles {
+            dir: dir.to_owned(),
+            variant,
+            min_positions,
+            problems: Mutex::new(Problems::default()),
+        }
+    }
+
+    /// The path of the checkpoint of the layer of `seeds` seeds.
+    pub fn path(&self, seeds: u32) -> PathBuf {
+        self.dir.join(pass_name(self.variant, seeds))
+    }
+
+    /// Removes the checkpoint of the layer of `seeds` seeds, if there is one: for after its
+    /// layer file is written.
+    ///
+    /// # Errors
+    /// [`TableError::Io`] when it is there and cannot be removed.
+    pub fn done(&self, seeds: u32) -> Result<(), TableError> {
+        let path = self.path(seeds);
+        match std::fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                Err(TableError::Io { path, source: e })
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// What went wrong since the last call, now forgotten.
+    pub fn take_problems(&self) -> Problems {
+        std::mem::take(&mut *self.problems.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    fn problem(&self, unread: bool, e: TableError) {
+        let mut p = self.problems.lock().unwrap_or_else(|e| e.into_inner());
+        if unread {
+            &mut p.unread
+        } else {
+            &mut p.unwritten
+        }
+        .push(e);
+    }
+
+    fn counts(&self, seeds: u32, pass: Pass, sections: usize) -> [u64; COUNTS] {
+        let mut counts = [0u64; COUNTS];
+        counts[..5].copy_from_slice(&[
+            self.variant as u64,
+            seeds as u64,
+            reachable_len(seeds),
+            pass as u64,
+            sections as u64,
+        ]);
+        counts
+    }
+}
+
+impl Checkpoint for PassFiles {
+    fn resume(&self, seeds: u32, pass: Pass, sections: &mut [&mut [u8]]) -> bool {
+        if !self.keeps(seeds) {
+            return false;
+        }
+        let path = self.path(seeds);
+        let expected = self.counts(seeds, pass, sections.len());
+        match table::peek(&path, PASS_GAME, PASS_VERSION) {
+            Err(TableError::Missing(_)) => return false,
+            Err(e) => {
+                self.problem(true, e);
+                return false;
+            }
+            // Another pass's: not this one's to read.
+            Ok(c) if c[..5] == expected[..5] => {}
+            Ok(c) if c[..3] == expected[..3] => return false,
+            Ok(c) => {
+                let reason = format!(
+                    "it holds variant {} with {} seeds and {} positions, expected {} with \
+                     {seeds} and {}",
+                    c[0], c[1], c[2], self.variant, expected[2]
+                );
+                self.problem(true, TableError::Inconsistent { path, reason });
+                return false;
+            }
+        }
+        match table::read_into(&path, PASS_GAME, PASS_VERSION, sections) {
+            Ok(_) => true,
+            Err(e) => {
+                self.problem(true, e);
+                false
+            }
+        }
+    }
+
+    fn save(&self, seeds: u32, pass: Pass, sections: &[&[u8]]) {
+        if !self.keeps(seeds) {
+            return;
+        }
+        let counts = self.counts(seeds, pass, sections.len());
+        if let Err(e) = table::write(
+            &self.path(seeds),
+            PASS_GAME,
+            PASS_VERSION,
+            &counts,
+            sections,
+        ) {
+            self.problem(false, e);
+        }
+    }
+
+    fn keeps(&self, seeds: u32) -> bool {
+        reachable_len(seeds) >= self.min_positions
+    }
 }

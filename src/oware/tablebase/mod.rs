@@ -37,6 +37,7 @@ use std::fmt;
 use crate::oware::{Board, Move, Variant};
 use crate::retro::{Progress, Storage};
 use build::LayerRef;
+pub use build::{Checkpoint, NoCheckpoint, Pass};
 use index::MAX_SEEDS;
 use reachable::reachable_len;
 
@@ -162,7 +163,23 @@ impl Tablebase {
         memory: Option<u64>,
         progress: &dyn Progress,
     ) -> LayerReport {
-        self.build_next_on(memory, progress, None)
+        self.build_next_on(memory, progress, None, &NoCheckpoint)
+    }
+
+    /// Builds the next layer as [`Tablebase::build_next_within`] does, keeping what it holds
+    /// after its moves pass and after its values in `checkpoint` ([`Pass`]), and going on from
+    /// the last pass kept there for this layer, if any, instead of from the layer's start: the
+    /// same layer either way. [`file::PassFiles`] keeps them in files.
+    ///
+    /// # Panics
+    /// If the table already holds [`MAX_SEEDS`] seeds.
+    pub fn build_next_resumable(
+        &mut self,
+        memory: Option<u64>,
+        progress: &dyn Progress,
+        checkpoint: &dyn Checkpoint,
+    ) -> LayerReport {
+        self.build_next_on(memory, progress, None, checkpoint)
     }
 
     /// Builds the next layer as [`Tablebase::build_next_within`] does, as one rank of a build
@@ -179,15 +196,16 @@ impl Tablebase {
         progress: &dyn Progress,
         split: &split::Split,
     ) -> LayerReport {
-        self.build_next_on(memory, progress, Some(split))
+        self.build_next_on(memory, progress, Some(split), &NoCheckpoint)
     }
 
-    /// [`Tablebase::build_next_within`], split when `split` is given.
+    /// [`Tablebase::build_next_within`], split when `split` is given, with `checkpoint`.
     fn build_next_on(
         &mut self,
         memory: Option<u64>,
         progress: &dyn Progress,
         split: Option<&split::Split>,
+        checkpoint: &dyn Checkpoint,
     ) -> LayerReport {
         let n = self.layers.len() as u32;
         assert!(n <= MAX_SEEDS, "the table is complete");
@@ -208,6 +226,7 @@ impl Tablebase {
                 &done_with,
                 progress,
                 split,
+                checkpoint,
             )
         };
         let sections = if built.high.is_empty() {
