@@ -41,7 +41,8 @@ enum TablebaseCommand {
         /// The rules: abapa or awari.
         #[arg(long, default_value = "abapa", value_parser = parse_variant)]
         variant: Variant,
-        /// Where the layer files go.
+        /// Where the layer files go (and, while a layer is built, its best exits, parked out of
+        /// memory in oware-<variant>-<seeds>.park, and its checkpoint).
         #[arg(long, default_value = DEFAULT_DIR)]
         dir: PathBuf,
         /// Starts the build even when the memory or the disk is short.
@@ -214,7 +215,10 @@ fn build(
         )?;
     }
     let first = tb.seeds().map_or(0, |s| s + 1);
-    let estimate = BuildEstimate::new(variant, first, seeds, memory);
+    // The plain build parks each layer's best exits in --dir while it finds the values; a split
+    // build holds them.
+    let parked = split.is_none();
+    let estimate = BuildEstimate::new(variant, first, seeds, memory, parked);
     // Split builds keep no checkpoints.
     let min_positions = match split {
         Some(_) => u64::MAX,
@@ -243,7 +247,7 @@ fn build(
     }
     if let Some(short) = short {
         let fits = (first..seeds).rev().find(|&n| {
-            let e = BuildEstimate::new(variant, first, n, memory);
+            let e = BuildEstimate::new(variant, first, n, memory, parked);
             shortfall(&e, checkpoint_bytes(&e), &machine, dir).is_none()
         });
         let fewer = match fits {
@@ -271,6 +275,16 @@ fn build(
         let problems = checkpoint.take_problems();
         for p in &problems.unread {
             log::warn!("{p}; built that part of the layer again");
+        }
+        for p in &problems.unparked {
+            log::warn!("{p}; the build held those bytes in memory");
+        }
+        if let Some(e) = problems.lost.into_iter().next() {
+            return Err(anyhow::Error::new(e).context(format!(
+                "reading back the best exits parked while layer {} was built: that layer is \
+                 not written",
+                report.seeds
+            )));
         }
         if let Some(e) = problems.unwritten.into_iter().next() {
             return Err(anyhow::Error::new(e).context(format!(
@@ -456,7 +470,7 @@ fn write_estimate(
         machine.memory_total.map_or_else(unknown, bytes),
         bytes(e.disk),
         if checkpoint > 0 {
-            format!(" and {} for a checkpoint", bytes(checkpoint))
+            format!(" and {} more while a layer is built", bytes(checkpoint))
         } else {
             String::new()
         },
@@ -488,7 +502,7 @@ fn shortfall(e: &BuildEstimate, checkpoint: u64, machine: &Machine, dir: &Path) 
     let disk = e.disk + checkpoint;
     if let Some(free) = machine.disk_free.filter(|&f| f < disk) {
         let and_checkpoint = if checkpoint > 0 {
-            format!(" (and {} more for a checkpoint)", bytes(checkpoint))
+            format!(" (and {} more while a layer is built)", bytes(checkpoint))
         } else {
             String::new()
         };

@@ -657,23 +657,30 @@ fn build_says_what_it_takes_and_refuses_what_the_machine_cannot_hold() {
     let build = |seeds: &str| tablebase(&["build", "--variant", "awari", "--seeds", seeds], &dir);
     // The whole game. Layer 48's moves pass alone holds 4 bytes per position of it, and then
     // its sweeps over the layers below each read one layer (no machine these tests run on has
-    // memory beside it for more); its peak comes after, 6 bytes per position (the state words,
-    // the values and the distances): 6 * 203,648,015,935 bytes, 1.11 TiB.
+    // memory beside it for more): the largest, layer 46, 2 * 136,883,249,790 bytes beside 4 *
+    // 203,648,015,935, 1013.6 GiB, is the peak (the later passes hold 5 bytes per position: the
+    // state words and the values, the best exits parked on disk).
     let (ok, out, err) = build("48");
     assert!(!ok, "{out}{err}");
     assert!(
         err.contains(
-            "not building awari up to 48 seeds: it needs 1.11 TiB of memory at its peak \
+            "not building awari up to 48 seeds: it needs 1013.6 GiB of memory at its peak \
              (building layer 48) and this machine has "
         ),
+        "{err}"
+    );
+    // Beside the layer files, layer 48's checkpoint (4 bytes a position) and its parked best
+    // exits (1 byte), 948.3 GiB.
+    assert!(
+        err.contains("its layer files take 1.92 TiB (and 948.3 GiB more while a layer is built)"),
         "{err}"
     );
     assert!(err.contains("pass --force to start anyway"), "{err}");
     // Layers 30 to 46 are read, each in a sweep of its own (47 with 46, and 0 to 29 with 30).
     assert!(
         out.contains(
-            "to build: layer 48:  203648015935 positions, 1.11 TiB at the peak (its moves pass \
-             in 18 sweeps over the layers below)"
+            "to build: layer 48:  203648015935 positions, 1013.6 GiB at the peak (its moves \
+             pass in 18 sweeps over the layers below)"
         ),
         "{out}"
     );
@@ -747,12 +754,12 @@ fn a_memory_bound_builds_the_same_layers_in_sweeps() {
     let (ok, out, err) = tablebase(&["build", "--seeds", "10", "--memory", "1M", "--force"], &b);
     assert!(ok, "{out}{err}");
     // Layers 0 to 8 are read, each alone (one sweep of layers 0 to 8 would hold 10.7 MiB); the
-    // peak is layer 10's later passes (7 bytes for each of its 351,351 positions) beside the
-    // overhead (8 MiB): 10.3 MiB, above its moves pass (5 bytes a position beside layer 8,
-    // 75,504 positions of 3 bytes: 9.9 MiB).
+    // peak is layer 10's later passes (6 bytes for each of its 351,351 positions, its best
+    // exits parked) beside the overhead (8 MiB): 10.0 MiB, above its moves pass (4 bytes a
+    // position beside layer 8, 75,504 positions of 3 bytes: 9.8 MiB).
     assert!(
         out.contains(
-            "to build: layer 10:        351351 positions, 10.3 MiB at the peak (its moves pass \
+            "to build: layer 10:        351351 positions, 10.0 MiB at the peak (its moves pass \
              in 9 sweeps over the layers below), a file of 1.0 MiB"
         ),
         "{out}"
@@ -1161,12 +1168,15 @@ fn probe_prints_values_once_and_errors_without_backtraces() {
 /// The sections a checkpoint kept, by layer and pass.
 type Sections = HashMap<(u32, Pass), Vec<Vec<u8>>>;
 
-/// A checkpoint in memory: every pass saved, and the one a resume may use.
+/// A checkpoint in memory: every pass saved, and the one a resume may use; bytes parked (read
+/// back, or `lose`s them).
 #[derive(Default)]
 struct Kept {
     saved: Mutex<Sections>,
     serve: Option<Pass>,
     resumed: Mutex<Vec<Pass>>,
+    parked: Mutex<Vec<u8>>,
+    lose: bool,
 }
 
 impl Checkpoint for Kept {
@@ -1194,6 +1204,17 @@ impl Checkpoint for Kept {
     fn keeps(&self, _: u32) -> bool {
         true
     }
+
+    fn park(&self, _: u32, bytes: &[u8]) -> bool {
+        *self.parked.lock().unwrap() = bytes.to_vec();
+        true
+    }
+
+    fn unpark(&self, _: u32, at: u64, into: &mut [u8]) -> bool {
+        let parked = self.parked.lock().unwrap();
+        into.copy_from_slice(&parked[at as usize..at as usize + into.len()]);
+        !self.lose
+    }
 }
 
 /// The bytes of the file of layer `n` of `tb`, written to a scratch directory `name`.
@@ -1210,16 +1231,20 @@ fn a_layer_resumed_from_either_checkpoint_is_the_same_layer() {
         let kept = Kept::default();
         whole.build_next_resumable(None, &Silent, &kept);
         let expected = layer_file(&whole, 12, &format!("resume_whole_{variant}"));
+        // Its best exits parked and read back: the same layer as the build that holds them.
+        let held = Tablebase::build(variant, 12, &Silent);
+        assert!(layer_file(&held, 12, &format!("resume_held_{variant}")) == expected);
         let saved = std::mem::take(&mut *kept.saved.lock().unwrap());
-        // Layer 12: the state words after the moves pass (4 bytes a position, abapa's cut
-        // margins beside), then the best exits' distances, the lower and the upper bounds.
+        // Layer 12: the state words after the moves pass (4 bytes a position), then the best
+        // exits' distances, the lower and the upper bounds; 1 byte a position parked.
         let len = reachable::reachable_len(12) as usize;
+        assert_eq!(kept.parked.lock().unwrap().len(), len);
         let sizes = |pass| saved[&(12, pass)].iter().map(Vec::len).collect::<Vec<_>>();
-        let (moves, values) = match variant {
-            Variant::Awari => (vec![4 * len, 0], vec![len, len, 0]),
-            Variant::Abapa => (vec![4 * len, len.next_multiple_of(8)], vec![len, len, len]),
+        let values = match variant {
+            Variant::Awari => vec![len, len, 0],
+            Variant::Abapa => vec![len, len, len],
         };
-        assert_eq!(sizes(Pass::Moves), moves);
+        assert_eq!(sizes(Pass::Moves), [4 * len]);
         assert_eq!(sizes(Pass::Values), values);
         for pass in [Pass::Moves, Pass::Values] {
             let resumer = Kept {
@@ -1245,6 +1270,18 @@ fn a_layer_resumed_from_either_checkpoint_is_the_same_layer() {
         let mut tb = Tablebase::build(variant, 11, &Silent);
         tb.build_next_resumable(None, &Silent, &resumer);
         assert!(layer_file(&tb, 12, &format!("resume_wrong_{variant}")) != expected);
+        // Parked bytes that cannot be read back: the layer is not the same (the front end
+        // drops it), and no checkpoint of its values is kept.
+        let loser = Kept {
+            lose: true,
+            ..Kept::default()
+        };
+        let mut tb = Tablebase::build(variant, 11, &Silent);
+        tb.build_next_resumable(None, &Silent, &loser);
+        assert!(layer_file(&tb, 12, &format!("resume_lost_{variant}")) != expected);
+        let saved = loser.saved.lock().unwrap();
+        assert!(saved.contains_key(&(12, Pass::Moves)));
+        assert!(!saved.contains_key(&(12, Pass::Values)));
     }
 }
 
@@ -1263,7 +1300,13 @@ fn checkpoint_files_are_read_back_whole_or_not_at_all() {
     assert_eq!((x == a, y == b), (true, true));
     let p = files.take_problems();
     assert!(p.unread.is_empty() && p.unwritten.is_empty(), "{p:?}");
-    // The loader takes the checkpoint for no stray file.
+    // Parked bytes are read back from anywhere in them.
+    assert!(files.park(5, &a));
+    assert!(files.park_path(5).ends_with("oware-abapa-05.park"));
+    let mut part = vec![0; 100];
+    assert!(files.unpark(5, 1000, &mut part));
+    assert!(part == a[1000..1100]);
+    // The loader takes the checkpoint and the parked bytes for no stray file.
     let (_, problems) = file::load(&dir, Variant::Abapa, None);
     assert!(
         problems.iter().all(|p| !p.to_string().contains("stray")),
@@ -1290,9 +1333,19 @@ fn checkpoint_files_are_read_back_whole_or_not_at_all() {
     assert!(!big.resume(5, Pass::Moves, &mut [&mut x, &mut y]));
     let gone = file::PassFiles::new(&dir.join("no/such/dir"), Variant::Abapa, 0);
     gone.save(5, Pass::Moves, &[&a, &b]);
-    assert_eq!(gone.take_problems().unwritten.len(), 1);
+    assert!(!gone.park(5, &a));
+    assert!(!gone.unpark(5, 0, &mut part));
+    let p = gone.take_problems();
+    assert_eq!(
+        (p.unwritten.len(), p.unparked.len(), p.lost.len()),
+        (1, 1, 1),
+        "{p:?}"
+    );
+    // Past the end of the parked bytes: lost too.
+    assert!(!files.unpark(5, a.len() as u64 - 10, &mut part));
+    assert_eq!(files.take_problems().lost.len(), 1);
     files.done(5).unwrap();
-    assert!(!files.path(5).exists());
+    assert!(!files.path(5).exists() && !files.park_path(5).exists());
     files.done(5).unwrap();
 }
 
@@ -1308,10 +1361,10 @@ fn the_command_line_keeps_checkpoints_only_while_a_layer_is_built() {
     assert!(ok, "{out}{err}");
     assert!(err.contains("oware-abapa-10.pass"), "{err}");
     assert!(err.contains("built that part of the layer again"), "{err}");
-    // Layer 10 is the largest checkpoint, after its moves pass: 351,351 positions of 5 bytes
-    // (the state words and the cut margins), and the header.
+    // Layer 10 is the largest checkpoint, after its moves pass: 351,351 positions of 4 bytes
+    // (the state words) and the header, beside its parked best exits (1 byte a position).
     assert!(
-        out.contains("disk 1.8 MiB of layer files and 1.7 MiB for a checkpoint"),
+        out.contains("disk 1.8 MiB of layer files and 1.7 MiB more while a layer is built"),
         "{out}"
     );
     let left: Vec<_> = std::fs::read_dir(&dir)
@@ -1325,7 +1378,11 @@ fn the_command_line_keeps_checkpoints_only_while_a_layer_is_built() {
     let plain = scratch("pass_cli_plain");
     let (ok, out, err) = tablebase(&["build", "--seeds", "10"], &plain);
     assert!(ok, "{out}{err}");
-    assert!(!out.contains("for a checkpoint"), "{out}");
+    // Only the parked best exits.
+    assert!(
+        out.contains("of layer files and 343.1 KiB more while a layer is built"),
+        "{out}"
+    );
     for n in 0..=10 {
         let name = file::layer_name(Variant::Abapa, n);
         assert!(

@@ -37,6 +37,36 @@ impl Buffer {
         Buffer(Repr::Mapped(map))
     }
 
+    /// Gives the memory of the bytes of `range` back to the system, where whole pages of it
+    /// allow (a zeroed buffer only; the others keep theirs): for a pass done with part of a
+    /// buffer long before the whole. The buffer keeps its length; the bytes given back read as
+    /// 0 after.
+    ///
+    /// # Panics
+    /// If `range` is not within the buffer.
+    pub fn release(&mut self, range: Range<usize>) {
+        assert!(range.start <= range.end && range.end <= self.len());
+        #[cfg(unix)]
+        if let Repr::Mapped(map) = &self.0 {
+            const PAGE: usize = 4096;
+            let base = map.as_ptr() as usize;
+            let start = (base + range.start).next_multiple_of(PAGE) - base;
+            let end = ((base + range.end) / PAGE * PAGE).saturating_sub(base);
+            if start < end {
+                // SAFETY: the exclusive borrow of the buffer means no view of these bytes lives;
+                // after MADV_DONTNEED a private anonymous mapping's pages read as zeros, which
+                // are valid bytes. Only advice: on an error the memory stays as it was.
+                let _ = unsafe {
+                    map.unchecked_advise_range(
+                        memmap2::UncheckedAdvice::DontNeed,
+                        start,
+                        end - start,
+                    )
+                };
+            }
+        }
+    }
+
     /// The words' bytes in little-endian order (a table file's), without a copy on a
     /// little-endian machine.
     pub fn from_words(mut words: Vec<u64>) -> Buffer {
@@ -168,5 +198,26 @@ impl Storage {
             Backing::Owned(_) => Ok(()),
             Backing::Mapped { file, .. } => file.check_length(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Buffer;
+
+    #[test]
+    fn released_pages_read_as_zero_and_the_rest_is_kept() {
+        let mut b = Buffer::zeroed(5 * 4096);
+        b.fill(7);
+        // Pages 1 and 2 whole, and parts of pages 0 and 3, which are kept.
+        b.release(4000..3 * 4096 + 100);
+        assert!(b[..4096].iter().all(|&x| x == 7));
+        assert!(b[4096..3 * 4096].iter().all(|&x| x == 0));
+        assert!(b[3 * 4096..].iter().all(|&x| x == 7));
+        assert_eq!(b.len(), 5 * 4096);
+        // A buffer taken over from a vector keeps its bytes.
+        let mut v = Buffer::from(vec![3u8; 3 * 4096]);
+        v.release(0..3 * 4096);
+        assert!(v.iter().all(|&x| x == 3));
     }
 }

@@ -37,7 +37,7 @@
 //! seeds found by one scan of the layer, with atomic bytes for the shared state.
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -74,6 +74,14 @@ fn words64(bytes: &mut [u8]) -> &[AtomicU64] {
     assert!(bytes.len().is_multiple_of(8) && (bytes.as_ptr() as usize).is_multiple_of(8));
     // SAFETY: as for `words`, with 8 for 4.
     unsafe { std::slice::from_raw_parts(bytes.as_mut_ptr().cast::<AtomicU64>(), bytes.len() / 8) }
+}
+
+/// The bytes as atomic words of two (the length even, the start aligned to 2): the distance
+/// pass's scratch words.
+fn words16(bytes: &mut [u8]) -> &[AtomicU16] {
+    assert!(bytes.len().is_multiple_of(2) && (bytes.as_ptr() as usize).is_multiple_of(2));
+    // SAFETY: as for `words`, with 2 for 4.
+    unsafe { std::slice::from_raw_parts(bytes.as_mut_ptr().cast::<AtomicU16>(), bytes.len() / 2) }
 }
 
 /// Where byte `k` (0-7) of a word of eight bytes in memory is in the word's value.
@@ -521,19 +529,20 @@ pub(super) fn build_layer(
     } else {
         checkpoint
     };
-    let mut state = Buffer::zeroed(4 * len as usize);
-    // The distance pass reads of the state words only the best exits' distances.
     let mut exit_dist = Buffer::zeroed(len as usize);
     let mut low = Buffer::zeroed(len as usize);
     let mut high = Buffer::zeroed(if exact { 0 } else { len as usize });
     let resumed = checkpoint.resume(n, Pass::Values, &mut [&mut exit_dist, &mut low, &mut high]);
+    // The distance pass's scratch words, 2 bytes a position, each starting as the distance by
+    // the captures that keep the position's value.
+    let mut scratch = Buffer::zeroed(2 * len as usize);
     let mut built = if resumed {
-        state
-            .par_chunks_mut(4 * CHUNK as usize)
+        scratch
+            .par_chunks_mut(2 * CHUNK as usize)
             .zip(exit_dist.par_chunks(CHUNK as usize))
             .for_each(|(words, d)| {
-                for (w, &d) in words.chunks_exact_mut(4).zip(d) {
-                    w.copy_from_slice(&((d as u32) << EXIT_DISTANCE_SHIFT).to_le_bytes());
+                for (w, &d) in words.chunks_exact_mut(2).zip(d) {
+                    w.copy_from_slice(&(d as u16).to_ne_bytes());
                 }
             });
         drop(exit_dist);
@@ -547,15 +556,29 @@ pub(super) fn build_layer(
             progress,
             checkpoint,
         };
-        let built = layer.values(lower, sweeps, done_with, &mut state);
-        if checkpoint.keeps(n) {
+        let mut state = Buffer::zeroed(4 * len as usize);
+        let (built, exits) = layer.values(lower, sweeps, done_with, &mut state);
+        let high: &[u8] = if exact { &built.low } else { &built.high };
+        let read =
+            distance::exit_scratch(&built.low, high, &mut state, &mut scratch, |at, into| {
+                match &exits {
+                    Exits::Held(b) => {
+                        into.copy_from_slice(&b[at..at + into.len()]);
+                        true
+                    }
+                    Exits::Parked => checkpoint.unpark(n, at as u64, into),
+                }
+            });
+        drop((state, exits));
+        // Without the best exits, the layer is not kept (the checkpoint says so), nor its values.
+        if read && checkpoint.keeps(n) {
             let mut exit_dist = Buffer::zeroed(len as usize);
             exit_dist
                 .par_chunks_mut(CHUNK as usize)
-                .zip(state.par_chunks(4 * CHUNK as usize))
+                .zip(scratch.par_chunks(2 * CHUNK as usize))
                 .for_each(|(d, words)| {
-                    for (d, w) in d.iter_mut().zip(words.chunks_exact(4)) {
-                        *d = w[EXIT_DISTANCE_SHIFT as usize / 8];
+                    for (d, w) in d.iter_mut().zip(words.chunks_exact(2)) {
+                        *d = u16::from_ne_bytes([w[0], w[1]]) as u8;
                     }
                 });
             checkpoint.save(n, Pass::Values, &[&exit_dist, &built.low, &built.high]);
@@ -569,23 +592,29 @@ pub(super) fn build_layer(
         len,
         &built.low,
         high,
-        words(&mut state),
+        words16(&mut scratch),
         progress,
         split,
     );
     built
 }
 
+/// Where a layer's best exits for the lower bound wait while its values are found.
+enum Exits {
+    /// In memory.
+    Held(Buffer),
+    /// Out of memory, in the checkpoint ([`Checkpoint::park`]).
+    Parked,
+}
+
 /// A pass of a layer's build after which a [`Checkpoint`] keeps what the build holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Pass {
-    /// The moves pass: its sections are the state words (4 bytes a position) and, under abapa,
-    /// the margins of a cut game (1 byte a position, rounded up to a multiple of 8; none under
-    /// awari).
+    /// The moves pass: its one section is the state words (4 bytes a position).
     Moves = 1,
-    /// The values: each position's distance by the captures of its best exit that keep its
-    /// value (the byte of its state word the distance pass reads), its lower bound and, under
-    /// abapa, its upper bound (1 byte a position each; none under awari).
+    /// The values: each position's distance by the captures that keep its value (what the
+    /// distance pass starts from), its lower bound and, under abapa, its upper bound (1 byte a
+    /// position each; none under awari).
     Values = 2,
 }
 
@@ -606,6 +635,22 @@ pub trait Checkpoint: Sync {
     /// Whether [`Checkpoint::save`] keeps anything of the layer of `seeds` seeds (if not, the
     /// build does not gather what it would save).
     fn keeps(&self, seeds: u32) -> bool;
+
+    /// Holds `bytes` of the layer of `seeds` seeds (its best exits, 1 byte a position) out of
+    /// memory until the build reads them back with [`Checkpoint::unpark`], in place of what was
+    /// parked before: whether it did (if not, the build keeps them in memory, 1 byte a position
+    /// more at its peak). None by default.
+    fn park(&self, _seeds: u32, _bytes: &[u8]) -> bool {
+        false
+    }
+
+    /// Reads `into.len()` of the bytes parked for the layer of `seeds` seeds back into `into`,
+    /// from the `at`-th: whether it could. When it could not, the build goes on without them to
+    /// a layer that is wrong and keeps no checkpoint of its values: the implementation must make
+    /// its caller drop that layer.
+    fn unpark(&self, _seeds: u32, _at: u64, _into: &mut [u8]) -> bool {
+        false
+    }
 }
 
 /// No checkpoint: nothing kept, nothing resumed.
@@ -648,52 +693,46 @@ impl LayerValues<'_> {
     }
 
     /// The moves pass (unless the checkpoint has it), the thresholds and, under abapa, the cycle
-    /// pass: the layer's values, with its state words (in `state_bytes`) holding each exact
-    /// position's distance by the captures that keep its value, for the distance pass.
+    /// pass: the layer's values, and its best exits for the lower bound, with its state words
+    /// (in `state_bytes`) holding the distance by the captures of each one, for the distance
+    /// pass ([`distance::exit_scratch`]).
     fn values(
         &self,
         lower: &[LayerRef<'_>],
         sweeps: &[Range<u32>],
         done_with: &dyn Fn(Range<u32>),
         state_bytes: &mut Buffer,
-    ) -> Built {
+    ) -> (Built, Exits) {
         let (variant, n, split, progress) = (self.variant, self.n, self.split, self.progress);
         let len = reachable_len(n);
         let exact = variant == Variant::Awari;
         let part = split.map_or(Part::WHOLE, Split::part);
-        // Under abapa, the margins of a cut game, which become the cycle pass's join thresholds
-        // (a multiple of 8 bytes, for its scans).
+        // Under abapa, the bytes of the upper bound's exits and of the cycle pass's join
+        // thresholds (a multiple of 8, for its scans).
         let cycle_len = if exact {
             0
         } else {
             len.next_multiple_of(8) as usize
         };
-        let mut cut = Buffer::zeroed(cycle_len);
         if !self
             .checkpoint
-            .resume(n, Pass::Moves, &mut [&mut *state_bytes, &mut cut])
+            .resume(n, Pass::Moves, &mut [&mut *state_bytes])
         {
             *state_bytes = Buffer::zeroed(4 * len as usize);
-            cut = Buffer::zeroed(cycle_len);
             {
                 let build = self.layer_build(state_bytes, part);
                 let own = part.share_of(len);
                 progress.start(Some(n), Phase::Moves, Some(own * sweeps.len() as u64));
-                let cut = atomics(&mut cut);
                 for (k, sweep) in sweeps.iter().enumerate() {
-                    build.moves_pass(lower, sweep, k == 0, cut, progress);
+                    build.moves_pass(lower, sweep, k == 0, progress);
                     done_with(sweep.clone());
                 }
                 if let Some(s) = split {
                     s.share(build.state);
-                    if !exact {
-                        s.share(cut);
-                    }
                 }
                 progress.finish();
             }
-            self.checkpoint
-                .save(n, Pass::Moves, &[&**state_bytes, &*cut]);
+            self.checkpoint.save(n, Pass::Moves, &[&**state_bytes]);
         } else {
             for sweep in sweeps {
                 done_with(sweep.clone());
@@ -724,9 +763,18 @@ impl LayerValues<'_> {
                 }
             }
         }
+        // The best exits are read again once the values are known: parked out of memory
+        // meanwhile where the checkpoint can.
+        let exits_low = if self.checkpoint.park(n, &exits_low) {
+            drop(exits_low);
+            Exits::Parked
+        } else {
+            Exits::Held(exits_low)
+        };
         if !exact {
-            build.cycle_start(&mut cut, &mut exits_high);
-            let (sx, sl) = (words64(&mut cut), words64(&mut exits_high));
+            let mut sx = Buffer::zeroed(cycle_len);
+            build.cycle_start(&mut sx, &mut exits_high);
+            let (sx, sl) = (words64(&mut sx), words64(&mut exits_high));
             for t in last..=n as i32 {
                 match split {
                     Some(s) => split::cycle_pass(s, &build, t, sx, sl, progress),
@@ -736,16 +784,13 @@ impl LayerValues<'_> {
         }
         progress.finish();
         drop(exits_high);
-        drop(cut);
         let built = if exact {
             build.values(0, 0)
         } else {
             // A position that never joins `R` stays in `Y_n`.
             build.values(n as i32, -(n as i32))
         };
-        let high: &[u8] = if exact { &built.low } else { &built.high };
-        distance::keep_exit_distances(&built.low, high, &exits_low, build.state);
-        built
+        (built, exits_low)
     }
 }
 
@@ -780,14 +825,12 @@ impl LayerBuild<'_> {
     /// A sweep of the moves pass: every position's moves played once, its best exits by the
     /// captures into the layers of `sweep` stored in its state word (with the number of its
     /// moves that stay in the layer and the exit's distance), merged with the earlier sweeps'
-    /// unless `first`; in the first, where `cut` is not empty (`abapa`), its margin if the game
-    /// is cut there ([`enc`]: the mover's row less the opponent's).
+    /// unless `first`.
     fn moves_pass(
         &self,
         lower: &[LayerRef<'_>],
         sweep: &Range<u32>,
         first: bool,
-        cut: &[AtomicU8],
         progress: &dyn Progress,
     ) {
         let (n, variant) = (self.n, self.variant);
@@ -803,12 +846,8 @@ impl LayerBuild<'_> {
             while i < end as usize {
                 batch.clear();
                 let take = BATCH.min(end as usize - i);
-                for k in 0..take {
-                    let w = word(&h);
-                    if first && !cut.is_empty() {
-                        cut[i + k].store(enc(cut_margin(w, n)), Relaxed);
-                    }
-                    let moves = play_moves(w, n, variant, sweep);
+                for _ in 0..take {
+                    let moves = play_moves(word(&h), n, variant, sweep);
                     prefetch_exits(&moves, n, lower);
                     batch.push(moves);
                     next(&mut h);
@@ -972,24 +1011,28 @@ impl LayerBuild<'_> {
 
     /// Prepares the cycle pass (`abapa`), once the thresholds have given each position its
     /// bounds by forcing an exit (`low_A` and `high_A`, kept in its state bytes, unassigned): the
-    /// count of moves back to all those that stay in the layer, and in place of the margins of a
-    /// cut game (`cut`) and of the best exits for the upper bound (`exits_high`), the thresholds
-    /// from which a position is in `R` whatever its moves lead to, as [`enc`] bytes: for the
-    /// mover's side, `max(low_A, cut) + 1` (out of `A` and unsafe; `low_A + 1` without a move
-    /// that stays in the layer); for the other side,
-    /// `max(-high_A, min(-cut, -exit)) + 1` (out of `A`, and unsafe or with an exit that gives
-    /// the mover more than `-t`).
-    fn cycle_start(&self, cut: &mut [u8], exits_high: &mut [u8]) {
+    /// count of moves back to all those that stay in the layer, and the thresholds from which a
+    /// position is in `R` whatever its moves lead to, as [`enc`] bytes, in `sx` (for the mover's
+    /// side) and in place of the best exits for the upper bound (`exits_high`, for the other
+    /// side): with `cut` the margin of a game cut there ([`cut_margin`]), `max(low_A, cut) + 1`
+    /// for the mover's side (out of `A` and unsafe; `low_A + 1` without a move that stays in the
+    /// layer), `max(-high_A, min(-cut, -exit)) + 1` for the other side (out of `A`, and unsafe or
+    /// with an exit that gives the mover more than `-t`).
+    fn cycle_start(&self, sx: &mut [u8], exits_high: &mut [u8]) {
         let n = self.n as i32;
-        cut.par_chunks_mut(CHUNK as usize)
+        sx.par_chunks_mut(CHUNK as usize)
             .zip(exits_high.par_chunks_mut(CHUNK as usize))
             .zip(self.state.par_chunks(CHUNK as usize))
-            .for_each(|((sx, sl), words)| {
-                for (j, word) in words.iter().enumerate() {
-                    let s = word.load(Relaxed);
+            .enumerate()
+            .for_each(|(c, ((sx, sl), words))| {
+                let mut h = houses(unrank(self.chunk(c as u64).0, self.n));
+                for (j, st) in words.iter().enumerate() {
+                    let c = cut_margin(word(&h), self.n);
+                    next(&mut h);
+                    let s = st.load(Relaxed);
                     let low = bound(s as u8, -n);
                     let high = bound((s >> 8) as u8, n);
-                    let (c, exit) = (dec(sx[j]), dec(sl[j]));
+                    let exit = dec(sl[j]);
                     let inside = (s >> INSIDE_SHIFT) & COUNT_MASK;
                     // Without a move that stays in the layer, out of A is in R.
                     sx[j] = enc(if inside == 0 { low } else { low.max(c) } + 1);
@@ -999,7 +1042,7 @@ impl LayerBuild<'_> {
                         | (enc(high) as u32) << 8
                         | inside << COUNT_SHIFT
                         | inside << INSIDE_SHIFT;
-                    word.store(s, Relaxed);
+                    st.store(s, Relaxed);
                 }
             });
     }

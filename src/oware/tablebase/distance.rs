@@ -19,7 +19,7 @@
 //! move that keeps the value leads to such a position, a side behind with one such move, and a
 //! distance beyond 254 plies.
 
-use std::sync::atomic::{AtomicU32, AtomicU8, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, AtomicU8, AtomicUsize, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -52,40 +52,69 @@ pub(super) fn after(d: u8) -> u8 {
     }
 }
 
-/// Keeps in each state word's byte [`EXIT_DISTANCE_SHIFT`]` / 8` the distance by the captures
-/// that keep the position's value, once its values are known (`low` and `high`, the same slice
-/// where every value is exact): the build's moves pass left there the distance by the captures
-/// of its best exit for the lower bound (`exits_low`, as the build's state byte), which keep the
-/// value only when it is that exit's. Elsewhere the byte becomes what no such capture gives:
-/// [`NONE`] for the side ahead or a value of 0, and 0 (no exit) for the side behind. A position
-/// without a legal move keeps its 0.
-pub(super) fn keep_exit_distances(low: &[u8], high: &[u8], exits_low: &[u8], state: &[AtomicU32]) {
-    state
-        .par_chunks(CHUNK as usize)
-        .enumerate()
-        .for_each(|(c, words)| {
-            let start = c * CHUNK as usize;
-            for (j, word) in words.iter().enumerate() {
-                let i = start + j;
-                if low[i] != high[i] {
-                    continue;
+/// Blocks of positions of [`exit_scratch`]: 1 Mi, 4 MiB of state words (each block adds its 2
+/// MiB of scratch words and 1 MiB of best exits before its state words go).
+const SCRATCH_BLOCK: usize = 1 << 20;
+
+/// Fills `scratch` (2 bytes a position, as the distance pass reads them) with each position's
+/// distance by the captures that keep its value, once its values are known (`low` and `high`,
+/// the same slice where every value is exact), and gives the memory of the build's state words
+/// (`state`, 4 bytes a position) back as it goes, a block of positions at a time, so that the two
+/// never hold more than the state words alone. The build's moves pass left in each state word's
+/// byte [`EXIT_DISTANCE_SHIFT`]` / 8` the distance by the captures of its best exit for the lower
+/// bound, which keep the value only when it is that exit's; `exits(at, into)` puts those exits
+/// (as the build's state bytes) of the positions from `at` on into `into`, or says it cannot.
+/// Elsewhere the distance is what no such capture gives: [`NONE`] for the side ahead or a value
+/// of 0, and 0 (no exit) for the side behind. A position without a legal move keeps its 0.
+///
+/// Returns false when `exits` gave nothing for a block: its positions were then taken as if no
+/// exit kept the value.
+pub(super) fn exit_scratch(
+    low: &[u8],
+    high: &[u8],
+    state: &mut Buffer,
+    scratch: &mut Buffer,
+    mut exits: impl FnMut(usize, &mut [u8]) -> bool,
+) -> bool {
+    let len = low.len();
+    assert!(state.len() == 4 * len && scratch.len() == 2 * len);
+    let mut read = true;
+    let mut block = vec![0u8; SCRATCH_BLOCK.min(len)];
+    for at in (0..len).step_by(SCRATCH_BLOCK) {
+        let end = (at + SCRATCH_BLOCK).min(len);
+        let exits_low = exits(at, &mut block[..end - at]).then_some(&block[..end - at]);
+        read &= exits_low.is_some();
+        scratch[2 * at..2 * end]
+            .par_chunks_mut(2 * CHUNK as usize)
+            .zip(state[4 * at..4 * end].par_chunks(4 * CHUNK as usize))
+            .enumerate()
+            .for_each(|(c, (out, words))| {
+                let start = at + c * CHUNK as usize;
+                for (j, (out, w)) in out
+                    .chunks_exact_mut(2)
+                    .zip(words.chunks_exact(4))
+                    .enumerate()
+                {
+                    let i = start + j;
+                    let w = u32::from_ne_bytes([w[0], w[1], w[2], w[3]]);
+                    let mut d = (w >> EXIT_DISTANCE_SHIFT) as u8;
+                    if low[i] == high[i] {
+                        let v = low[i] as i8 as i32;
+                        if exits_low.is_none_or(|e| dec(e[i - at]) != v) {
+                            d = if v < 0 { 0 } else { NONE };
+                        }
+                    }
+                    out.copy_from_slice(&(d as u16).to_ne_bytes());
                 }
-                let v = low[i] as i8 as i32;
-                if dec(exits_low[i]) == v {
-                    continue;
-                }
-                let none = if v < 0 { 0 } else { NONE };
-                let w = word.load(Relaxed);
-                let w = (w & !(0xFF << EXIT_DISTANCE_SHIFT)) | (none as u32) << EXIT_DISTANCE_SHIFT;
-                word.store(w, Relaxed);
-            }
-        });
+            });
+        state.release(4 * at..4 * end);
+    }
+    read
 }
 
 /// The distances of the layer of `n` seeds (`len` positions): `low` and `high` are its bounds
-/// (the same slice where every value is exact); `scratch` holds the build's state words, whose
-/// byte [`EXIT_DISTANCE_SHIFT`]` / 8` is the distance by the captures that keep the value
-/// ([`keep_exit_distances`]; the rest is overwritten). One byte per position, [`NONE`] for none.
+/// (the same slice where every value is exact); `scratch` holds, one word per position, the
+/// distance by the captures that keep the value ([`exit_scratch`]; then overwritten). One byte per position, [`NONE`] for none.
 /// With `split`, one rank of a split build ([`super::split`]): every rank returns all of them.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn distances(
@@ -94,7 +123,7 @@ pub(super) fn distances(
     len: u64,
     low: &[u8],
     high: &[u8],
-    scratch: &[AtomicU32],
+    scratch: &[AtomicU16],
     progress: &dyn Progress,
     split: Option<&Split>,
 ) -> Buffer {
@@ -169,7 +198,9 @@ struct Pass<'a> {
     /// ([`NONE`]: not due). A position is resolved at the level it is due at when that level
     /// comes: no distance ever falls to a level already passed.
     dist: &'a [AtomicU8],
-    scratch: &'a [AtomicU32],
+    /// Per position, first the distance by the captures that keep its value, then its count
+    /// and its best exit (the side behind, see [`EXIT_SHIFT`]).
+    scratch: &'a [AtomicU16],
     due: &'a [AtomicUsize],
     /// The highest level any position was made due at.
     last_due: AtomicU8,
@@ -209,9 +240,9 @@ impl Pass<'_> {
         for i in start as usize..end as usize {
             let w = word(&h);
             next(&mut h);
-            // The distance by the captures that keep the value (`keep_exit_distances`), 0 for
-            // no legal move.
-            let d = (self.scratch[i].load(Relaxed) >> EXIT_DISTANCE_SHIFT) as u8;
+            // The distance by the captures that keep the value (`exit_scratch`), 0 for no legal
+            // move.
+            let d = self.scratch[i].load(Relaxed) as u8;
             self.dist[i].store(NONE, Relaxed);
             self.scratch[i].store(0, Relaxed);
             let Some(v) = self.exact(i) else { continue };
@@ -232,7 +263,7 @@ impl Pass<'_> {
             // distance, as their resolutions count down).
             let board = Board::from_relative_houses(w, self.variant);
             let mask = board.legal_mask();
-            let mut inside = 0u32;
+            let mut inside = 0u16;
             for k in (0..6).filter(|k| mask & (1 << k) != 0) {
                 let (child, captured) = board.sow_and_capture(Move::from_house(k));
                 if captured != 0 {
@@ -248,7 +279,7 @@ impl Pass<'_> {
             if inside == 0 {
                 self.make_due(i, exit);
             } else {
-                self.scratch[i].store(inside | (exit as u32) << EXIT_SHIFT, Relaxed);
+                self.scratch[i].store(inside | (exit as u16) << EXIT_SHIFT, Relaxed);
             }
         }
     }

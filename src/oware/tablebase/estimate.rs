@@ -3,10 +3,14 @@
 //! variant alone (the front end compares them with the machine).
 //!
 //! **Memory** follows how the build allocates (`build.rs`, `Tablebase::build_next_within`).
-//! Layer `n` itself takes [`work_bytes_per_position`]: the 4-byte state word, and the best exits
-//! (1 byte awari; abapa 2, and the cut margins) while the moves and thresholds run, then the new
-//! values once the exits are dropped, and the distances (1 byte) while the state words serve the
-//! distance pass. The layers below it take [`bytes_per_value`] per position:
+//! Layer `n` itself takes [`work_bytes_per_position`]: the 4-byte state word alone in the moves
+//! pass; then the best exits (1 byte awari, 2 abapa) while the thresholds run; under abapa the
+//! upper bound's and the cycle pass's join thresholds (2 bytes) while it runs; then the new values
+//! (as many bytes as the best exits); and the best exits for the lower bound (1 byte) through it
+//! all, unless they are parked on disk ([`super::Checkpoint::park`], as `tablebase build` does)
+//! once the thresholds are done. The state words then make way for the distance pass's 2-byte
+//! words, and the distances take 1 byte. The layers below it take [`bytes_per_value`] per
+//! position:
 //!
 //! - built in memory (no memory bound): every layer below is held the whole time;
 //! - mapped from their files (`perfectplay tablebase build`, a memory bound given): only the
@@ -18,7 +22,9 @@
 //! [`OVERHEAD_BYTES`] covers the program and its threads. Against the peak resident memory
 //! `/usr/bin/time -v` measured (docs/tablebases.md), the estimate of the layers held in memory
 //! was 1.0 to 1.6 MiB above it from 14 to 20 seeds, both variants, and 2 to 3 MiB above it at
-//! 24 and 28 seeds, before the distances.
+//! 24 and 28 seeds, before the distances; with the best exits parked, 3.9 MiB below it at abapa's
+//! layer 22 within `--memory 900M` (a block of the state words waits beside the distance pass's
+//! words before it is given back).
 
 use std::ops::Range;
 
@@ -40,20 +46,21 @@ pub fn bytes_per_value(variant: Variant) -> u64 {
     }
 }
 
-/// Bytes per position of the layer being built, at the peak: the state word (4), the new
-/// values and the distances ([`bytes_per_value`]): 6 under awari, 7 under abapa.
-pub fn work_bytes_per_position(variant: Variant) -> u64 {
-    4 + bytes_per_value(variant)
+/// Bytes per position of the layer being built, at the peak: the state word (4) and the new
+/// values, and the best exits for the lower bound unless they are `parked`: 6 under awari, 7
+/// under abapa; 5 and 6 parked.
+pub fn work_bytes_per_position(variant: Variant, parked: bool) -> u64 {
+    match variant {
+        Variant::Awari => 6 - parked as u64,
+        Variant::Abapa => 7 - parked as u64,
+    }
 }
 
-/// Bytes per position of the layer being built during its moves pass: the state word (4), and
-/// under abapa the margins of a cut game (1): 4 and 5. The best exits are copied out of the
-/// state words after the pass, once the layers below are let go.
-pub fn moves_bytes_per_position(variant: Variant) -> u64 {
-    match variant {
-        Variant::Awari => 4,
-        Variant::Abapa => 5,
-    }
+/// Bytes per position of the layer being built during its moves pass: the state word, 4 under
+/// either variant. The best exits are copied out of the state words after the pass, once the
+/// layers below are let go.
+pub fn moves_bytes_per_position(_variant: Variant) -> u64 {
+    4
 }
 
 /// The layers (seeds on the board) the captures of the positions of `n` seeds lead into:
@@ -148,7 +155,7 @@ pub struct LayerEstimate {
     /// Positions in the layer, [`reachable_len`]`(seeds)`.
     pub positions: u64,
     /// Bytes of memory the build holds at its peak while building this layer: the layer's own
-    /// work ([`work_bytes_per_position`]), the layers below ([`bytes_per_value`] per position:
+    /// work ([`work_bytes_per_position`], `parked` as given), the layers below ([`bytes_per_value`] per position:
     /// all of them without a memory bound, else those of the largest sweep beside the moves
     /// pass's [`moves_bytes_per_position`]) and [`OVERHEAD_BYTES`].
     pub peak_memory: u64,
@@ -163,13 +170,13 @@ pub struct LayerEstimate {
 
 impl LayerEstimate {
     /// The estimate for the layer of `seeds` seeds, in at most `memory` bytes (`None`: no
-    /// bound, every layer below held in memory).
+    /// bound, every layer below held in memory), its best exits `parked` on disk or not.
     ///
     /// # Panics
     /// If `seeds` is above [`MAX_SEEDS`].
-    pub fn new(variant: Variant, seeds: u32, memory: Option<u64>) -> LayerEstimate {
+    pub fn new(variant: Variant, seeds: u32, memory: Option<u64>, parked: bool) -> LayerEstimate {
         let positions = reachable_len(seeds);
-        let work = positions * work_bytes_per_position(variant);
+        let work = positions * work_bytes_per_position(variant, parked);
         let plan = sweeps(variant, seeds, memory);
         let peak_memory = if memory.is_none() {
             let below = seeds.checked_sub(1).map_or(0, reachable_total_len);
@@ -208,22 +215,32 @@ pub struct BuildEstimate {
     pub disk: u64,
     /// Seconds of one core's time, the sum of the layers' ([`layer_core_seconds`]).
     pub core_seconds: f64,
+    /// Whether the layers' best exits are parked on disk while their values are found.
+    pub parked: bool,
 }
 
 impl BuildEstimate {
     /// The estimate for building the layers of `first` to `seeds` seeds under `variant` (none
-    /// when `first > seeds`), in at most `memory` bytes (`None`: no bound, in memory).
+    /// when `first > seeds`), in at most `memory` bytes (`None`: no bound, in memory), their
+    /// best exits `parked` on disk or not.
     ///
     /// # Panics
     /// If `seeds` is above [`MAX_SEEDS`].
-    pub fn new(variant: Variant, first: u32, seeds: u32, memory: Option<u64>) -> BuildEstimate {
+    pub fn new(
+        variant: Variant,
+        first: u32,
+        seeds: u32,
+        memory: Option<u64>,
+        parked: bool,
+    ) -> BuildEstimate {
         assert!(seeds <= MAX_SEEDS, "at most {MAX_SEEDS} seeds");
         let layers: Vec<LayerEstimate> = (first..=seeds)
-            .map(|n| LayerEstimate::new(variant, n, memory))
+            .map(|n| LayerEstimate::new(variant, n, memory, parked))
             .collect();
         BuildEstimate {
             variant,
             seeds,
+            parked,
             positions: layers.iter().map(|l| l.positions).sum(),
             peak_memory: layers
                 .iter()
@@ -236,16 +253,22 @@ impl BuildEstimate {
         }
     }
 
-    /// Bytes of disk a checkpoint of the largest layer with at least `min_positions` positions
-    /// takes beside the layer files while that layer is built (`file::PassFiles`), 0 when no
-    /// layer is that large: the larger one, after the moves pass, holds what the moves pass does
-    /// ([`moves_bytes_per_position`]; after the values, 2 bytes a position under awari, 3
-    /// under abapa).
+    /// Bytes of disk the build takes beside the layer files while its largest layer is built
+    /// (`file::PassFiles`): its best exits, 1 byte a position, when they are parked, and its
+    /// checkpoint when it has at least `min_positions` positions. The larger checkpoint, after
+    /// the moves pass, holds what the moves pass does ([`moves_bytes_per_position`]; after the
+    /// values, 2 bytes a position under awari, 3 under abapa).
     pub fn checkpoint_bytes(&self, min_positions: u64) -> u64 {
         self.layers
             .iter()
-            .filter(|l| l.positions >= min_positions)
-            .map(|l| HEADER_LEN as u64 + l.positions * moves_bytes_per_position(self.variant))
+            .map(|l| {
+                let checkpoint = if l.positions >= min_positions {
+                    HEADER_LEN as u64 + l.positions * moves_bytes_per_position(self.variant)
+                } else {
+                    0
+                };
+                checkpoint + if self.parked { l.positions } else { 0 }
+            })
             .max()
             .unwrap_or(0)
     }
@@ -263,16 +286,21 @@ mod tests {
 
     #[test]
     fn awari_to_20_seeds() {
-        let e = BuildEstimate::new(Variant::Awari, 0, 20, None);
+        let e = BuildEstimate::new(Variant::Awari, 0, 20, None, false);
         assert_eq!(e.layers.len(), 21);
         assert_eq!(e.positions, 216_135_140);
         let top = e.layers[20];
         assert_eq!(top.positions, 80_214_915);
         // Layers 0 to 19 (135,920,225 positions, 2 bytes each: value and distance) and 6 bytes
-        // per position of layer 20, plus the overhead.
+        // per position of layer 20, plus the overhead; 5 with its best exits parked.
         assert_eq!(
             top.peak_memory,
             2 * 135_920_225 + 6 * 80_214_915 + (8 << 20)
+        );
+        let parked = BuildEstimate::new(Variant::Awari, 0, 20, None, true);
+        assert_eq!(
+            parked.peak_memory,
+            2 * 135_920_225 + 5 * 80_214_915 + (8 << 20)
         );
         assert_eq!(e.peak_memory, top.peak_memory);
         assert_eq!(e.disk, 21 * 192 + 2 * 216_135_140);
@@ -285,7 +313,7 @@ mod tests {
     #[test]
     fn abapa_from_loaded_layers() {
         // Layers 0 to 16 there: only 17 and 18 are built.
-        let e = BuildEstimate::new(Variant::Abapa, 17, 18, None);
+        let e = BuildEstimate::new(Variant::Abapa, 17, 18, None, false);
         let seeds: Vec<u32> = e.layers.iter().map(|l| l.seeds).collect();
         assert_eq!(seeds, [17, 18]);
         assert_eq!(e.positions, 20_768_748 + 33_245_212);
@@ -297,7 +325,7 @@ mod tests {
 
     #[test]
     fn the_whole_game() {
-        let e = BuildEstimate::new(Variant::Awari, 0, 48, None);
+        let e = BuildEstimate::new(Variant::Awari, 0, 48, None, false);
         assert_eq!(e.positions, 1_056_351_956_205);
         // Layers 0 to 47, C(59, 12) - C(53, 12), 2 bytes each, and 6 bytes per position of
         // layer 48.
@@ -306,7 +334,7 @@ mod tests {
             2 * 852_703_940_270 + 6 * 203_648_015_935 + (8 << 20)
         );
         assert_eq!(e.disk, 49 * 192 + 2 * 1_056_351_956_205);
-        let abapa = BuildEstimate::new(Variant::Abapa, 0, 48, None);
+        let abapa = BuildEstimate::new(Variant::Abapa, 0, 48, None, false);
         assert_eq!(
             abapa.peak_memory,
             3 * 852_703_940_270 + 7 * 203_648_015_935 + (8 << 20)
@@ -355,7 +383,7 @@ mod tests {
         let plan = sweeps(Variant::Awari, 30, Some(memory));
         assert_eq!(plan, [0..27, 27..30]);
         assert_eq!(sweeps(Variant::Awari, 29, Some(memory)).len(), 1);
-        let e = BuildEstimate::new(Variant::Awari, 0, 30, Some(memory));
+        let e = BuildEstimate::new(Variant::Awari, 0, 30, Some(memory), false);
         assert!(e.peak_memory <= memory, "{}", e.peak_memory);
         assert_eq!(e.layers[30].sweeps, 2);
         // Layer 30's moves pass holds 4 bytes per position and layers 27 and 28, 16.08 GB; its
@@ -367,9 +395,29 @@ mod tests {
                 + OVERHEAD_BYTES
         );
         assert_eq!(e.layers[30].peak_memory, 6 * 2_742_236_068 + OVERHEAD_BYTES);
-        // Abapa's layer 30 alone needs 7 bytes per position, 17.9 GiB: more than 16.
-        let abapa = BuildEstimate::new(Variant::Abapa, 0, 30, Some(memory));
+        // With the best exits parked, 5 bytes per position, and the moves pass is the peak.
+        let parked = BuildEstimate::new(Variant::Awari, 0, 30, Some(memory), true);
+        assert_eq!(
+            parked.layers[30].peak_memory,
+            4 * 2_742_236_068 + 2 * (1_074_297_808 + 1_482_519_324) + OVERHEAD_BYTES
+        );
+        // Abapa's layer 30 alone needs 7 bytes per position, 17.9 GiB: more than 16. With its
+        // best exits parked, 6 (15.3 GiB), and its moves pass in 3 sweeps, the peak in the
+        // second: layers 26 and 27 (770,319,837 + 1,074,297,808 positions, 3 bytes each) beside
+        // the state words, 15.38 GiB.
+        let abapa = BuildEstimate::new(Variant::Abapa, 0, 30, Some(memory), false);
         assert!(abapa.peak_memory > memory);
+        let abapa = BuildEstimate::new(Variant::Abapa, 0, 30, Some(memory), true);
+        assert_eq!(
+            sweeps(Variant::Abapa, 30, Some(memory)),
+            [0..26, 26..28, 28..30]
+        );
+        assert_eq!(
+            abapa.peak_memory,
+            4 * 2_742_236_068 + 3 * (770_319_837 + 1_074_297_808) + OVERHEAD_BYTES
+        );
+        assert!(abapa.peak_memory <= memory);
+        assert!(6 * 2_742_236_068 + OVERHEAD_BYTES < abapa.peak_memory);
     }
 
     #[test]
@@ -392,14 +440,14 @@ mod tests {
             );
         }
         // The whole build to 30 seeds within 16 GiB on 2 cores: about an hour.
-        let e = BuildEstimate::new(Variant::Awari, 0, 30, Some(16 << 30));
+        let e = BuildEstimate::new(Variant::Awari, 0, 30, Some(16 << 30), false);
         let minutes = e.wall_seconds(2) / 60.0;
         assert!((55.0..60.0).contains(&minutes), "{minutes:.1} min");
     }
 
     #[test]
     fn nothing_to_build() {
-        let e = BuildEstimate::new(Variant::Awari, 13, 12, None);
+        let e = BuildEstimate::new(Variant::Awari, 13, 12, None, false);
         assert!(e.layers.is_empty());
         assert_eq!((e.positions, e.disk), (0, 0));
         assert_eq!(e.peak_memory, OVERHEAD_BYTES);

@@ -201,13 +201,13 @@ fn stray_files(dir: &Path) -> Vec<TableError> {
         .collect()
 }
 
-/// Whether `name` is the name of a layer file or of a checkpoint ([`PassFiles`]) of either
-/// variant.
+/// Whether `name` is the name of a layer file, of a checkpoint or of parked bytes
+/// ([`PassFiles`]) of either variant.
 fn is_layer_name(name: &str) -> bool {
     (0..=MAX_SEEDS).any(|n| {
-        [Variant::Abapa, Variant::Awari]
-            .iter()
-            .any(|&v| layer_name(v, n) == name || pass_name(v, n) == name)
+        [Variant::Abapa, Variant::Awari].iter().any(|&v| {
+            layer_name(v, n) == name || pass_name(v, n) == name || park_name(v, n) == name
+        })
     })
 }
 
@@ -216,20 +216,28 @@ pub const PASS_GAME: &str = "oware-pass";
 
 /// The version of a checkpoint's layout: the build's state words as this build lays them out
 /// (`build.rs`); a checkpoint of another layout is refused, and the layer built from its start.
-pub const PASS_VERSION: u32 = 1;
+pub const PASS_VERSION: u32 = 2;
 
 /// The file name of the checkpoint of the layer of `seeds` seeds ([`PassFiles`]).
 pub fn pass_name(variant: Variant, seeds: u32) -> String {
     format!("oware-{variant}-{seeds:02}.pass")
 }
 
+/// The file name of the bytes parked by the build of the layer of `seeds` seeds ([`PassFiles`]).
+pub fn park_name(variant: Variant, seeds: u32) -> String {
+    format!("oware-{variant}-{seeds:02}.park")
+}
+
 /// Checkpoints of the builds of layers in files beside the layer files: `oware-<variant>-<seeds>.pass`,
 /// what the build holds after its last pass kept ([`Pass`]; a [`crate::retro::file`] table of game
 /// [`PASS_GAME`], counts: the variant, the seeds, the positions, the pass, the sections), written
 /// whole or not at all and replaced by the next pass's. Only layers of at least `min_positions`
-/// positions are kept (smaller ones are quicker to build again than to write). The front end
-/// removes a layer's checkpoint once its layer file is written ([`PassFiles::done`]), and reads
-/// what went wrong from [`PassFiles::take_problems`].
+/// positions are kept (smaller ones are quicker to build again than to write). Every layer's
+/// build parks its best exits ([`Checkpoint::park`], 1 byte a position) in
+/// `oware-<variant>-<seeds>.park` while it finds its values, a scratch file (no header, not
+/// synced: only this build reads it back). The front end removes a layer's files but its layer
+/// file once that is written ([`PassFiles::done`]), and reads what went wrong from
+/// [`PassFiles::take_problems`].
 pub struct PassFiles {
     dir: PathBuf,
     variant: Variant,
@@ -245,6 +253,11 @@ pub struct Problems {
     pub unread: Vec<TableError>,
     /// Checkpoints that could not be written.
     pub unwritten: Vec<TableError>,
+    /// Bytes that could not be parked: the build kept them in memory.
+    pub unparked: Vec<TableError>,
+    /// Parked bytes that could not be read back: the layer built without them is wrong, and
+    /// must not be kept.
+    pub lost: Vec<TableError>,
 }
 
 impl PassFiles {
@@ -263,19 +276,26 @@ impl PassFiles {
         self.dir.join(pass_name(self.variant, seeds))
     }
 
-    /// Removes the checkpoint of the layer of `seeds` seeds, if there is one: for after its
-    /// layer file is written.
+    /// The path of the bytes parked by the build of the layer of `seeds` seeds.
+    pub fn park_path(&self, seeds: u32) -> PathBuf {
+        self.dir.join(park_name(self.variant, seeds))
+    }
+
+    /// Removes the checkpoint and the parked bytes of the layer of `seeds` seeds, those that
+    /// are there: for after its layer file is written.
     ///
     /// # Errors
-    /// [`TableError::Io`] when it is there and cannot be removed.
+    /// [`TableError::Io`] when one is there and cannot be removed.
     pub fn done(&self, seeds: u32) -> Result<(), TableError> {
-        let path = self.path(seeds);
-        match std::fs::remove_file(&path) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                Err(TableError::Io { path, source: e })
+        for path in [self.path(seeds), self.park_path(seeds)] {
+            match std::fs::remove_file(&path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(TableError::Io { path, source: e });
+                }
+                _ => {}
             }
-            _ => Ok(()),
         }
+        Ok(())
     }
 
     /// What went wrong since the last call, now forgotten.
@@ -283,14 +303,8 @@ impl PassFiles {
         std::mem::take(&mut *self.problems.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
-    fn problem(&self, unread: bool, e: TableError) {
-        let mut p = self.problems.lock().unwrap_or_else(|e| e.into_inner());
-        if unread {
-            &mut p.unread
-        } else {
-            &mut p.unwritten
-        }
-        .push(e);
+    fn problem(&self, kind: fn(&mut Problems) -> &mut Vec<TableError>, e: TableError) {
+        kind(&mut self.problems.lock().unwrap_or_else(|e| e.into_inner())).push(e);
     }
 
     fn counts(&self, seeds: u32, pass: Pass, sections: usize) -> [u64; COUNTS] {
@@ -316,7 +330,7 @@ impl Checkpoint for PassFiles {
         match table::peek(&path, PASS_GAME, PASS_VERSION) {
             Err(TableError::Missing(_)) => return false,
             Err(e) => {
-                self.problem(true, e);
+                self.problem(|p| &mut p.unread, e);
                 return false;
             }
             // Another pass's: not this one's to read.
@@ -328,14 +342,14 @@ impl Checkpoint for PassFiles {
                      {seeds} and {}",
                     c[0], c[1], c[2], self.variant, expected[2]
                 );
-                self.problem(true, TableError::Inconsistent { path, reason });
+                self.problem(|p| &mut p.unread, TableError::Inconsistent { path, reason });
                 return false;
             }
         }
         match table::read_into(&path, PASS_GAME, PASS_VERSION, sections) {
             Ok(_) => true,
             Err(e) => {
-                self.problem(true, e);
+                self.problem(|p| &mut p.unread, e);
                 false
             }
         }
@@ -353,11 +367,36 @@ impl Checkpoint for PassFiles {
             &counts,
             sections,
         ) {
-            self.problem(false, e);
+            self.problem(|p| &mut p.unwritten, e);
         }
     }
 
     fn keeps(&self, seeds: u32) -> bool {
         reachable_len(seeds) >= self.min_positions
+    }
+
+    fn park(&self, seeds: u32, bytes: &[u8]) -> bool {
+        let path = self.park_path(seeds);
+        match std::fs::write(&path, bytes) {
+            Ok(()) => true,
+            Err(source) => {
+                // What was written is not read: the build keeps the bytes in memory.
+                let _ = std::fs::remove_file(&path);
+                self.problem(|p| &mut p.unparked, TableError::Io { path, source });
+                false
+            }
+        }
+    }
+
+    fn unpark(&self, seeds: u32, at: u64, into: &mut [u8]) -> bool {
+        use std::os::unix::fs::FileExt;
+        let path = self.park_path(seeds);
+        match std::fs::File::open(&path).and_then(|f| f.read_exact_at(into, at)) {
+            Ok(()) => true,
+            Err(source) => {
+                self.problem(|p| &mut p.lost, TableError::Io { path, source });
+                false
+            }
+        }
     }
 }

@@ -6,8 +6,8 @@
 //! between rounds:
 //!
 //! - **The moves pass** (the costly lookups into the layers below): each rank plays the moves
-//!   of its own blocks, then the ranks exchange those blocks' state words, best exits and cut
-//!   margins ([`Split::share`]), one all-gather per 64 MiB a rank sends.
+//!   of its own blocks, then the ranks exchange those blocks' state words (which hold the best
+//!   exits, [`Split::share`]), one all-gather per 64 MiB a rank sends.
 //! - **The thresholds and the cycle pass**: each rank scans the whole layer for the seeds of a
 //!   threshold (a scan, cheap) and takes them all into its copy of the state; then rounds: each
 //!   rank un-sows the positions that joined in its own blocks, the ranks exchange those
@@ -22,7 +22,7 @@
 //! are on every rank (the memory of the moves pass is not divided), each rank applies every
 //! rank's predecessors, and every round waits for the slowest rank.
 
-use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -243,28 +243,25 @@ pub(super) trait Word: Sync {
     fn set(&self, bytes: &[u8]);
 }
 
-impl Word for AtomicU8 {
-    const BYTES: usize = 1;
-    fn put(&self, out: &mut Vec<u8>) {
-        out.push(self.load(Relaxed));
-    }
-    fn set(&self, bytes: &[u8]) {
-        self.store(bytes[0], Relaxed);
-    }
+/// `Word` for an atomic integer (`$atomic`) of `$int`, little-endian.
+macro_rules! word {
+    ($atomic:ty, $int:ty) => {
+        impl Word for $atomic {
+            const BYTES: usize = std::mem::size_of::<$int>();
+            fn put(&self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.load(Relaxed).to_le_bytes());
+            }
+            fn set(&self, bytes: &[u8]) {
+                let bytes = bytes.try_into().expect("as many bytes as the word");
+                self.store(<$int>::from_le_bytes(bytes), Relaxed);
+            }
+        }
+    };
 }
 
-impl Word for AtomicU32 {
-    const BYTES: usize = 4;
-    fn put(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.load(Relaxed).to_le_bytes());
-    }
-    fn set(&self, bytes: &[u8]) {
-        self.store(
-            u32::from_le_bytes(bytes.try_into().expect("4 bytes")),
-            Relaxed,
-        );
-    }
-}
+word!(AtomicU8, u8);
+word!(AtomicU16, u16);
+word!(AtomicU32, u32);
 
 /// A predecessor to send: its rank in the layer and a flag, in one word.
 #[inline]
