@@ -669,10 +669,10 @@ fn build_says_what_it_takes_and_refuses_what_the_machine_cannot_hold() {
         ),
         "{err}"
     );
-    // Beside the layer files, layer 48's checkpoint (4 bytes a position) and its parked best
-    // exits (1 byte), 948.3 GiB.
+    // Beside the layer files, layer 48's checkpoints: the moves pass's (4 bytes a position)
+    // beside the values' (2 bytes) while that is written, 1.11 TiB.
     assert!(
-        err.contains("its layer files take 1.92 TiB (and 948.3 GiB more while a layer is built)"),
+        err.contains("its layer files take 1.92 TiB (and 1.11 TiB more while a layer is built)"),
         "{err}"
     );
     assert!(err.contains("pass --force to start anyway"), "{err}");
@@ -756,7 +756,7 @@ fn a_memory_bound_builds_the_same_layers_in_sweeps() {
     // Layers 0 to 8 are read, each alone (one sweep of layers 0 to 8 would hold 10.7 MiB); the
     // peak is layer 10's later passes (6 bytes for each of its 351,351 positions, its best
     // exits parked) beside the overhead (8 MiB): 10.0 MiB, above its moves pass (4 bytes a
-    // position beside layer 8, 75,504 positions of 3 bytes: 9.8 MiB).
+    // position beside layer 8, 75,504 positions of 3 bytes: 9.6 MiB).
     assert!(
         out.contains(
             "to build: layer 10:        351351 positions, 10.0 MiB at the peak (its moves pass \
@@ -1344,6 +1344,9 @@ fn checkpoint_files_are_read_back_whole_or_not_at_all() {
     // Past the end of the parked bytes: lost too.
     assert!(!files.unpark(5, a.len() as u64 - 10, &mut part));
     assert_eq!(files.take_problems().lost.len(), 1);
+    // Read back, they are let go at once.
+    files.unparked(5);
+    assert!(!files.park_path(5).exists());
     files.done(5).unwrap();
     assert!(!files.path(5).exists() && !files.park_path(5).exists());
     files.done(5).unwrap();
@@ -1361,10 +1364,11 @@ fn the_command_line_keeps_checkpoints_only_while_a_layer_is_built() {
     assert!(ok, "{out}{err}");
     assert!(err.contains("oware-abapa-10.pass"), "{err}");
     assert!(err.contains("built that part of the layer again"), "{err}");
-    // Layer 10 is the largest checkpoint, after its moves pass: 351,351 positions of 4 bytes
-    // (the state words) and the header, beside its parked best exits (1 byte a position).
+    // Layer 10 is the largest checkpoint: after its moves pass, 351,351 positions of 4 bytes
+    // (the state words) beside its parked best exits (1 byte a position), then beside the
+    // checkpoint of its values (3 bytes a position) while that is written, and two headers.
     assert!(
-        out.contains("disk 1.8 MiB of layer files and 1.7 MiB more while a layer is built"),
+        out.contains("disk 1.8 MiB of layer files and 2.3 MiB more while a layer is built"),
         "{out}"
     );
     let left: Vec<_> = std::fs::read_dir(&dir)

@@ -31,7 +31,8 @@
 //!   equal where the value cannot depend on the history.
 //!
 //! **Distances.** Once the values are known, [`super::distance`] gives each position valued
-//! exactly its plies to the end of the game, in the state words' memory.
+//! exactly its plies to the end of the game, in 2-byte words that take the state words' place
+//! ([`super::distance::exit_scratch`]).
 //!
 //! The passes run on all cores (rayon); each threshold's propagation is depth-first from the
 //! seeds found by one scan of the layer, with atomic bytes for the shared state.
@@ -569,6 +570,9 @@ pub(super) fn build_layer(
                     Exits::Parked => checkpoint.unpark(n, at as u64, into),
                 }
             });
+        if matches!(exits, Exits::Parked) {
+            checkpoint.unparked(n);
+        }
         drop((state, exits));
         // Without the best exits, the layer is not kept (the checkpoint says so), nor its values.
         if read && checkpoint.keeps(n) {
@@ -651,6 +655,10 @@ pub trait Checkpoint: Sync {
     fn unpark(&self, _seeds: u32, _at: u64, _into: &mut [u8]) -> bool {
         false
     }
+
+    /// The build of the layer of `seeds` seeds has read back all it parked: what holds those
+    /// bytes may let them go.
+    fn unparked(&self, _seeds: u32) {}
 }
 
 /// No checkpoint: nothing kept, nothing resumed.

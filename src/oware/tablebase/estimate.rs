@@ -254,20 +254,27 @@ impl BuildEstimate {
     }
 
     /// Bytes of disk the build takes beside the layer files while its largest layer is built
-    /// (`file::PassFiles`): its best exits, 1 byte a position, when they are parked, and its
-    /// checkpoint when it has at least `min_positions` positions. The larger checkpoint, after
-    /// the moves pass, holds what the moves pass does ([`moves_bytes_per_position`]; after the
-    /// values, 2 bytes a position under awari, 3 under abapa).
+    /// (`file::PassFiles`): its best exits, 1 byte a position, while they are parked, and its
+    /// checkpoint when it has at least `min_positions` positions: the moves pass's
+    /// ([`moves_bytes_per_position`]) beside the parked exits, then beside it the values'
+    /// ([`bytes_per_value`]) while that is written, before it replaces it (the exits are read
+    /// back by then).
     pub fn checkpoint_bytes(&self, min_positions: u64) -> u64 {
+        let (moves, values) = (
+            moves_bytes_per_position(self.variant),
+            bytes_per_value(self.variant),
+        );
         self.layers
             .iter()
             .map(|l| {
-                let checkpoint = if l.positions >= min_positions {
-                    HEADER_LEN as u64 + l.positions * moves_bytes_per_position(self.variant)
+                if l.positions >= min_positions {
+                    // The exits (1 byte a position) are parked beside the moves pass's alone.
+                    2 * HEADER_LEN as u64 + l.positions * (moves + values)
+                } else if self.parked {
+                    l.positions
                 } else {
                     0
-                };
-                checkpoint + if self.parked { l.positions } else { 0 }
+                }
             })
             .max()
             .unwrap_or(0)

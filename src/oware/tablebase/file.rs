@@ -287,15 +287,16 @@ impl PassFiles {
     /// # Errors
     /// [`TableError::Io`] when one is there and cannot be removed.
     pub fn done(&self, seeds: u32) -> Result<(), TableError> {
-        for path in [self.path(seeds), self.park_path(seeds)] {
+        let mut result = Ok(());
+        for path in [self.park_path(seeds), self.path(seeds)] {
             match std::fs::remove_file(&path) {
                 Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                    return Err(TableError::Io { path, source: e });
+                    result = Err(TableError::Io { path, source: e });
                 }
                 _ => {}
             }
         }
-        Ok(())
+        result
     }
 
     /// What went wrong since the last call, now forgotten.
@@ -389,14 +390,24 @@ impl Checkpoint for PassFiles {
     }
 
     fn unpark(&self, seeds: u32, at: u64, into: &mut [u8]) -> bool {
-        use std::os::unix::fs::FileExt;
+        use std::io::{Read, Seek, SeekFrom};
         let path = self.park_path(seeds);
-        match std::fs::File::open(&path).and_then(|f| f.read_exact_at(into, at)) {
+        let read = std::fs::File::open(&path).and_then(|mut f| {
+            f.seek(SeekFrom::Start(at))?;
+            f.read_exact(into)
+        });
+        match read {
             Ok(()) => true,
             Err(source) => {
                 self.problem(|p| &mut p.lost, TableError::Io { path, source });
                 false
             }
         }
+    }
+
+    fn unparked(&self, seeds: u32) {
+        // What cannot be removed now is removed with the layer's checkpoint (`done`), or said
+        // there.
+        let _ = std::fs::remove_file(self.park_path(seeds));
     }
 }
