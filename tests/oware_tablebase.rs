@@ -518,6 +518,19 @@ fn play_outs_from_decisive_positions_end_in_the_stored_distance() {
 }
 
 /// A fresh directory under the target directory for one test.
+/// Asserts that the layer files of 0 to `seeds` seeds of `variant` in `a` and `b` are the same,
+/// byte for byte.
+fn assert_same_layers(variant: Variant, seeds: u32, a: &Path, b: &Path) {
+    for n in 0..=seeds {
+        let name = file::layer_name(variant, n);
+        let (x, y) = (
+            std::fs::read(a.join(&name)).unwrap(),
+            std::fs::read(b.join(&name)).unwrap(),
+        );
+        assert!(x == y, "{name} differs");
+    }
+}
+
 fn scratch(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
     let _ = std::fs::remove_dir_all(&dir);
@@ -737,14 +750,7 @@ fn a_memory_bound_builds_the_same_layers_in_sweeps() {
         );
         file::save(&whole, &a).unwrap();
         file::save(&swept, &b).unwrap();
-        for n in 0..=12 {
-            let name = file::layer_name(variant, n);
-            let (x, y) = (
-                std::fs::read(a.join(&name)).unwrap(),
-                std::fs::read(b.join(&name)).unwrap(),
-            );
-            assert!(x == y, "{name} differs");
-        }
+        assert_same_layers(variant, 12, &a, &b);
     }
     // The command line: `--memory` gives the bound, and the files are the same.
     let (a, b) = (scratch("bound_cli_default"), scratch("bound_cli_1m"));
@@ -764,13 +770,7 @@ fn a_memory_bound_builds_the_same_layers_in_sweeps() {
         ),
         "{out}"
     );
-    for n in 0..=10 {
-        let name = file::layer_name(Variant::Abapa, n);
-        assert!(
-            std::fs::read(a.join(&name)).unwrap() == std::fs::read(b.join(&name)).unwrap(),
-            "{name} differs"
-        );
-    }
+    assert_same_layers(Variant::Abapa, 10, &a, &b);
     let (ok, _, err) = tablebase(&["build", "--seeds", "10", "--memory", "lots"], &b);
     assert!(!ok);
     assert!(
@@ -1387,11 +1387,5 @@ fn the_command_line_keeps_checkpoints_only_while_a_layer_is_built() {
         out.contains("of layer files and 343.1 KiB more while a layer is built"),
         "{out}"
     );
-    for n in 0..=10 {
-        let name = file::layer_name(Variant::Abapa, n);
-        assert!(
-            std::fs::read(dir.join(&name)).unwrap() == std::fs::read(plain.join(&name)).unwrap(),
-            "{name} differs"
-        );
-    }
+    assert_same_layers(Variant::Abapa, 10, &dir, &plain);
 }

@@ -295,12 +295,46 @@ fn check_header(
 /// # Errors
 /// As [`TableFile::open`], but never [`TableError::Corrupt`].
 pub fn peek(path: &Path, game: &str, version: u32) -> Result<[u64; COUNTS], TableError> {
+    read_header(path, game, version).map(|header| header.counts)
+}
+
+/// A table file's header, read and checked ([`check_header`]), and the file read up to its
+/// payload.
+struct Header {
+    file: File,
+    head: Vec<u8>,
+    counts: [u64; COUNTS],
+    /// The file's length in bytes.
+    found: u64,
+}
+
+/// Opens the file at `path` and reads and checks its header, as [`peek`] does.
+fn read_header(path: &Path, game: &str, version: u32) -> Result<Header, TableError> {
     let (file, found) = open_file(path)?;
     let mut head = Vec::with_capacity(HEADER_LEN);
-    file.take(HEADER_LEN as u64)
+    // Unbuffered: the header alone is read.
+    (&file)
+        .take(HEADER_LEN as u64)
         .read_to_end(&mut head)
         .map_err(io_err(path))?;
-    check_header(path, &head, found, game, version)
+    let counts = check_header(path, &head, found, game, version)?;
+    Ok(Header {
+        file,
+        head,
+        counts,
+        found,
+    })
+}
+
+/// The checksum a header (of [`HEADER_LEN`] bytes) stores, and a checksum fed with the header
+/// as it was summed when written (its checksum field zero), for the payload to follow.
+fn header_sum(head: &[u8]) -> (u64, Checksum) {
+    let stored = u64::from_le_bytes(head[CHECKSUM_AT..CHECKSUM_AT + 8].try_into().expect("8"));
+    let mut zeroed = head[..HEADER_LEN].to_vec();
+    zeroed[CHECKSUM_AT..CHECKSUM_AT + 8].fill(0);
+    let mut sum = Checksum::default();
+    sum.update(&zeroed);
+    (stored, sum)
 }
 
 /// Reads the table file at `path` into `sections`, one after the other (their lengths must add up
@@ -317,14 +351,13 @@ pub fn read_into(
     version: u32,
     sections: &mut [&mut [u8]],
 ) -> Result<[u64; COUNTS], TableError> {
-    let (file, found) = open_file(path)?;
-    let mut file = io::BufReader::with_capacity(1 << 20, file);
-    let mut head = Vec::with_capacity(HEADER_LEN);
-    (&mut file)
-        .take(HEADER_LEN as u64)
-        .read_to_end(&mut head)
-        .map_err(io_err(path))?;
-    let counts = check_header(path, &head, found, game, version)?;
+    let Header {
+        file,
+        head,
+        counts,
+        found,
+    } = read_header(path, game, version)?;
+    let mut reader = io::BufReader::with_capacity(1 << 20, file);
     let payload: u64 = sections.iter().map(|s| s.len() as u64).sum();
     if found != HEADER_LEN as u64 + payload {
         return Err(TableError::Inconsistent {
@@ -335,12 +368,9 @@ pub fn read_into(
             ),
         });
     }
-    let stored = u64::from_le_bytes(head[CHECKSUM_AT..CHECKSUM_AT + 8].try_into().expect("8"));
-    head[CHECKSUM_AT..CHECKSUM_AT + 8].fill(0);
-    let mut sum = Checksum::default();
-    sum.update(&head);
+    let (stored, mut sum) = header_sum(&head);
     for s in sections.iter_mut() {
-        file.read_exact(s).map_err(io_err(path))?;
+        reader.read_exact(s).map_err(io_err(path))?;
         sum.update(s);
     }
     if sum.finish() != stored {
@@ -365,11 +395,7 @@ impl TableFile {
         let map = unsafe { Mmap::map(&file) }.map_err(io_err(path))?;
         let head = &map[..map.len().min(HEADER_LEN)];
         let counts = check_header(path, head, map.len() as u64, game, version)?;
-        let stored = u64::from_le_bytes(map[CHECKSUM_AT..CHECKSUM_AT + 8].try_into().expect("8"));
-        let mut sum = Checksum::default();
-        let mut head = map[..HEADER_LEN].to_vec();
-        head[CHECKSUM_AT..CHECKSUM_AT + 8].fill(0);
-        sum.update(&head);
+        let (stored, mut sum) = header_sum(&map[..HEADER_LEN]);
         sum.update(&map[HEADER_LEN..]);
         if sum.finish() != stored {
             return Err(TableError::Corrupt(path.to_owned()));
