@@ -44,7 +44,7 @@ use rayon::prelude::*;
 
 use super::distance;
 use super::index::{houses, word};
-use super::reachable::{self, next, reachable_len, unrank};
+use super::reachable::{self, next, reachable_len, unrank, Cursor};
 use super::split::{self, Part, Split};
 use crate::oware::{Board, Move, Variant};
 use crate::retro::{prefetch, Buffer, Phase, Progress};
@@ -230,15 +230,23 @@ pub(super) fn predecessors(child: u128, variant: Variant, mut f: impl FnMut(u128
             work[house] -= 1;
             work[h] = k as u8 + 1;
             let before = word(&work);
-            // The last seed landed in `house`: a capture only if it is the opponent's and now
-            // holds 2 or 3 (and then the rules decide, grand slams included).
-            let may_capture = house >= 6 && matches!(p[house], 2 | 3);
-            if fed && !may_capture {
+            // The last seed landed in `house`: a capture if it is the opponent's and now holds 2
+            // or 3, unless the capture would take every seed of the opponent's row (a grand
+            // slam), which abapa forbids (the move is played, nothing is taken) and awari allows.
+            // Such a house holds seeds, so the opponent is fed.
+            if house >= 6 && matches!(p[house], 2 | 3) {
+                if variant == Variant::Abapa && takes_the_row(&p[6..], house - 6) {
+                    f(before);
+                }
+                continue;
+            }
+            if fed {
                 f(before);
                 continue;
             }
+            // Awari, the opponent not fed: legal only when every move starves it.
             let board = Board::from_relative_houses(before, variant);
-            if !fed && board.legal_mask() & (1 << h) == 0 {
+            if board.legal_mask() & (1 << h) == 0 {
                 continue;
             }
             let (after, captured) = board.sow_and_capture(Move::from_house(h));
@@ -248,6 +256,20 @@ pub(super) fn predecessors(child: u128, variant: Variant, mut f: impl FnMut(u128
             }
         }
     }
+}
+
+/// Whether a capture that ends in house `k` of the opponent's row `row` (six houses, after the
+/// sowing) would take every seed of the row: the houses after `k` are empty, and going back from
+/// `k` the houses of 2 or 3 seeds reach the empty ones before them (the capture's run, as
+/// [`Board::sow_and_capture`] takes it). `row[k]` holds 2 or 3.
+#[inline]
+fn takes_the_row(row: &[u8], k: usize) -> bool {
+    let run = row[..=k]
+        .iter()
+        .rev()
+        .take_while(|&&x| matches!(x, 2 | 3))
+        .count();
+    row[..k + 1 - run].iter().all(|&x| x == 0) && row[k + 1..].iter().all(|&x| x == 0)
 }
 
 /// A position's moves, played: the end of the game's value if it has no legal move, else the
@@ -909,9 +931,10 @@ impl LayerBuild<'_> {
             let (lo, hi) = (lo as usize, hi as usize);
             let mut stack = Vec::new();
             let mut preds = Vec::new();
+            let mut cursor = Cursor::new(self.n);
             for i in self.threshold_seeds(t, lo, hi, exits_low, exits_high) {
                 self.join_seed(t, i, |joined_w| {
-                    stack.push((unrank(i as u64, self.n), joined_w))
+                    stack.push((cursor.board(i as u64), joined_w))
                 });
                 self.propagate(t, &mut stack, &mut preds);
             }
@@ -1074,9 +1097,10 @@ impl LayerBuild<'_> {
             let (lo, hi) = (lo as usize, hi as usize);
             let mut stack = Vec::new();
             let mut preds = Vec::new();
+            let mut cursor = Cursor::new(self.n);
             for (i, mover) in self.cycle_seeds(t, lo, hi, sx, sl) {
                 if self.cycle_seed(t, i, mover) {
-                    self.push_joined(t, unrank(i as u64, self.n), mover, &mut stack);
+                    self.push_joined(t, cursor.board(i as u64), mover, &mut stack);
                     self.cycle_propagate(t, &mut stack, &mut preds, sx, sl);
                 }
             }
@@ -1206,5 +1230,59 @@ impl LayerBuild<'_> {
             .zip(self.state.par_iter())
             .for_each(|(b, s)| *b = value((s.load(Relaxed) >> 8) as u8, unset_high));
         Built::new(low, high)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+    use crate::oware::tablebase::index::{layer_len, unrank};
+
+    /// Un-sowing ([`predecessors`]) gives every board of up to 10 seeds exactly the boards whose
+    /// legal moves without capture lead to it, once per such move: the rules played forwards
+    /// ([`Board::legal_mask`], [`Board::sow_and_capture`]), grand slams included.
+    #[test]
+    fn predecessors_are_the_moves_without_capture_played_backwards() {
+        for variant in [Variant::Abapa, Variant::Awari] {
+            let mut grand_slams = 0;
+            for n in 0..=10 {
+                let mut forward: HashMap<u128, Vec<u128>> = HashMap::new();
+                for r in 0..layer_len(n) {
+                    let before = unrank(r, n);
+                    let board = Board::from_relative_houses(before, variant);
+                    for k in 0..6 {
+                        if board.legal_mask() & (1 << k) == 0 {
+                            continue;
+                        }
+                        let (after, captured) = board.sow_and_capture(Move::from_house(k));
+                        if captured > 0 {
+                            continue;
+                        }
+                        let under_awari = Board::from_relative_houses(before, Variant::Awari);
+                        grand_slams +=
+                            usize::from(under_awari.sow_and_capture(Move::from_house(k)).1 > 0);
+                        forward
+                            .entry(after.relative_houses())
+                            .or_default()
+                            .push(before);
+                    }
+                }
+                for r in 0..layer_len(n) {
+                    let child = unrank(r, n);
+                    let mut back = Vec::new();
+                    predecessors(child, variant, |b| back.push(b));
+                    let mut played = forward.remove(&child).unwrap_or_default();
+                    back.sort_unstable();
+                    played.sort_unstable();
+                    assert_eq!(back, played, "{variant:?} {:?}", houses(child));
+                }
+                assert!(forward.is_empty());
+            }
+            // Abapa's grand slams (moves that would take the whole row, so take nothing) are
+            // among the moves checked; awari has none (they capture).
+            assert_eq!(grand_slams > 0, variant == Variant::Abapa, "{variant:?}");
+        }
     }
 }

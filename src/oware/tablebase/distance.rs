@@ -25,7 +25,7 @@ use rayon::prelude::*;
 
 use super::build::{atomics, dec, find_bytes, predecessors, CHUNK, EXIT_DISTANCE_SHIFT};
 use super::index::{houses, word};
-use super::reachable::{self, next, unrank};
+use super::reachable::{self, next, unrank, Cursor};
 use super::split::{Part, Split};
 use crate::oware::{Board, Move, Variant};
 use crate::retro::{prefetch, Buffer, Phase, Progress};
@@ -307,9 +307,10 @@ impl Pass<'_> {
         // The predecessors of several positions at once (with the child's value), their bytes
         // asked for first, so that the reads overlap.
         let mut preds: Vec<(usize, i8)> = Vec::new();
+        let mut cursor = Cursor::new(self.n);
         for group in found.chunks(8) {
             preds.clear();
-            self.predecessors_of(start, group, &mut preds);
+            self.predecessors_of(start, group, &mut preds, &mut cursor);
             for &(p, v) in &preds {
                 self.settle(p, v, due);
             }
@@ -320,7 +321,13 @@ impl Pass<'_> {
     /// `found` that keep their value into them (rank, and the child's value), their bytes asked
     /// for first.
     #[inline]
-    fn predecessors_of(&self, start: usize, found: &[u16], preds: &mut Vec<(usize, i8)>) {
+    fn predecessors_of(
+        &self,
+        start: usize,
+        found: &[u16],
+        preds: &mut Vec<(usize, i8)>,
+        cursor: &mut Cursor,
+    ) {
         for &j in found {
             let i = start + j as usize;
             let Some(v) = self.exact(i).filter(|&v| v != 0) else {
@@ -329,7 +336,7 @@ impl Pass<'_> {
                 // distance).
                 continue;
             };
-            predecessors(unrank(i as u64, self.n), self.variant, |before| {
+            predecessors(cursor.board(i as u64), self.variant, |before| {
                 if let Some(p) = reachable::rank(before) {
                     let p = p as usize;
                     prefetch(&self.low[p]);
@@ -414,7 +421,7 @@ impl Pass<'_> {
                     .flat_map_iter(|(k, f)| {
                         let start = self.chunk((first + k) as u64).0 as usize;
                         let mut preds = Vec::new();
-                        self.predecessors_of(start, f, &mut preds);
+                        self.predecessors_of(start, f, &mut preds, &mut Cursor::new(self.n));
                         preds
                             .into_iter()
                             .map(|(p, v)| (p as u64) << 8 | v as u8 as u64)

@@ -205,12 +205,80 @@ pub fn next(h: &mut [u8; 12]) -> bool {
     true
 }
 
+/// The boards of a layer asked for by rank, mostly in rising order (the seeds a scan finds): each
+/// is walked to from the one before by [`next`] when it is at most [`Cursor::STEPS`] ranks on
+/// (a step is a few word operations), else found by [`unrank`] (a binary search and two loops
+/// over the seeds).
+pub struct Cursor {
+    n: u32,
+    /// The rank of `h`; `u64::MAX` before the first board.
+    rank: u64,
+    h: [u8; 12],
+}
+
+impl Cursor {
+    /// The most ranks walked by [`next`] rather than found by [`unrank`].
+    pub const STEPS: u64 = 8;
+
+    /// A cursor over the reachable index of the layer of `n` seeds.
+    pub fn new(n: u32) -> Cursor {
+        Cursor {
+            n,
+            rank: u64::MAX,
+            h: [0; 12],
+        }
+    }
+
+    /// The board of rank `r`, as [`unrank`]`(r, n)` gives it.
+    ///
+    /// # Panics
+    /// If `r` is not below [`reachable_len`]`(n)`.
+    #[inline]
+    pub fn board(&mut self, r: u64) -> u128 {
+        match r.checked_sub(self.rank) {
+            Some(d) if d <= Self::STEPS => {
+                for _ in 0..d {
+                    assert!(next(&mut self.h), "rank {r} outside the reachable layer");
+                }
+            }
+            _ => self.h = super::index::houses(unrank(r, self.n)),
+        }
+        self.rank = r;
+        word(&self.h)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::index::{self, houses, layer_len, total_len};
     use super::*;
     use crate::oware::{Board, Move, Variant};
     use proptest::prelude::*;
+
+    /// A cursor gives unrank's boards for ranks asked for in any order, near ones (walked) and
+    /// far ones (unranked), to the layer's last board.
+    #[test]
+    fn a_cursor_gives_unranks_boards() {
+        for n in [0, 1, 2, 7, 16, 30] {
+            let len = reachable_len(n);
+            let mut cursor = Cursor::new(n);
+            let mut r = 0u64;
+            let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ n as u64;
+            for _ in 0..5000 {
+                assert_eq!(cursor.board(r), unrank(r, n), "{n} {r}");
+                // Mostly small steps forwards, sometimes a jump anywhere.
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                r = if x.is_multiple_of(16) {
+                    (x >> 8) % len
+                } else {
+                    (r + (x >> 8) % (2 * Cursor::STEPS)).min(len - 1)
+                };
+            }
+            assert_eq!(cursor.board(len - 1), unrank(len - 1, n));
+        }
+    }
 
     /// C(a, b) computed here, not from the tables.
     fn choose(a: u64, b: u64) -> u64 {

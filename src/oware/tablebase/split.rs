@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use super::build::{predecessors, LayerBuild, CHUNK};
-use super::reachable::{self, unrank};
+use super::reachable::{self, unrank, Cursor};
 use crate::retro::transport::Transport;
 use crate::retro::Progress;
 
@@ -355,10 +355,11 @@ pub(super) fn threshold_pass(
 ) {
     let part = split.part();
     let frontier = scan(build, progress, |lo, hi, out| {
+        let mut cursor = Cursor::new(build.n);
         for i in build.threshold_seeds(t, lo, hi, exits_low, exits_high) {
             build.join_seed(t, i, |joined_w| {
                 if part.owns(i as u64) {
-                    out.push((unrank(i as u64, build.n), joined_w));
+                    out.push((cursor.board(i as u64), joined_w));
                 }
             });
         }
@@ -383,9 +384,10 @@ pub(super) fn cycle_pass(
 ) {
     let part = split.part();
     let frontier = scan(build, progress, |lo, hi, out| {
+        let mut cursor = Cursor::new(build.n);
         for (i, mover) in build.cycle_seeds(t, lo, hi, sx, sl) {
             if build.cycle_seed(t, i, mover) && part.owns(i as u64) {
-                let w = unrank(i as u64, build.n);
+                let w = cursor.board(i as u64);
                 if build.spreads(t, w, mover) {
                     out.push((w, mover));
                 }
