@@ -453,13 +453,14 @@ fn write_estimate(
         )?;
     }
     let unknown = || "unknown".to_string();
+    let rate = estimate::rate(e.variant);
     writeln!(
         out,
         "to build: {} layers {} to {}: {} positions; memory {} at the peak (building layer {}), \
          {} available of {}; disk {} of layer files{}, {} free in {}; time about {} on {} cores \
-         (an estimate from the rates measured here: {:.1} M positions per core-second up to 80 M \
-         positions a layer, falling to 0.68 of it past 1.5 G, each extra sweep 10% more; longer \
-         when the cores are shared)",
+         (an estimate from the rates measured here: {:.2} M positions per core-second up to {:.0} M \
+         positions a layer, falling past it as the size to the power {}{}, each extra sweep {:.0}% \
+         more; longer when the cores are shared)",
         e.variant,
         first.seeds,
         top.seeds,
@@ -478,7 +479,15 @@ fn write_estimate(
         dir.display(),
         duration(e.wall_seconds(machine.cores)),
         machine.cores,
-        estimate::positions_per_core_second(e.variant) / 1e6,
+        rate.per_core_second / 1e6,
+        rate.knee / 1e6,
+        rate.power,
+        if rate.floor > 0.0 {
+            format!(" down to {} of it", rate.floor)
+        } else {
+            String::new()
+        },
+        estimate::EXTRA_SWEEP_SHARE * 100.0,
     )?;
     Ok(())
 }

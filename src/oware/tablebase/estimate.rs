@@ -105,46 +105,65 @@ pub fn sweeps(variant: Variant, n: u32, memory: Option<u64>) -> Vec<Range<u32>> 
     sweeps
 }
 
-/// Positions solved per second of one core's time in a layer of at most
-/// [`CACHE_FALL_POSITIONS`] (docs/tablebases.md), distances included: awari 2.0 M, the build to
-/// 20 seeds on this 2-core machine, quiet (216,135,140 positions in 54.7 s of wall time, 109 s
-/// of the two cores); abapa 1.05 M, the build to 20 seeds with its cycle pass on a busy machine
-/// (201 to 203 s of CPU). Larger layers go slower ([`layer_core_seconds`]).
-pub fn positions_per_core_second(variant: Variant) -> f64 {
+/// How fast a variant's layers build on one core of this machine, distances included: a rate up
+/// to a layer size, falling past it as the layer outgrows the caches (its state words are read
+/// at random), as the size to a power, down to a floor ([`layer_core_seconds`]). Fitted to
+/// builds measured here, quiet, counting both cores for the wall time (docs/tablebases.md).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rate {
+    /// Positions per core-second in a layer of at most [`Rate::knee`] positions.
+    pub per_core_second: f64,
+    /// The layer size (positions) past which the rate falls.
+    pub knee: f64,
+    /// The power of the layer's size over [`Rate::knee`] that the rate falls as (negative).
+    pub power: f64,
+    /// The least share of [`Rate::per_core_second`] it falls to; 0 where the layers measured
+    /// showed none.
+    pub floor: f64,
+}
+
+/// The [`Rate`] of a variant's build.
+///
+/// - awari: 2.0 M positions per core-second to 80 M positions a layer (the build to 20 seeds,
+///   216,135,140 positions in 54.7 s of wall time), then the size to the power -0.13, down to
+///   0.68 of it (about 1.5 G positions): fitted to layers 24 and 27 to 30 within 16 GiB, which
+///   took 758, 1,123, 1,613 (2 sweeps) and 2,499 (4 sweeps) core-seconds for layers 27 to 30,
+///   where this gives 753, 1,083, 1,638 and 2,621.
+/// - abapa (its values pass un-sows every position about four times, in the thresholds and the
+///   cycle pass, so it falls faster): 0.94 M to 150 M positions a layer, then the size to the
+///   power -0.24, no floor seen: fitted to layers 20 to 27 of the build to 30 seeds within
+///   16 GiB (2026-12-05), within 3.4% of each: 83, 133, 208, 314, 504, 798, 1,180 and 1,889
+///   core-seconds (1 sweep each).
+pub fn rate(variant: Variant) -> Rate {
     match variant {
-        Variant::Awari => 2.0e6,
-        Variant::Abapa => 1.05e6,
+        Variant::Awari => Rate {
+            per_core_second: 2.0e6,
+            knee: 80e6,
+            power: -0.13,
+            floor: 0.68,
+        },
+        Variant::Abapa => Rate {
+            per_core_second: 0.94e6,
+            knee: 150e6,
+            power: -0.24,
+            floor: 0.0,
+        },
     }
 }
 
-/// The layer size (positions) past which the rate falls as the layer outgrows the caches: about
-/// layer 20's.
-pub const CACHE_FALL_POSITIONS: f64 = 80e6;
-
-/// How fast the rate falls past [`CACHE_FALL_POSITIONS`]: as the layer's size to this power...
-const CACHE_FALL_POWER: f64 = -0.13;
-
-/// ...down to this share of [`positions_per_core_second`], reached at about 1.5 G positions.
-const CACHE_FALL_FLOOR: f64 = 0.68;
-
 /// What each sweep of the moves pass after the first adds to a layer's time, as a share of it.
-const EXTRA_SWEEP_SHARE: f64 = 0.1;
+pub const EXTRA_SWEEP_SHARE: f64 = 0.1;
 
 /// Seconds of one core's time to build a layer of `positions` whose moves pass runs in `sweeps`
-/// sweeps: the positions over [`positions_per_core_second`], the rate falling past
-/// [`CACHE_FALL_POSITIONS`] as the size to the power -0.13, to 0.68 of it at the most, and 10%
-/// more for each sweep after the first. Fitted to the awari build to 30 seeds within 16 GiB on
-/// this 2-core machine, quiet, counting both cores for the wall time (docs/tablebases.md):
-/// layers 27 to 30 took 758, 1,123, 1,613 (2 sweeps) and 2,499 (4 sweeps) core-seconds, where
-/// this gives 753, 1,083, 1,638 and 2,621; layer 24 in 3 and in 2 sweeps took 280 and 258,
-/// where this gives 281 and 258.
+/// sweeps: the positions over the variant's [`Rate`], and 10% more for each sweep after the
+/// first ([`EXTRA_SWEEP_SHARE`]; awari's layer 24 in 3 and in 2 sweeps took 280 and 258
+/// core-seconds, where this gives 281 and 258).
 pub fn layer_core_seconds(variant: Variant, positions: u64, sweeps: u32) -> f64 {
+    let r = rate(variant);
     let p = positions as f64;
-    let fall = (p / CACHE_FALL_POSITIONS)
-        .powf(CACHE_FALL_POWER)
-        .clamp(CACHE_FALL_FLOOR, 1.0);
+    let fall = (p / r.knee).powf(r.power).clamp(r.floor, 1.0);
     let extra = 1.0 + EXTRA_SWEEP_SHARE * f64::from(sweeps.saturating_sub(1));
-    p / (positions_per_core_second(variant) * fall) * extra
+    p / (r.per_core_second * fall) * extra
 }
 
 /// What building one layer takes.
@@ -429,27 +448,42 @@ mod tests {
 
     #[test]
     fn the_time_follows_the_rates_measured_here() {
-        // Core-seconds (wall time on 2 cores, quiet) of awari layers built within 16 GiB:
-        // layers 27 to 30 (layer 29 in 2 sweeps, 30 in 4) and layer 24 in 3 and in 2 sweeps.
+        // Core-seconds (wall time on 2 cores, quiet) of layers built within 16 GiB
+        // (docs/tablebases.md): awari's layers 27 to 30 (layer 29 in 2 sweeps, 30 in 4) and
+        // layer 24 in 3 and in 2 sweeps; abapa's layers 21 to 27 of its build to 30 seeds.
         let measured = [
-            (27, 1, 758.1),
-            (28, 1, 1_122.6),
-            (29, 2, 1_612.9),
-            (30, 4, 2_499.4),
-            (24, 3, 280.4),
-            (24, 2, 257.4),
+            (Variant::Awari, 27, 1, 758.1),
+            (Variant::Awari, 28, 1, 1_122.6),
+            (Variant::Awari, 29, 2, 1_612.9),
+            (Variant::Awari, 30, 4, 2_499.4),
+            (Variant::Awari, 24, 3, 280.4),
+            (Variant::Awari, 24, 2, 257.4),
+            (Variant::Abapa, 21, 1, 132.9),
+            (Variant::Abapa, 22, 1, 207.7),
+            (Variant::Abapa, 23, 1, 314.4),
+            (Variant::Abapa, 24, 1, 504.2),
+            (Variant::Abapa, 25, 1, 798.3),
+            (Variant::Abapa, 26, 1, 1_179.9),
+            (Variant::Abapa, 27, 1, 1_888.7),
         ];
-        for (n, sweeps, seconds) in measured {
-            let e = layer_core_seconds(Variant::Awari, reachable_len(n), sweeps);
+        for (variant, n, sweeps, seconds) in measured {
+            let e = layer_core_seconds(variant, reachable_len(n), sweeps);
             assert!(
                 (e / seconds - 1.0).abs() < 0.05,
-                "layer {n}, {sweeps} sweeps: {e:.0} s against {seconds} s"
+                "{variant:?} layer {n}, {sweeps} sweeps: {e:.0} s against {seconds} s"
             );
         }
-        // The whole build to 30 seeds within 16 GiB on 2 cores: about an hour.
-        let e = BuildEstimate::new(Variant::Awari, 0, 30, Some(16 << 30), false);
-        let minutes = e.wall_seconds(2) / 60.0;
-        assert!((55.0..60.0).contains(&minutes), "{minutes:.1} min");
+        // The whole builds to 30 seeds within 16 GiB on 2 cores: awari about an hour; abapa,
+        // abapa's power carried on past layer 27 (layers 29 and 30 in 2 and 3 sweeps), about
+        // 2 h 40 min.
+        for (variant, parked, minutes) in [
+            (Variant::Awari, false, 55.0..60.0),
+            (Variant::Abapa, true, 155.0..170.0),
+        ] {
+            let e = BuildEstimate::new(variant, 0, 30, Some(16 << 30), parked);
+            let m = e.wall_seconds(2) / 60.0;
+            assert!(minutes.contains(&m), "{variant:?}: {m:.1} min");
+        }
     }
 
     #[test]
