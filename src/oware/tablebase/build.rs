@@ -558,14 +558,15 @@ pub(super) fn build_layer(
     let resumed = checkpoint.resume(n, Pass::Values, &mut [&mut exit_dist, &mut low, &mut high]);
     // The distance pass's scratch words, 2 bytes a position, each starting as the distance by
     // the captures that keep the position's value.
-    let mut scratch = Buffer::zeroed(2 * len as usize);
+    let mut scratch_bytes = Buffer::zeroed(2 * len as usize);
+    let scratch = words16(&mut scratch_bytes);
     let mut built = if resumed {
         scratch
-            .par_chunks_mut(2 * CHUNK as usize)
+            .par_chunks(CHUNK as usize)
             .zip(exit_dist.par_chunks(CHUNK as usize))
             .for_each(|(words, d)| {
-                for (w, &d) in words.chunks_exact_mut(2).zip(d) {
-                    w.copy_from_slice(&(d as u16).to_ne_bytes());
+                for (w, &d) in words.iter().zip(d) {
+                    w.store(d as u16, Relaxed);
                 }
             });
         drop(exit_dist);
@@ -582,16 +583,14 @@ pub(super) fn build_layer(
         let mut state = Buffer::zeroed(4 * len as usize);
         let (built, exits) = layer.values(lower, sweeps, done_with, &mut state);
         let high: &[u8] = if exact { &built.low } else { &built.high };
-        let read =
-            distance::exit_scratch(&built.low, high, &mut state, &mut scratch, |at, into| {
-                match &exits {
-                    Exits::Held(b) => {
-                        into.copy_from_slice(&b[at..at + into.len()]);
-                        true
-                    }
-                    Exits::Parked => checkpoint.unpark(n, at as u64, into),
-                }
-            });
+        let exits_from = |at: usize, into: &mut [u8]| match &exits {
+            Exits::Held(b) => {
+                into.copy_from_slice(&b[at..at + into.len()]);
+                true
+            }
+            Exits::Parked => checkpoint.unpark(n, at as u64, into),
+        };
+        let read = distance::exit_scratch(&built.low, high, &mut state, scratch, exits_from);
         if matches!(exits, Exits::Parked) {
             checkpoint.unparked(n);
         }
@@ -601,10 +600,10 @@ pub(super) fn build_layer(
             let mut exit_dist = Buffer::zeroed(len as usize);
             exit_dist
                 .par_chunks_mut(CHUNK as usize)
-                .zip(scratch.par_chunks(2 * CHUNK as usize))
+                .zip(scratch.par_chunks(CHUNK as usize))
                 .for_each(|(d, words)| {
-                    for (d, w) in d.iter_mut().zip(words.chunks_exact(2)) {
-                        *d = u16::from_ne_bytes([w[0], w[1]]) as u8;
+                    for (d, w) in d.iter_mut().zip(words) {
+                        *d = w.load(Relaxed) as u8;
                     }
                 });
             checkpoint.save(n, Pass::Values, &[&exit_dist, &built.low, &built.high]);
@@ -612,16 +611,7 @@ pub(super) fn build_layer(
         built
     };
     let high: &[u8] = if exact { &built.low } else { &built.high };
-    built.dist = distance::distances(
-        variant,
-        n,
-        len,
-        &built.low,
-        high,
-        words16(&mut scratch),
-        progress,
-        split,
-    );
+    built.dist = distance::distances(variant, n, len, &built.low, high, scratch, progress, split);
     built
 }
 
@@ -1058,7 +1048,7 @@ impl LayerBuild<'_> {
             .for_each(|(c, ((sx, sl), words))| {
                 let mut h = houses(unrank(self.chunk(c as u64).0, self.n));
                 for (j, st) in words.iter().enumerate() {
-                    let c = cut_margin(word(&h), self.n);
+                    let cut = cut_margin(word(&h), self.n);
                     next(&mut h);
                     let s = st.load(Relaxed);
                     let low = bound(s as u8, -n);
@@ -1066,8 +1056,8 @@ impl LayerBuild<'_> {
                     let exit = dec(sl[j]);
                     let inside = (s >> INSIDE_SHIFT) & COUNT_MASK;
                     // Without a move that stays in the layer, out of A is in R.
-                    sx[j] = enc(if inside == 0 { low } else { low.max(c) } + 1);
-                    sl[j] = enc((-high).max((-c).min(-exit)) + 1);
+                    sx[j] = enc(if inside == 0 { low } else { low.max(cut) } + 1);
+                    sl[j] = enc((-high).max((-cut).min(-exit)) + 1);
                     let s = (s & (0xFF << EXIT_DISTANCE_SHIFT))
                         | enc(low) as u32
                         | (enc(high) as u32) << 8

@@ -56,7 +56,7 @@ pub(super) fn after(d: u8) -> u8 {
 /// MiB of scratch words and 1 MiB of best exits before its state words go).
 const SCRATCH_BLOCK: usize = 1 << 20;
 
-/// Fills `scratch` (2 bytes a position, as the distance pass reads them) with each position's
+/// Fills `scratch` (a word a position, as the distance pass reads them) with each position's
 /// distance by the captures that keep its value, once its values are known (`low` and `high`,
 /// the same slice where every value is exact), and gives the memory of the build's state words
 /// (`state`, 4 bytes a position) back as it goes, a block of positions at a time, so that the two
@@ -73,28 +73,24 @@ pub(super) fn exit_scratch(
     low: &[u8],
     high: &[u8],
     state: &mut Buffer,
-    scratch: &mut Buffer,
+    scratch: &[AtomicU16],
     mut exits: impl FnMut(usize, &mut [u8]) -> bool,
 ) -> bool {
     let len = low.len();
-    assert!(state.len() == 4 * len && scratch.len() == 2 * len);
+    assert!(state.len() == 4 * len && scratch.len() == len);
     let mut read = true;
     let mut block = vec![0u8; SCRATCH_BLOCK.min(len)];
     for at in (0..len).step_by(SCRATCH_BLOCK) {
         let end = (at + SCRATCH_BLOCK).min(len);
         let exits_low = exits(at, &mut block[..end - at]).then_some(&block[..end - at]);
         read &= exits_low.is_some();
-        scratch[2 * at..2 * end]
-            .par_chunks_mut(2 * CHUNK as usize)
+        scratch[at..end]
+            .par_chunks(CHUNK as usize)
             .zip(state[4 * at..4 * end].par_chunks(4 * CHUNK as usize))
             .enumerate()
             .for_each(|(c, (out, words))| {
                 let start = at + c * CHUNK as usize;
-                for (j, (out, w)) in out
-                    .chunks_exact_mut(2)
-                    .zip(words.chunks_exact(4))
-                    .enumerate()
-                {
+                for (j, (out, w)) in out.iter().zip(words.chunks_exact(4)).enumerate() {
                     let i = start + j;
                     let w = u32::from_ne_bytes([w[0], w[1], w[2], w[3]]);
                     let mut d = (w >> EXIT_DISTANCE_SHIFT) as u8;
@@ -104,7 +100,7 @@ pub(super) fn exit_scratch(
                             d = if v < 0 { 0 } else { NONE };
                         }
                     }
-                    out.copy_from_slice(&(d as u16).to_ne_bytes());
+                    out.store(d as u16, Relaxed);
                 }
             });
         state.release(4 * at..4 * end);
@@ -114,7 +110,8 @@ pub(super) fn exit_scratch(
 
 /// The distances of the layer of `n` seeds (`len` positions): `low` and `high` are its bounds
 /// (the same slice where every value is exact); `scratch` holds, one word per position, the
-/// distance by the captures that keep the value ([`exit_scratch`]; then overwritten). One byte per position, [`NONE`] for none.
+/// distance by the captures that keep the value ([`exit_scratch`]; then overwritten). One byte
+/// per position, [`NONE`] for none.
 /// With `split`, one rank of a split build ([`super::split`]): every rank returns all of them.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn distances(

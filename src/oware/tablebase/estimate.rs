@@ -56,12 +56,10 @@ pub fn work_bytes_per_position(variant: Variant, parked: bool) -> u64 {
     }
 }
 
-/// Bytes per position of the layer being built during its moves pass: the state word, 4 under
+/// Bytes per position of the layer being built during its moves pass: the state word, under
 /// either variant. The best exits are copied out of the state words after the pass, once the
 /// layers below are let go.
-pub fn moves_bytes_per_position(_variant: Variant) -> u64 {
-    4
-}
+pub const MOVES_BYTES_PER_POSITION: u64 = 4;
 
 /// The layers (seeds on the board) the captures of the positions of `n` seeds lead into:
 /// `n - 18` to `n - 2`, since a capture takes 2 or 3 seeds from each of one to six houses;
@@ -82,14 +80,14 @@ fn sweep_bytes(variant: Variant, n: u32, sweep: &Range<u32>) -> u64 {
 /// The sweeps of the moves pass of layer `n` when the build may hold `memory` bytes (`None`:
 /// no bound, one sweep): ranges of seeds, in order, that together make `0..n`, each with as many
 /// of the layers it reads ([`capture_layers`]) as fit beside layer `n`'s own moves-pass bytes
-/// ([`moves_bytes_per_position`]) and [`OVERHEAD_BYTES`], the largest layers first. A layer that
+/// ([`MOVES_BYTES_PER_POSITION`]) and [`OVERHEAD_BYTES`], the largest layers first. A layer that
 /// does not fit even alone is a sweep of its own: then the bound cannot be kept.
 pub fn sweeps(variant: Variant, n: u32, memory: Option<u64>) -> Vec<Range<u32>> {
     let Some(memory) = memory else {
         return std::iter::once(0..n).collect();
     };
-    let budget = memory
-        .saturating_sub(OVERHEAD_BYTES + reachable_len(n) * moves_bytes_per_position(variant));
+    let budget =
+        memory.saturating_sub(OVERHEAD_BYTES + reachable_len(n) * MOVES_BYTES_PER_POSITION);
     let mut sweeps = Vec::new();
     let (mut end, mut held) = (n, 0);
     for k in (0..n).rev() {
@@ -176,7 +174,7 @@ pub struct LayerEstimate {
     /// Bytes of memory the build holds at its peak while building this layer: the layer's own
     /// work ([`work_bytes_per_position`], `parked` as given), the layers below ([`bytes_per_value`] per position:
     /// all of them without a memory bound, else those of the largest sweep beside the moves
-    /// pass's [`moves_bytes_per_position`]) and [`OVERHEAD_BYTES`].
+    /// pass's [`MOVES_BYTES_PER_POSITION`]) and [`OVERHEAD_BYTES`].
     pub peak_memory: u64,
     /// The sweeps of the moves pass over the layers below ([`sweeps`]): 1 unless memory is
     /// short. Each plays the layer's moves once more.
@@ -202,7 +200,7 @@ impl LayerEstimate {
             below * bytes_per_value(variant) + work
         } else {
             let read = plan.iter().map(|s| sweep_bytes(variant, seeds, s)).max();
-            work.max(positions * moves_bytes_per_position(variant) + read.unwrap_or(0))
+            work.max(positions * MOVES_BYTES_PER_POSITION + read.unwrap_or(0))
         } + OVERHEAD_BYTES;
         LayerEstimate {
             seeds,
@@ -275,14 +273,11 @@ impl BuildEstimate {
     /// Bytes of disk the build takes beside the layer files while its largest layer is built
     /// (`file::PassFiles`): its best exits, 1 byte a position, while they are parked, and its
     /// checkpoint when it has at least `min_positions` positions: the moves pass's
-    /// ([`moves_bytes_per_position`]) beside the parked exits, then beside it the values'
+    /// ([`MOVES_BYTES_PER_POSITION`]) beside the parked exits, then beside it the values'
     /// ([`bytes_per_value`]) while that is written, before it replaces it (the exits are read
     /// back by then).
     pub fn checkpoint_bytes(&self, min_positions: u64) -> u64 {
-        let (moves, values) = (
-            moves_bytes_per_position(self.variant),
-            bytes_per_value(self.variant),
-        );
+        let (moves, values) = (MOVES_BYTES_PER_POSITION, bytes_per_value(self.variant));
         self.layers
             .iter()
             .map(|l| {
@@ -378,7 +373,7 @@ mod tests {
                     assert!(plan
                         .windows(2)
                         .all(|w| w[0].end == w[1].start && !w[0].is_empty()));
-                    let own = OVERHEAD_BYTES + reachable_len(n) * moves_bytes_per_position(variant);
+                    let own = OVERHEAD_BYTES + reachable_len(n) * MOVES_BYTES_PER_POSITION;
                     for s in &plan {
                         // Within the bound, or a single layer read that does not fit alone.
                         let bytes = sweep_bytes(variant, n, s);
@@ -416,7 +411,7 @@ mod tests {
         // peak is later, 6 bytes per position (the state words, the values and the distances).
         assert_eq!(
             4 * 2_742_236_068 + 2 * (1_074_297_808 + 1_482_519_324) + OVERHEAD_BYTES,
-            reachable_len(30) * moves_bytes_per_position(Variant::Awari)
+            reachable_len(30) * MOVES_BYTES_PER_POSITION
                 + sweep_bytes(Variant::Awari, 30, &(27..30))
                 + OVERHEAD_BYTES
         );
