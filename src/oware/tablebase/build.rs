@@ -222,14 +222,17 @@ pub(super) fn predecessors(child: u128, variant: Variant, mut f: impl FnMut(u128
         if p[h] != 0 {
             continue;
         }
+        // The board before, as bytes for the tests and as a word kept in step with them (a
+        // word read back from bytes just stored waits for the stores).
         let mut work = p;
+        let mut before = word(&p);
         for (k, &house) in AFTER[h].iter().cycle().enumerate() {
             if work[house] == 0 {
                 break;
             }
             work[house] -= 1;
             work[h] = k as u8 + 1;
-            let before = word(&work);
+            before = before - (1u128 << (8 * house)) + (1u128 << (8 * h));
             // The last seed landed in `house`: a capture if it is the opponent's and now holds 2
             // or 3, unless the capture would take every seed of the opponent's row (a grand
             // slam), which abapa forbids (the move is played, nothing is taken) and awari allows.
@@ -920,14 +923,19 @@ impl LayerBuild<'_> {
             let (lo, hi) = self.chunk(c);
             let (lo, hi) = (lo as usize, hi as usize);
             let mut stack = Vec::new();
-            let mut preds = Vec::new();
             let mut cursor = Cursor::new(self.n);
+            // The seeds first, then what they add: the sets are the same in any order, and a
+            // deep stack lets the reads of one batch of predecessors overlap the next.
             for i in self.threshold_seeds(t, lo, hi, exits_low, exits_high) {
                 self.join_seed(t, i, |joined_w| {
                     stack.push((cursor.board(i as u64), joined_w))
                 });
-                self.propagate(t, &mut stack, &mut preds);
             }
+            self.grow(&mut stack, |before, p, joined_w, stack| {
+                if let Some(w) = self.join_threshold(t, p, joined_w) {
+                    stack.push((before, w));
+                }
+            });
             progress.advance((hi - lo) as u64);
         });
     }
@@ -1010,23 +1018,30 @@ impl LayerBuild<'_> {
         }
     }
 
-    /// Grows `W_t` and `L_t` from the positions on `stack` (each with whether it joined `W_t`,
-    /// else `L_t`) by their predecessors, depth-first, until no position joins; `preds` is
-    /// scratch space.
+    /// Grows a set from the positions on `stack` (each with a flag: the set it joined) by their
+    /// predecessors, depth-first, until no position joins: `join` gets each predecessor (houses,
+    /// rank, the flag of the position it leads to) and pushes it on the stack if it joins. The
+    /// predecessors of the next positions on the stack are found, and their state words asked
+    /// for, before `join` reads this batch's, so that the reads have time to arrive.
     #[inline]
-    fn propagate(
+    fn grow(
         &self,
-        t: i32,
         stack: &mut Vec<(u128, bool)>,
-        preds: &mut Vec<(u128, usize, bool)>,
+        mut join: impl FnMut(u128, usize, bool, &mut Vec<(u128, bool)>),
     ) {
-        while !stack.is_empty() {
-            self.pop_predecessors(stack, preds);
-            for &(before, p, joined_w) in preds.iter() {
-                if let Some(w) = self.join_threshold(t, p, joined_w) {
-                    stack.push((before, w));
+        let (mut ready, mut next) = (Vec::new(), Vec::new());
+        loop {
+            if ready.is_empty() {
+                if stack.is_empty() {
+                    return;
                 }
+                self.pop_predecessors(stack, &mut ready);
             }
+            self.pop_predecessors(stack, &mut next);
+            for &(before, p, flag) in &ready {
+                join(before, p, flag, stack);
+            }
+            std::mem::swap(&mut ready, &mut next);
         }
     }
 
@@ -1086,14 +1101,18 @@ impl LayerBuild<'_> {
             let (lo, hi) = self.chunk(c);
             let (lo, hi) = (lo as usize, hi as usize);
             let mut stack = Vec::new();
-            let mut preds = Vec::new();
             let mut cursor = Cursor::new(self.n);
+            // The seeds first, as in the thresholds.
             for (i, mover) in self.cycle_seeds(t, lo, hi, sx, sl) {
                 if self.cycle_seed(t, i, mover) {
                     self.push_joined(t, cursor.board(i as u64), mover, &mut stack);
-                    self.cycle_propagate(t, &mut stack, &mut preds, sx, sl);
                 }
             }
+            self.grow(&mut stack, |before, p, mover, stack| {
+                if let Some(side) = self.join_cycle(t, p, mover, sx, sl) {
+                    self.push_joined(t, before, side, stack);
+                }
+            });
             progress.advance((hi - lo) as u64);
         });
     }
@@ -1143,27 +1162,6 @@ impl LayerBuild<'_> {
     #[inline]
     pub(super) fn spreads(&self, t: i32, w: u128, mover: bool) -> bool {
         !mover || cut_margin(w, self.n) >= t
-    }
-
-    /// Grows `R_t` from the positions on `stack` (each with whether it joined for its mover's
-    /// side, else for the other side) by their predecessors, depth-first.
-    #[inline]
-    fn cycle_propagate(
-        &self,
-        t: i32,
-        stack: &mut Vec<(u128, bool)>,
-        preds: &mut Vec<(u128, usize, bool)>,
-        sx: &[AtomicU64],
-        sl: &[AtomicU64],
-    ) {
-        while !stack.is_empty() {
-            self.pop_predecessors(stack, preds);
-            for &(before, p, mover) in preds.iter() {
-                if let Some(side) = self.join_cycle(t, p, mover, sx, sl) {
-                    self.push_joined(t, before, side, stack);
-                }
-            }
-        }
     }
 
     /// A move of `p` leads into a position that joined `R_t` for its mover's side (`mover`;
