@@ -222,16 +222,17 @@ pub(super) fn predecessors(child: u128, variant: Variant, mut f: impl FnMut(u128
         if p[h] != 0 {
             continue;
         }
-        // The board before, as bytes for the tests and as a word kept in step with them (a
-        // word read back from bytes just stored waits for the stores).
-        let mut work = p;
+        // The board before: the seeds left in the houses sown from (house `h` is never among
+        // them) as bytes, for the test, and the whole board as a word kept in step (a word read
+        // back from bytes just stored would wait for the stores; testing the word's bytes is
+        // slower).
+        let mut left = p;
         let mut before = word(&p);
-        for (k, &house) in AFTER[h].iter().cycle().enumerate() {
-            if work[house] == 0 {
+        for &house in AFTER[h].iter().cycle() {
+            if left[house] == 0 {
                 break;
             }
-            work[house] -= 1;
-            work[h] = k as u8 + 1;
+            left[house] -= 1;
             before = before - (1u128 << (8 * house)) + (1u128 << (8 * h));
             // The last seed landed in `house`: a capture if it is the opponent's and now holds 2
             // or 3, unless the capture would take every seed of the opponent's row (a grand
