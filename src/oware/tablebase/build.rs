@@ -43,7 +43,7 @@ use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::Rel
 use rayon::prelude::*;
 
 use super::distance;
-use super::index::{houses, word};
+use super::index::houses;
 use super::reachable::{self, next, reachable_len, unrank, Cursor};
 use super::split::{self, Part, Split};
 use crate::oware::{Board, Move, Variant};
@@ -205,16 +205,16 @@ const AFTER: [[usize; 11]; 6] = {
 /// without capture leading to `child` (one call per such position and move).
 #[inline]
 pub(super) fn predecessors(child: u128, variant: Variant, mut f: impl FnMut(u128)) {
-    let c = houses(child);
-    // The position before, from its mover's side: the child's second row first.
-    let mut p = [0u8; 12];
-    p[..6].copy_from_slice(&c[6..]);
-    p[6..].copy_from_slice(&c[..6]);
+    const ROW: u128 = 0xFFFF_FFFF_FFFF;
+    // The position before, from its mover's side: the child's second row first (as a word, and
+    // as bytes for the tests; a word read back from bytes just stored would wait for them).
+    let swapped = (child >> 48) | (child & ROW) << 48;
+    let p = houses(swapped);
     // Whether the opponent has seeds after the move. A move without capture only adds seeds to
     // the opponent's row, so with none after it the opponent had none before either: under
     // abapa the move did not feed an empty row and was illegal; under awari it starved the
     // opponent and was legal only if every move did.
-    let fed = c[..6].iter().any(|&s| s > 0);
+    let fed = child & ROW != 0;
     if !fed && variant == Variant::Abapa {
         return;
     }
@@ -227,7 +227,7 @@ pub(super) fn predecessors(child: u128, variant: Variant, mut f: impl FnMut(u128
         // back from bytes just stored would wait for the stores; testing the word's bytes is
         // slower).
         let mut left = p;
-        let mut before = word(&p);
+        let mut before = swapped;
         for &house in AFTER[h].iter().cycle() {
             if left[house] == 0 {
                 break;
@@ -861,7 +861,7 @@ impl LayerBuild<'_> {
         let part = self.part;
         self.chunks().filter(|&c| part.owns_chunk(c)).for_each(|c| {
             let (start, end) = self.chunk(c);
-            let mut h = houses(unrank(start, n));
+            let mut h = unrank(start, n);
             // Batches of positions: their moves played and their lookups asked for first, so
             // that the reads of the smaller layers overlap.
             const BATCH: usize = 16;
@@ -871,7 +871,7 @@ impl LayerBuild<'_> {
                 batch.clear();
                 let take = BATCH.min(end as usize - i);
                 for _ in 0..take {
-                    let moves = play_moves(word(&h), n, variant, sweep);
+                    let moves = play_moves(h, n, variant, sweep);
                     prefetch_exits(&moves, n, lower);
                     batch.push(moves);
                     next(&mut h);
@@ -1062,9 +1062,9 @@ impl LayerBuild<'_> {
             .zip(self.state.par_chunks(CHUNK as usize))
             .enumerate()
             .for_each(|(c, ((sx, sl), words))| {
-                let mut h = houses(unrank(self.chunk(c as u64).0, self.n));
+                let mut h = unrank(self.chunk(c as u64).0, self.n);
                 for (j, st) in words.iter().enumerate() {
-                    let cut = cut_margin(word(&h), self.n);
+                    let cut = cut_margin(h, self.n);
                     next(&mut h);
                     let s = st.load(Relaxed);
                     let low = bound(s as u8, -n);

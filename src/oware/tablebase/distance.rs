@@ -24,7 +24,6 @@ use std::sync::atomic::{AtomicU16, AtomicU8, AtomicUsize, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::build::{atomics, dec, find_bytes, predecessors, CHUNK, EXIT_DISTANCE_SHIFT};
-use super::index::{houses, word};
 use super::reachable::{self, next, unrank, Cursor};
 use super::split::{Part, Split};
 use crate::oware::{Board, Move, Variant};
@@ -233,10 +232,10 @@ impl Pass<'_> {
     /// and the moves of the side behind that stay in the layer and keep the value.
     fn exits(&self, c: u64) {
         let (start, end) = self.chunk(c);
-        let mut h = houses(unrank(start, self.n));
+        let mut after = unrank(start, self.n);
         for i in start as usize..end as usize {
-            let w = word(&h);
-            next(&mut h);
+            let w = after;
+            next(&mut after);
             // The distance by the captures that keep the value (`exit_scratch`), 0 for no legal
             // move.
             let d = self.scratch[i].load(Relaxed) as u8;

@@ -29,7 +29,7 @@
 //! house: no loop over the seeds. Unranking finds the group by a binary search of `BASE[n]` (at
 //! most 294 entries).
 
-use super::index::{next_parts, unrank_parts, word, CHOOSE, MAX_SEEDS, TERM};
+use super::index::{unrank_parts, word, CHOOSE, MAX_SEEDS, TERM};
 
 /// Layers: 0 to [`MAX_SEEDS`] seeds.
 const LAYERS: usize = MAX_SEEDS as usize + 1;
@@ -91,17 +91,6 @@ fn first_empty(word: u128) -> Option<usize> {
     (zero != 0).then(|| zero.trailing_zeros() as usize / 8)
 }
 
-/// The opponent's row (six houses, the first empty one at `j`) as its five parts: the houses
-/// before `j` less a seed each, then the houses after it.
-#[inline]
-fn opponent_parts(row: &[u8], j: usize) -> [u8; 5] {
-    let mut parts = [0u8; 5];
-    for (k, p) in parts.iter_mut().enumerate() {
-        *p = if k < j { row[k] - 1 } else { row[k + 1] };
-    }
-    parts
-}
-
 /// The opponent's row of the five parts `parts` with its first empty house at `j`, written to
 /// `row` (six houses).
 #[inline]
@@ -128,7 +117,7 @@ pub fn rank(word: u128) -> Option<u64> {
         mover += term[m];
     }
     m += h[5] as usize;
-    // The opponent's row's prefix sums, and from them its parts' (see `opponent_parts`): before
+    // The opponent's row's prefix sums, and from them its parts' (see `opponent_parts_word`): before
     // the empty house, less a seed per house; after it, skipping it.
     let mut sums = [0usize; 6];
     let mut s = 0;
@@ -170,38 +159,82 @@ pub fn unrank(r: u64, n: u32) -> u128 {
     word(&h)
 }
 
-/// The board after `h` in the reachable index's order (rank + 1), in place; false (and `h`
-/// unchanged) for the last of its layer. `h` must be in the index (its opponent's row has an
-/// empty house).
-pub fn next(h: &mut [u8; 12]) -> bool {
-    if next_parts(&mut h[..6]) {
+/// Bytes `0..k` of a word set (`k` at most 8).
+#[inline]
+fn low_bytes(k: usize) -> u64 {
+    if k >= 8 {
+        u64::MAX
+    } else {
+        (1u64 << (8 * k)) - 1
+    }
+}
+
+/// The sum of the bytes of `w` (at most 255).
+#[inline]
+fn byte_sum(w: u64) -> u8 {
+    (w.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u8
+}
+
+/// [`super::index`]'s next composition (see `next_parts`) for a row of at most eight parts held
+/// as the bytes of a word, part 0 lowest: the smallest bar that can move up is the one below the
+/// first part `j >= 1` holding seeds; it moves up by one and the bars below it drop to the
+/// bottom (part `j` loses a seed, part `j - 1` gets the seeds of parts `0..j` and one more, parts
+/// below it none). `None` for the last composition, every seed in part 0.
+#[inline]
+fn next_row(w: u64) -> Option<u64> {
+    let above = w & !0xFF;
+    if above == 0 {
+        return None;
+    }
+    let j = above.trailing_zeros() as usize / 8;
+    let below = w & low_bytes(j);
+    Some(w - below + (u64::from(byte_sum(below)) + 1) * (1 << (8 * (j - 1))) - (1 << (8 * j)))
+}
+
+/// The opponent's row (six houses as the bytes of a word, the first empty one at `j`) as its
+/// five parts: the houses before `j` less a seed each, then the houses after it.
+#[inline]
+fn opponent_parts_word(row: u64, j: usize) -> u64 {
+    let ones = 0x0101_0101_0101 & low_bytes(j);
+    ((row & low_bytes(j)) - ones) | (row >> (8 * (j + 1)) << (8 * j))
+}
+
+/// The opponent's row of the five parts `parts` with its first empty house at `j`, as the
+/// bytes of a word ([`opponent_row`]'s).
+#[inline]
+fn opponent_row_word(parts: u64, j: usize) -> u64 {
+    let ones = 0x0101_0101_0101 & low_bytes(j);
+    ((parts & low_bytes(j)) + ones) | (parts >> (8 * j) << (8 * (j + 1)))
+}
+
+/// The board after `w` (a word of houses) in the reachable index's order (rank + 1), in place;
+/// false (and `w` unchanged) for the last of its layer. `w` must be in the index (its
+/// opponent's row has an empty house). Word operations only: a byte stored and read back as
+/// part of a word would wait for the store.
+#[inline]
+pub fn next(w: &mut u128) -> bool {
+    const ROW: u64 = 0xFFFF_FFFF_FFFF;
+    let mover = *w as u64 & ROW;
+    if let Some(m) = next_row(mover) {
+        *w = (*w & !u128::from(ROW)) | u128::from(m);
         return true;
     }
-    let Some(j) = first_empty(word(h)) else {
+    let Some(j) = first_empty(*w) else {
         return false;
     };
-    let m: u8 = h[..6].iter().sum();
-    let s: u8 = h[6..].iter().sum();
-    let mut parts = opponent_parts(&h[6..], j);
-    let (s, j, m) = if next_parts(&mut parts) {
-        (s, j, m)
-    } else {
+    let opponent = (*w >> 48) as u64 & ROW;
+    let (m, s) = (byte_sum(mover), byte_sum(opponent));
+    let (parts, j, m) = match next_row(opponent_parts_word(opponent, j)) {
+        Some(parts) => (parts, j, m),
         // The next group that has boards: the first empty house one further, else one seed
         // more in the opponent's row; each starts at its first composition (every seed in the
         // last part).
-        let (s2, j2, m2) = if (j as u8) < s.min(5) {
-            (s, j + 1, m)
-        } else if m > 0 {
-            (s + 1, 0, m - 1)
-        } else {
-            return false;
-        };
-        parts = [0, 0, 0, 0, s2 - j2 as u8];
-        (s2, j2, m2)
+        None if (j as u8) < s.min(5) => (u64::from(s - j as u8 - 1) << 32, j + 1, m),
+        None if m > 0 => (u64::from(s + 1) << 32, 0, m - 1),
+        None => return false,
     };
-    debug_assert_eq!(parts.iter().sum::<u8>() + j as u8, s);
-    h[..6].copy_from_slice(&[0, 0, 0, 0, 0, m]);
-    opponent_row(&parts, j, &mut h[6..]);
+    // The mover's row starts again at its first composition: every seed in house 5.
+    *w = u128::from(u64::from(m) << 40) | u128::from(opponent_row_word(parts, j)) << 48;
     true
 }
 
@@ -211,9 +244,9 @@ pub fn next(h: &mut [u8; 12]) -> bool {
 /// over the seeds).
 pub struct Cursor {
     n: u32,
-    /// The rank of `h`; `u64::MAX` before the first board.
+    /// The rank of `w`; `u64::MAX` before the first board.
     rank: u64,
-    h: [u8; 12],
+    w: u128,
 }
 
 impl Cursor {
@@ -225,7 +258,7 @@ impl Cursor {
         Cursor {
             n,
             rank: u64::MAX,
-            h: [0; 12],
+            w: 0,
         }
     }
 
@@ -238,13 +271,13 @@ impl Cursor {
         match r.checked_sub(self.rank) {
             Some(d) if d <= Self::STEPS => {
                 for _ in 0..d {
-                    assert!(next(&mut self.h), "rank {r} outside the reachable layer");
+                    assert!(next(&mut self.w), "rank {r} outside the reachable layer");
                 }
             }
-            _ => self.h = super::index::houses(unrank(r, self.n)),
+            _ => self.w = unrank(r, self.n),
         }
         self.rank = r;
-        word(&self.h)
+        self.w
     }
 }
 
@@ -359,13 +392,13 @@ mod tests {
     #[test]
     fn next_counts_up_to_10_seeds() {
         for n in 0..=10 {
-            let walk = std::iter::successors(Some(houses(unrank(0, n))), |h| {
-                let mut after = *h;
+            let walk = std::iter::successors(Some(unrank(0, n)), |w| {
+                let mut after = *w;
                 next(&mut after).then_some(after)
             });
             let mut boards = 0;
-            for (r, h) in walk.enumerate() {
-                assert_eq!(rank(word(&h)), Some(r as u64), "layer {n}: {h:?}");
+            for (r, w) in walk.enumerate() {
+                assert_eq!(rank(w), Some(r as u64), "layer {n}: {:?}", houses(w));
                 boards += 1;
             }
             assert_eq!(boards, reachable_len(n));
@@ -398,12 +431,12 @@ mod tests {
             let len = reachable_len(n);
             let r = x % len;
             let w = unrank(r, n);
-            let mut h = houses(w);
-            prop_assert!(in_set(&h));
+            prop_assert!(in_set(&houses(w)));
             prop_assert_eq!(index::seeds(w), n);
             prop_assert_eq!(rank(w), Some(r));
-            if next(&mut h) {
-                prop_assert_eq!(rank(word(&h)), Some(r + 1));
+            let mut after = w;
+            if next(&mut after) {
+                prop_assert_eq!(rank(after), Some(r + 1));
             } else {
                 prop_assert_eq!(r + 1, len);
             }
