@@ -19,7 +19,7 @@
 //! move that keeps the value leads to such a position, a side behind with one such move, and a
 //! distance beyond 254 plies.
 
-use std::sync::atomic::{AtomicU16, AtomicU8, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -40,6 +40,35 @@ const EXIT_SHIFT: u32 = 8;
 /// Chunks of a layer whose positions due at a level are found and resolved together: up to 2
 /// MiB of found positions (2 bytes each) at once.
 const GROUP: usize = 32;
+
+/// The levels (0 to 254) a chunk of a layer may have positions due at, a bit each: set when a
+/// position of the chunk is made due at a level, cleared once the positions due at that level
+/// are found. A position due sooner later leaves its old level's bit set (the chunk is then
+/// scanned at that level for nothing); a chunk whose bit is clear is not scanned at all.
+#[derive(Default)]
+struct Levels([AtomicU64; 4]);
+
+impl Levels {
+    /// Whether the chunk may have positions due at `level`.
+    #[inline]
+    fn has(&self, level: u8) -> bool {
+        self.0[level as usize / 64].load(Relaxed) & 1 << (level % 64) != 0
+    }
+
+    /// A position of the chunk is due at `level` (a read first: the bit is mostly set).
+    #[inline]
+    fn add(&self, level: u8) {
+        if !self.has(level) {
+            self.0[level as usize / 64].fetch_or(1 << (level % 64), Relaxed);
+        }
+    }
+
+    /// The positions due at `level` are found.
+    #[inline]
+    fn remove(&self, level: u8) {
+        self.0[level as usize / 64].fetch_and(!(1 << (level % 64)), Relaxed);
+    }
+}
 
 /// `1 + d` for a child at distance `d`, [`NONE`] when it has none or the sum does not fit.
 #[inline]
@@ -125,8 +154,8 @@ pub(super) fn distances(
 ) -> Buffer {
     let mut dist = Buffer::zeroed(len as usize);
     let chunks = len.div_ceil(CHUNK) as usize;
-    // Per chunk, the positions due at a level and not yet resolved.
-    let due: Vec<AtomicUsize> = (0..chunks).map(|_| AtomicUsize::new(0)).collect();
+    // Per chunk, the levels it may have positions due at.
+    let due: Vec<Levels> = (0..chunks).map(|_| Levels::default()).collect();
     {
         let pass = Pass {
             variant,
@@ -167,7 +196,7 @@ pub(super) fn distances(
                 // never add a position due at `level` to a group after it).
                 found.par_iter_mut().enumerate().for_each(|(k, f)| {
                     f.clear();
-                    if due[group + k].load(Relaxed) > 0 {
+                    if due[group + k].has(level) {
                         pass.find_due((group + k) as u64, level, f);
                     }
                 });
@@ -197,7 +226,8 @@ struct Pass<'a> {
     /// Per position, first the distance by the captures that keep its value, then its count
     /// and its best exit (the side behind, see [`EXIT_SHIFT`]).
     scratch: &'a [AtomicU16],
-    due: &'a [AtomicUsize],
+    /// Per chunk, the levels it may have positions due at ([`Levels`]).
+    due: &'a [Levels],
     /// The highest level any position was made due at.
     last_due: AtomicU8,
 }
@@ -220,10 +250,8 @@ impl Pass<'_> {
             return;
         }
         let old = self.dist[i].fetch_min(level, Relaxed);
-        if old == NONE {
-            self.due[i / CHUNK as usize].fetch_add(1, Relaxed);
-        }
         if level < old {
+            self.due[i / CHUNK as usize].add(level);
             self.last_due.fetch_max(level, Relaxed);
         }
     }
@@ -292,7 +320,8 @@ impl Pass<'_> {
             )
         };
         find_bytes(bytes, level, level, |j| found.push(j as u16));
-        self.due[c as usize].fetch_sub(found.len(), Relaxed);
+        // No position becomes due at a level once its positions are looked for.
+        self.due[c as usize].remove(level);
     }
 
     /// Makes the predecessors of the positions of chunk `c` resolved at `level` (offsets
@@ -367,21 +396,19 @@ impl Pass<'_> {
         }
     }
 
-    /// After a split exits pass whose blocks were exchanged: the positions due per chunk and
-    /// the last level due, from the distance bytes (every rank finds the same).
+    /// After a split exits pass whose blocks were exchanged: the levels due per chunk and the
+    /// last level due, from the distance bytes (every rank finds the same).
     fn count_due(&self) {
         self.due.par_iter().enumerate().for_each(|(c, due)| {
             let (start, end) = self.chunk(c as u64);
             let mut last = 0;
-            let mut count = 0;
             for d in &self.dist[start as usize..end as usize] {
                 let d = d.load(Relaxed);
                 if d != NONE {
-                    count += 1;
+                    due.add(d);
                     last = last.max(d);
                 }
             }
-            due.store(count, Relaxed);
             self.last_due.fetch_max(last, Relaxed);
         });
     }
@@ -402,7 +429,7 @@ impl Pass<'_> {
                 let found = &mut found[..group.min(chunks - first)];
                 found.par_iter_mut().enumerate().for_each(|(k, f)| {
                     f.clear();
-                    if self.due[first + k].load(Relaxed) > 0 {
+                    if self.due[first + k].has(level) {
                         self.find_due((first + k) as u64, level, f);
                     }
                 });
