@@ -247,8 +247,10 @@ impl<'a, G: Game> SearchThread<'a, G> {
                 break;
             };
             // With helpers, the budget is checked at polls only: an iteration that ended past it
-            // is dropped, as one cut short by it is when searching alone.
-            if depth > 1 && self.all_nodes.is_some() && self.flush_nodes() >= self.budget {
+            // is dropped, as one cut short by it is when searching alone. The report gives the
+            // nodes counted here (the helpers go on adding theirs).
+            let nodes = self.flush_nodes();
+            if depth > 1 && self.all_nodes.is_some() && nodes >= self.budget {
                 break;
             }
             self.put_best_first(root_moves, best, tie_salt);
@@ -261,7 +263,7 @@ impl<'a, G: Game> SearchThread<'a, G> {
                 pv: rm.pv.clone(),
             };
             self.prev_pv = rm.pv.clone();
-            self.report_iteration(root_moves, depth, result.score, plan, handler);
+            self.report_iteration(root_moves, depth, result.score, nodes, plan, handler);
             if self.iteration_ends_search(&root_moves[0], depth, &mut stability, plan) {
                 break;
             }
@@ -285,12 +287,13 @@ impl<'a, G: Game> SearchThread<'a, G> {
     }
 
     /// Reports the lines of the iteration of `depth` (the exactly scored ones, best first, as
-    /// many as `MultiPV` asks), the first with `best_score`.
+    /// many as `MultiPV` asks), the first with `best_score`, after `nodes` nodes.
     fn report_iteration(
         &self,
         root_moves: &[RootMove<G>],
         depth: u32,
         best_score: Score,
+        nodes: u64,
         plan: &Plan,
         handler: &mut dyn SearchHandler<G::Move>,
     ) {
@@ -305,7 +308,7 @@ impl<'a, G: Game> SearchThread<'a, G> {
             handler.iteration(&Iteration {
                 depth,
                 seldepth: self.seldepth,
-                nodes: self.total_nodes(),
+                nodes,
                 score,
                 elapsed: plan.started.elapsed(),
                 pv: rm.pv.clone(),
