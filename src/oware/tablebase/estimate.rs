@@ -122,11 +122,13 @@ pub struct Rate {
 
 /// The [`Rate`] of a variant's build.
 ///
-/// - awari: 2.0 M positions per core-second to 80 M positions a layer (the build to 20 seeds,
-///   216,135,140 positions in 54.7 s of wall time), then the size to the power -0.13, down to
-///   0.68 of it (about 1.5 G positions): fitted to layers 24 and 27 to 30 within 16 GiB, which
-///   took 758, 1,123, 1,613 (2 sweeps) and 2,499 (4 sweeps) core-seconds for layers 27 to 30,
-///   where this gives 753, 1,083, 1,638 and 2,621.
+/// - awari: 2.7 M positions per core-second to 180 M positions a layer, then the size to the
+///   power -0.25, down to 0.52 of it (about 2.5 G positions): fitted to layers 20 to 30 of the
+///   build to 30 seeds within 16 GiB of 18d81d5 (2026-12-05; 3,141 s wall), within 4.5% of
+///   each: 28.7, 46.8, 67.4, 111.0, 163.8, 279.3, 397.1, 648.2, 891.6, 1,425.1 and 2,098.6
+///   (2 sweeps) core-seconds, where this gives 29.7, 44.9, 66.9, 107.9, 171.1, 266.9, 410.2,
+///   621.7, 929.9, 1,373.7 and 2,147.7; the whole build 51.9 min against 52.4 taken, and
+///   layers 0 to 20 40.0 s against 37.6.
 /// - abapa (its values pass un-sows every position about four times, in the thresholds and the
 ///   cycle pass, each a random read of the state words, so it falls faster as the layer
 ///   outgrows the caches and the address translations): 1.28 M to 320 M positions a layer,
@@ -136,10 +138,10 @@ pub struct Rate {
 pub fn rate(variant: Variant) -> Rate {
     match variant {
         Variant::Awari => Rate {
-            per_core_second: 2.0e6,
-            knee: 80e6,
-            power: -0.13,
-            floor: 0.68,
+            per_core_second: 2.7e6,
+            knee: 180e6,
+            power: -0.25,
+            floor: 0.52,
         },
         Variant::Abapa => Rate {
             per_core_second: 1.28e6,
@@ -156,7 +158,7 @@ pub const EXTRA_SWEEP_SHARE: f64 = 0.1;
 /// Seconds of one core's time to build a layer of `positions` whose moves pass runs in `sweeps`
 /// sweeps: the positions over the variant's [`Rate`], and 10% more for each sweep after the
 /// first ([`EXTRA_SWEEP_SHARE`]; awari's layer 24 in 3 and in 2 sweeps took 280 and 258
-/// core-seconds, where this gives 281 and 258).
+/// core-seconds on a build before 535d675, 9% for the sweep more).
 pub fn layer_core_seconds(variant: Variant, positions: u64, sweeps: u32) -> f64 {
     let r = rate(variant);
     let p = positions as f64;
@@ -326,9 +328,9 @@ mod tests {
         );
         assert_eq!(e.peak_memory, top.peak_memory);
         assert_eq!(e.disk, 21 * 192 + 2 * 216_135_140);
-        // Every layer up to 20 at the full rate (layer 20, 80.2 M positions, just past where it
-        // falls): 108 s of one core.
-        assert!((e.core_seconds / (216_135_140.0 / 2.0e6) - 1.0).abs() < 1e-3);
+        // Every layer up to 20 at the full rate (layer 20 has 80.2 M positions, the rate falls
+        // from 180 M): 80 s of one core.
+        assert!((e.core_seconds / (216_135_140.0 / 2.7e6) - 1.0).abs() < 1e-3);
         assert!((e.wall_seconds(2) - e.core_seconds / 2.0).abs() < 1e-9);
     }
 
@@ -445,17 +447,22 @@ mod tests {
     #[test]
     fn the_time_follows_the_rates_measured_here() {
         // Core-seconds (wall time on 2 cores, quiet) of layers built within 16 GiB
-        // (docs/tablebases.md): awari's layers 27 to 30 (layer 29 in 2 sweeps, 30 in 4) and
-        // layer 24 in 3 and in 2 sweeps; abapa's layers 20 to 29 of its build to 30 seeds (29
-        // in 2 sweeps). Awari's were measured on a build before 535d675, which made it faster
-        // (its estimate is now long).
+        // (docs/tablebases.md): awari's layers 20 to 30 of its build to 30 seeds of 18d81d5
+        // (30 in 2 sweeps); abapa's layers 20 to 29 of its build to 30 seeds of 535d675 (29 in
+        // 2 sweeps; 18d81d5 made abapa about 10% faster at 18 to 20 seeds, so its estimate is
+        // now long there).
         let measured = [
-            (Variant::Awari, 27, 1, 758.1),
-            (Variant::Awari, 28, 1, 1_122.6),
-            (Variant::Awari, 29, 2, 1_612.9),
-            (Variant::Awari, 30, 4, 2_499.4),
-            (Variant::Awari, 24, 3, 280.4),
-            (Variant::Awari, 24, 2, 257.4),
+            (Variant::Awari, 20, 1, 28.7),
+            (Variant::Awari, 21, 1, 46.8),
+            (Variant::Awari, 22, 1, 67.4),
+            (Variant::Awari, 23, 1, 111.0),
+            (Variant::Awari, 24, 1, 163.8),
+            (Variant::Awari, 25, 1, 279.3),
+            (Variant::Awari, 26, 1, 397.1),
+            (Variant::Awari, 27, 1, 648.2),
+            (Variant::Awari, 28, 1, 891.6),
+            (Variant::Awari, 29, 1, 1_425.1),
+            (Variant::Awari, 30, 2, 2_098.6),
             (Variant::Abapa, 20, 1, 60.0),
             (Variant::Abapa, 21, 1, 92.3),
             (Variant::Abapa, 22, 1, 144.5),
@@ -474,10 +481,10 @@ mod tests {
                 "{variant:?} layer {n}, {sweeps} sweeps: {e:.0} s against {seconds} s"
             );
         }
-        // The whole builds to 30 seeds within 16 GiB on 2 cores: awari about an hour; abapa
+        // The whole builds to 30 seeds within 16 GiB on 2 cores: awari 52 min; abapa
         // (layers 29 and 30 in 2 and 3 sweeps) about 1 h 52 min.
         for (variant, parked, minutes) in [
-            (Variant::Awari, false, 55.0..60.0),
+            (Variant::Awari, false, 50.0..54.0),
             (Variant::Abapa, true, 105.0..120.0),
         ] {
             let e = BuildEstimate::new(variant, 0, 30, Some(16 << 30), parked);
