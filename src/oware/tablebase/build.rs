@@ -773,14 +773,20 @@ impl LayerValues<'_> {
             build.copy_exits(&mut exits_high, build.hs);
         }
 
-        let last = if exact { 1 } else { -(n as i32) + 1 };
-        let thresholds = (n as i32 - last + 1).max(0) as u64;
-        // Abapa's cycle pass scans each threshold once more.
+        // Under abapa every value, bound, best exit and cut game's margin has the parity of
+        // `n` (the `n` seeds end split between the two sides): a threshold of the other parity
+        // adds nothing to `W` and `L` (none of its seeds is found), while the cycle pass joins
+        // only at the thresholds of the other parity (its thresholds in `sx` and `sl` are such
+        // a bound plus 1). Each pass runs only at its own; awari's values have no such parity
+        // (its cycle rule splits the seeds left evenly).
+        let (last, step) = if exact { (1, 1) } else { (-(n as i32) + 2, 2) };
+        let thresholds = ((n as i32 - last) / step + 1).max(0) as u64;
+        // Abapa's cycle pass scans as many thresholds once more.
         let passes = if exact { 1 } else { 2 };
         progress.start(Some(n), Phase::Values, Some(passes * len * thresholds));
         {
             let high: &[u8] = if exact { &exits_low } else { &exits_high };
-            for t in (last..=n as i32).rev() {
+            for t in (last..=n as i32).rev().step_by(step as usize) {
                 match split {
                     Some(s) => split::threshold_pass(s, &build, t, &exits_low, high, progress),
                     None => build.threshold_pass(t, &exits_low, high, progress),
@@ -799,7 +805,7 @@ impl LayerValues<'_> {
             let mut sx = Buffer::zeroed(cycle_len);
             build.cycle_start(&mut sx, &mut exits_high);
             let (sx, sl) = (words64(&mut sx), words64(&mut exits_high));
-            for t in last..=n as i32 {
+            for t in (last - 1..=n as i32).step_by(2) {
                 match split {
                     Some(s) => split::cycle_pass(s, &build, t, sx, sl, progress),
                     None => build.cycle_pass(t, sx, sl, progress),
