@@ -3,7 +3,7 @@
 //! Try threats, mobility, and the mover's pieces the enemy attacks), whose weights were fitted
 //! to the exact values of the solved game (`examples/tune_dobutsu.rs`, docs/evaluation.md).
 //!
-//! [`features`] and [`evaluate`] run the same code ([`Sink`]): the tuner reads the features, the
+//! [`features`] and [`evaluate`] run the same code (`Sink`): the tuner reads the features, the
 //! search the weighted sum, so the two cannot disagree.
 
 use crate::dobutsu::{Kind, Player, Position};

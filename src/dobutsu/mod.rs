@@ -38,7 +38,7 @@
 //!    against any Sente pieces, Sente to move with an empty hand, found 4: this one, the Lion on
 //!    c4 instead, and their mirror images).
 //!
-//! [`Position::legal_moves`] (and so [`Position::perft`]) follows Fairy-Stockfish's `dobutsu`
+//! [`Position::legal_moves`] (and so [`perft`](crate::game::perft)) follows Fairy-Stockfish's `dobutsu`
 //! variant (extinction of the Lion, `flagPiece` Lion with `flagPieceSafe`, `stalemateValue` a
 //! loss), so that perft counts compare with it: a position has **no moves** in cases 1, 3, 4 and 5
 //! above, but a position where the mover could capture the enemy Lion (case 2) still lists **all**

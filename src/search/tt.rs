@@ -223,7 +223,7 @@ fn zero_buckets(buckets: &mut [Bucket]) {
     buckets.iter_mut().for_each(|b| *b = Bucket::default());
 }
 
-/// How a table was made ([`TranspositionTable::new`]): what was asked, what was had, and what
+/// How a table was made (`TranspositionTable::new`): what was asked, what was had, and what
 /// making it resident cost.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HashReport {

@@ -10,7 +10,7 @@
 //! positions, ...) are the merged ones: this analysis reproduces all of them exactly.
 //!
 //! Rooms: [`index`] numbers the positions densely, [`enumerate`] is the forward pass,
-//! [`retro`] the backward pass, [`file`] the result file; [`Solution`] answers probes.
+//! [`retro`] the backward pass, [`file`](mod@file) the result file; [`Solution`] answers probes.
 //! Passes report through a [`Progress`]; nothing here prints.
 
 pub mod enumerate;

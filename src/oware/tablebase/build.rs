@@ -1091,18 +1091,18 @@ impl LayerBuild<'_> {
     }
 
     /// The cycle pass of threshold `t` (`abapa`, `t` rising from `-n + 1`): grows `R_t`, the
-    /// complement of `Y_t`, the positions from which one side (`X`) secures at least `t` by
-    /// forcing an exit worth that (the set `A` of the thresholds, with [`LayerBuild::threshold_pass`]'s
+    /// complement of `Y_t`, the positions from which one side (`X`) secures at least `t` by forcing
+    /// an exit worth that (the set `A` of the thresholds, with [`LayerBuild::threshold_pass`]'s
     /// `W_t` for `X` to move and `L_t` for the other side) or by keeping the game for ever among
     /// positions where a cut gives `X` at least `t` (safe: the mover's row less the opponent's is
     /// at least `t` with `X` to move, at most `-t` with the other side to move). A position is in
     /// `R_t` when it is out of `A` and, with `X` to move, unsafe or every move stays in the layer
     /// and leads into `R_t`; with the other side to move, unsafe, or an exit gives the mover more
-    /// than `-t`, or a move leads into `R_t`. `R_t` only grows as `t` rises; the threshold where
-    /// a position joins gives its new bound (`t - 1` for the lower, `1 - t` for the upper).
-    /// The seeds are the positions whose threshold in `sx` (the mover's side) or `sl` (the other)
-    /// is `t` ([`LayerBuild::cycle_start`]; lowered for a position that leaves `A` later with its
-    /// moves into `R` already decided).
+    /// than `-t`, or a move leads into `R_t`. `R_t` only grows as `t` rises; the threshold where a
+    /// position joins gives its new bound (`t - 1` for the lower, `1 - t` for the upper). The seeds
+    /// are the positions whose threshold in `sx` (the mover's side) or `sl` (the other) is `t`
+    /// ([`LayerBuild::cycle_start`]; lowered for a position that leaves `A` later with its moves
+    /// into `R` already decided).
     fn cycle_pass(&self, t: i32, sx: &[AtomicU64], sl: &[AtomicU64], progress: &dyn Progress) {
         self.chunks().for_each(|c| {
             let (lo, hi) = self.chunk(c);

@@ -175,9 +175,10 @@ pub struct LayerEstimate {
     /// Positions in the layer, [`reachable_len`]`(seeds)`.
     pub positions: u64,
     /// Bytes of memory the build holds at its peak while building this layer: the layer's own
-    /// work ([`work_bytes_per_position`], `parked` as given), the layers below ([`bytes_per_value`] per position:
-    /// all of them without a memory bound, else those of the largest sweep beside the moves
-    /// pass's [`MOVES_BYTES_PER_POSITION`]) and [`OVERHEAD_BYTES`].
+    /// work ([`work_bytes_per_position`], `parked` as given), the layers below
+    /// ([`bytes_per_value`] per position: all of them without a memory bound, else those of the
+    /// largest sweep beside the moves pass's [`MOVES_BYTES_PER_POSITION`]) and
+    /// [`OVERHEAD_BYTES`].
     pub peak_memory: u64,
     /// The sweeps of the moves pass over the layers below ([`sweeps`]): 1 unless memory is
     /// short. Each plays the layer's moves once more.

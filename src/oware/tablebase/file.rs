@@ -21,7 +21,7 @@ pub const GAME: &str = "oware";
 /// The version of a variant's payload layout and meaning: 3 since the layers hold distances
 /// (version 2 held the values alone; version 1 held every board, not only those that can follow a
 /// move, [`super::reachable`]); abapa's 4 since its bounds count the cycles that keep a margin
-/// ([`super::build`]'s cycle pass), tighter than version 3's (whose files are refused by name
+/// (the build's cycle pass), tighter than version 3's (whose files are refused by name
 /// rather than read as if they were these). Awari's layers did not change.
 pub fn version(variant: Variant) -> u32 {
     match variant {
@@ -228,15 +228,15 @@ pub fn park_name(variant: Variant, seeds: u32) -> String {
     format!("oware-{variant}-{seeds:02}.park")
 }
 
-/// Checkpoints of the builds of layers in files beside the layer files: `oware-<variant>-<seeds>.pass`,
-/// what the build holds after its last pass kept ([`Pass`]; a [`crate::retro::file`] table of game
-/// [`PASS_GAME`], counts: the variant, the seeds, the positions, the pass, the sections), written
-/// whole or not at all and replaced by the next pass's. Only layers of at least `min_positions`
-/// positions are kept (smaller ones are quicker to build again than to write). Every layer's
-/// build parks its best exits ([`Checkpoint::park`], 1 byte a position) in
-/// `oware-<variant>-<seeds>.park` while it finds its values, a scratch file (no header, not
-/// synced: only this build reads it back). The front end removes a layer's files but its layer
-/// file once that is written ([`PassFiles::done`]), and reads what went wrong from
+/// Checkpoints of the builds of layers in files beside the layer files:
+/// `oware-<variant>-<seeds>.pass`, what the build holds after its last pass kept ([`Pass`]; a
+/// [`crate::retro::file`] table of game [`PASS_GAME`], counts: the variant, the seeds, the
+/// positions, the pass, the sections), written whole or not at all and replaced by the next pass's.
+/// Only layers of at least `min_positions` positions are kept (smaller ones are quicker to build
+/// again than to write). Every layer's build parks its best exits ([`Checkpoint::park`], 1 byte a
+/// position) in `oware-<variant>-<seeds>.park` while it finds its values, a scratch file (no
+/// header, not synced: only this build reads it back). The front end removes a layer's files but
+/// its layer file once that is written ([`PassFiles::done`]), and reads what went wrong from
 /// [`PassFiles::take_problems`].
 pub struct PassFiles {
     dir: PathBuf,

@@ -6,7 +6,7 @@
 //! Rooms: [`index`] ranks all the boards of `n` seeds, [`reachable`] those that can follow a move
 //! (a layer: the positions the build solves; the others are answered from their moves), `build`
 //! solves a layer from the layers below it, [`distance`] gives its distances to the end, [`split`]
-//! spreads a layer's build over several ranks (MPI processes), [`file`] writes and maps one file
+//! spreads a layer's build over several ranks (MPI processes), [`file`](mod@file) writes and maps one file
 //! per layer, [`estimate`] says what a build takes (positions, memory, disk, time); [`Tablebase`]
 //! answers probes. The build reports
 //! through a [`Progress`]; nothing here prints.
@@ -412,15 +412,15 @@ impl Tablebase {
         })
     }
 
-    /// A move that secures the board's value and makes progress towards it: where the table
-    /// knows the board's distance to the end ([`Tablebase::distance`]), the first move in house
-    /// order that keeps the value and the distance (one ply less after it). Elsewhere, where
-    /// the mover's value rests on forcing a result (a lower bound above `-n`; under `awari` a positive
-    /// value), the first move of the shortest forcing line the table's values prove (found by a
-    /// search of at most `node_budget` positions), so that playing such moves ends the game with
-    /// the value; elsewhere (or when no line is found within the budget) a move with the best
-    /// lower bound, then the best upper bound. `None` when the table does not hold the board or
-    /// there is no legal move.
+    /// A move that secures the board's value and makes progress towards it: where the table knows
+    /// the board's distance to the end ([`Tablebase::distance`]), the first move in house order
+    /// that keeps the value and the distance (one ply less after it). Elsewhere, where the mover's
+    /// value rests on forcing a result (a lower bound above `-n`; under `awari` a positive value),
+    /// the first move of the shortest forcing line the table's values prove (found by a search of
+    /// at most `node_budget` positions), so that playing such moves ends the game with the value;
+    /// elsewhere (or when no line is found within the budget) a move with the best lower bound,
+    /// then the best upper bound. `None` when the table does not hold the board or there is no
+    /// legal move.
     pub fn best_move(&self, board: &Board, node_budget: u64) -> Option<(Move, Value)> {
         let moves = self.move_values(board)?;
         let value = self.probe(board)?;

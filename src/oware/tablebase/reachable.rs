@@ -117,8 +117,8 @@ pub fn rank(word: u128) -> Option<u64> {
         mover += term[m];
     }
     m += h[5] as usize;
-    // The opponent's row's prefix sums, and from them its parts' (see `opponent_parts_word`): before
-    // the empty house, less a seed per house; after it, skipping it.
+    // The opponent's row's prefix sums, and from them its parts' (see `opponent_parts_word`):
+    // before the empty house, less a seed per house; after it, skipping it.
     let mut sums = [0usize; 6];
     let mut s = 0;
     for (k, sum) in sums.iter_mut().enumerate() {

@@ -7,7 +7,7 @@
 //!
 //! - **The moves pass** (the costly lookups into the layers below): each rank plays the moves
 //!   of its own blocks, then the ranks exchange those blocks' state words (which hold the best
-//!   exits, [`Split::share`]), one all-gather per 64 MiB a rank sends.
+//!   exits, `Split::share`), one all-gather per 64 MiB a rank sends.
 //! - **The thresholds and the cycle pass**: each rank scans the whole layer for the seeds of a
 //!   threshold (a scan, cheap) and takes them all into its copy of the state; then rounds: each
 //!   rank un-sows the positions that joined in its own blocks, the ranks exchange those
