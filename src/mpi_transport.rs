@@ -43,7 +43,7 @@ impl Transport for Mpi {
     }
 
     /// `MPI_Allgather` of the lengths, then `MPI_Allgatherv` of the bytes in pieces of at most
-    /// [`PIECE`] bytes from all ranks together. MPI's default error handler aborts the job on
+    /// `PIECE` bytes (1 GiB) from all ranks together. MPI's default error handler aborts the job on
     /// any failure.
     fn all_gather(&self, mine: &[u8]) -> Vec<Vec<u8>> {
         let ranks = self.ranks();

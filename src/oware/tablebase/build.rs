@@ -21,14 +21,16 @@
 //! - `awari`: a game that never ends splits the seeds left evenly (a margin of 0), so thresholds
 //!   run down to 1 and the positions in neither set are worth 0; every value is exact.
 //! - `abapa`: a game ended by the cycle rule gives each player their own row, which depends on
-//!   where the cycle is cut. Thresholds run down to `-n + 1`: the threshold where a position joins
-//!   `W` is a lower bound (the mover forces it without any repetition), the one where it joins `L`
-//!   gives an upper bound. Then the **cycle pass** tightens them: for `t` rising from `-n + 1`,
-//!   `R_t` gathers the positions from which a side cannot secure `t` either by those forcing
-//!   lines or by keeping the game for ever among positions where a cut (own rows) gives it at
-//!   least `t` (see [`LayerBuild::cycle_pass`]); `R_t` only grows as `t` rises, so each position
-//!   joins it once per side, and the threshold where it joins gives its bound. The bounds are
-//!   equal where the value cannot depend on the history.
+//!   where the cycle is cut. Every value has the parity of `n` (the seeds end split between the
+//!   two sides), so thresholds run down to `-n + 2` by steps of 2: the threshold where a position
+//!   joins `W` is a lower bound (the mover forces it without any repetition), the one where it
+//!   joins `L` gives an upper bound. Then the **cycle pass** tightens them: for `t` rising from
+//!   `-n + 1` by steps of 2 (a bound plus 1), `R_t` gathers the positions from which a side
+//!   cannot secure `t` either by those forcing lines or by keeping the game for ever among
+//!   positions where a cut (own rows) gives it at least `t` (see [`LayerBuild::cycle_pass`]);
+//!   `R_t` only grows as `t` rises, so each position joins it once per side, and the threshold
+//!   where it joins gives its bound. The bounds are equal where the value cannot depend on the
+//!   history.
 //!
 //! **Distances.** Once the values are known, [`super::distance`] gives each position valued
 //! exactly its plies to the end of the game, in 2-byte words that take the state words' place
