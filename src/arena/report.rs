@@ -15,7 +15,7 @@ use crate::arena::runner::{Fault, FinishedGame, SearchLimit, StopReason, Tally};
 use crate::arena::stats::{self, los, Sprt};
 use crate::search::Level;
 
-/// What [`run_match`](crate::arena::run_match) did.
+/// What [`run_match`](super::run_match) did.
 #[derive(Clone, Debug)]
 pub enum MatchReport {
     /// A match was played.
@@ -33,8 +33,9 @@ pub struct MatchSummary {
     pub planned: usize,
     /// The search limit of each engine, the first engine's first.
     pub limits: [SearchLimit; 2],
-    /// The rules, in words ([`Refereed::describe_rules`](crate::arena::games::Refereed::describe_rules): `abapa, repetitions 3, no-capture
-    /// limit 500`).
+    /// The rules, in words
+    /// ([`Refereed::describe_rules`](super::games::Refereed::describe_rules): `abapa,
+    /// repetitions 3, no-capture limit 500`).
     pub rules: String,
     /// The players' names, the first player's first (`South`, `North`; `Sente`, `Gote`).
     pub sides: [&'static str; 2],
@@ -237,7 +238,7 @@ impl fmt::Display for ReplaySummary {
     }
 }
 
-/// What [`run_match`](crate::arena::run_match) tells its front end while a match runs.
+/// What [`run_match`](super::run_match) tells its front end while a match runs.
 #[derive(Clone, Copy, Debug)]
 pub enum MatchEvent<'a> {
     /// Both engines answered the handshake; the games begin.
@@ -263,7 +264,7 @@ pub struct MatchStart {
     /// For a plain `go`, what it means for each engine: `Level N, at most M nodes a move` for our
     /// engine (read from its `Level` option), `None` for an engine whose default is unknown.
     pub default_search: [Option<String>; 2],
-    /// The rules, in words ([`Refereed::describe_rules`](crate::arena::games::Refereed::describe_rules)).
+    /// The rules, in words ([`Refereed::describe_rules`](super::games::Refereed::describe_rules)).
     pub rules: String,
     /// Notes on the rules, each a line for the front end to show after the start line: an
     /// engine that cannot be told part of the referee's cycle rule (its own may differ).

@@ -38,15 +38,15 @@
 //!    against any Sente pieces, Sente to move with an empty hand, found 4: this one, the Lion on
 //!    c4 instead, and their mirror images).
 //!
-//! [`Position::legal_moves`] (and so [`perft`](crate::game::perft)) follows Fairy-Stockfish's `dobutsu`
-//! variant (extinction of the Lion, `flagPiece` Lion with `flagPieceSafe`, `stalemateValue` a
-//! loss), so that perft counts compare with it: a position has **no moves** in cases 1, 3, 4 and 5
-//! above, but a position where the mover could capture the enemy Lion (case 2) still lists **all**
-//! its moves; the capture is just one of them, and the game ends (case 1) in the position after
-//! it. So `outcome` is `Some` whenever `legal_moves` is empty; the converse fails only when the
-//! mover can capture the enemy Lion (its moves are listed, unless its own Lion also stands
-//! unattacked on the enemy home rank). A leaf counts at depth N only if every position above it
-//! on its line has moves.
+//! [`Position::legal_moves`] (and so [`perft`](crate::game::perft)) follows Fairy-Stockfish's
+//! `dobutsu` variant (extinction of the Lion, `flagPiece` Lion with `flagPieceSafe`,
+//! `stalemateValue` a loss), so that perft counts compare with it: a position has **no moves** in
+//! cases 1, 3, 4 and 5 above, but a position where the mover could capture the enemy Lion (case 2)
+//! still lists **all** its moves; the capture is just one of them, and the game ends (case 1) in
+//! the position after it. So `outcome` is `Some` whenever `legal_moves` is empty; the converse
+//! fails only when the mover can capture the enemy Lion (its moves are listed, unless its own Lion
+//! also stands unattacked on the enemy home rank). A leaf counts at depth N only if every position
+//! above it on its line has moves.
 //!
 //! The only position where the two conventions disagree about the result: both Lions on the enemy
 //! home ranks, neither attacked. Fairy-Stockfish calls it a draw, rule 3 a loss for the mover. A

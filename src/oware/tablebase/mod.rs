@@ -6,10 +6,9 @@
 //! Rooms: [`index`] ranks all the boards of `n` seeds, [`reachable`] those that can follow a move
 //! (a layer: the positions the build solves; the others are answered from their moves), `build`
 //! solves a layer from the layers below it, [`distance`] gives its distances to the end, [`split`]
-//! spreads a layer's build over several ranks (MPI processes), [`file`](mod@file) writes and maps one file
-//! per layer, [`estimate`] says what a build takes (positions, memory, disk, time); [`Tablebase`]
-//! answers probes. The build reports
-//! through a [`Progress`]; nothing here prints.
+//! spreads a layer's build over several ranks (MPI processes), [`file`](mod@file) writes and maps
+//! one file per layer, [`estimate`] says what a build takes (positions, memory, disk, time);
+//! [`Tablebase`] answers probes. The build reports through a [`Progress`]; nothing here prints.
 //!
 //! What a value promises (see docs/tablebases.md): under [`Variant::Awari`] a [`Value`] is exact
 //! (a game that never ends splits the seeds left evenly). Under [`Variant::Abapa`] a game ended by
