@@ -238,7 +238,10 @@ fn fake_engine() {
                     h ^= h >> 32;
                     (h % legal.len() as u64) as usize
                 };
+                // The record keeps the last line with a score: depth 4, the ply as the score.
                 say("info depth 1 score cp 0");
+                say(&format!("info depth 4 score cp {} nodes 9", game.ply()));
+                say("info depth 5 currmove A currmovenumber 1");
                 say(&format!("bestmove {}", legal[pick]));
             }
             Some("quit") => return,
@@ -340,6 +343,19 @@ fn fake_match_counts_records_and_replays() {
         assert_eq!(a.tag("South"), b.tag("North"));
         assert_eq!(a.tag("OpeningPlies"), Some("4"));
         assert_eq!(a.comments[3].as_deref(), Some("opening"));
+    }
+    // Each engine move's comment gives the engine's last score over its depth, then the time it
+    // took (the termination follows on the last move); no clock, as none was set.
+    for g in &records {
+        for (i, comment) in g.comments.iter().enumerate().skip(4) {
+            let comment = comment.as_deref().unwrap();
+            let (score, time) = comment.split_once(' ').unwrap();
+            assert_eq!(score, format!("+{}.{:02}/4", i / 100, i % 100), "{comment}");
+            let time = time.split(';').next().unwrap();
+            let seconds = time.strip_suffix('s').unwrap();
+            assert!(seconds.parse::<f64>().unwrap() < 10.0, "{comment}");
+            assert_eq!(seconds.split_once('.').unwrap().1.len(), 3, "{comment}");
+        }
     }
     // One file per game as well.
     let single = std::fs::read_to_string(dir.join("game-0003.ogn")).unwrap();
@@ -472,7 +488,9 @@ fn check_fault(mode: &str, fault: Fault, games: usize) {
         assert_eq!(g.tag("Result"), Some(faulty_side));
         let r = ogn::replay(g, Rules::default()).unwrap();
         assert!(r.forfeit && r.end.is_none());
-        assert_eq!(g.comments.last().unwrap().as_deref(), Some(termination));
+        // The termination ends the last move's comment (after the engine's note on its move).
+        let last = g.comments.last().unwrap().as_deref().unwrap();
+        assert!(last.ends_with(termination), "{last}");
     }
 }
 
@@ -606,6 +624,7 @@ fn an_engine_over_its_clock_loses_on_time() {
 /// their games to the end.
 #[test]
 fn each_engine_gets_its_own_limit() {
+    let path = scratch("own-limits.ogn");
     let summary = played(
         run_quiet(match_args(&[
             "--engine",
@@ -618,6 +637,8 @@ fn each_engine_gets_its_own_limit() {
             "2:nodes=1000",
             "--games",
             "4",
+            "--ogn",
+            path.to_str().unwrap(),
             "--quiet",
         ]))
         .unwrap(),
@@ -634,6 +655,28 @@ fn each_engine_gets_its_own_limit() {
             .contains("fake-clock: clock 5+0.1; fake-nodes: 1000 nodes per move"),
         "{summary}"
     );
+    // The clock engine's moves say the clock left after each, as `[%clk H:MM:SS.mmm]`: 5 s,
+    // less the time of each move, plus 0.1 s a move. The other engine's moves say no clock.
+    for g in ogn::parse(&std::fs::read_to_string(&path).unwrap()).unwrap() {
+        let clock_side = usize::from(g.tag("North") == Some("fake-clock"));
+        let mut clock_ms = 5000;
+        for (i, comment) in g.comments.iter().enumerate().skip(4) {
+            let comment = comment.as_deref().unwrap().split(';').next().unwrap();
+            let words: Vec<&str> = comment.split(' ').collect();
+            let ms = |word: &str| -> i64 {
+                let (s, ms) = word.split_once('.').unwrap();
+                s.parse::<i64>().unwrap() * 1000 + ms.parse::<i64>().unwrap()
+            };
+            let time = ms(words[1].strip_suffix('s').unwrap());
+            if i % 2 != clock_side {
+                assert_eq!(words.len(), 2, "{comment}");
+                continue;
+            }
+            clock_ms += 100 - time;
+            let expected = format!("0:00:{:02}.{:03}]", clock_ms / 1000, clock_ms % 1000);
+            assert_eq!(words[2..], ["[%clk", &expected], "{comment}");
+        }
+    }
 }
 
 /// Ctrl-C (SIGINT to the runner; the engines are in their own process group) stops the match:
@@ -1417,8 +1460,13 @@ fn replay_checks_captures_and_variant() {
         run_quiet(match_args(&["--replay", p.to_str().unwrap()]))
     };
     assert!(replay("unchanged.ogn", &text).is_ok());
-    // The first capture: ` X+N` with N seeds.
-    let at = text.find('+').unwrap();
+    // The first capture: ` X+N` with N seeds (a house letter before the `+`, which tells it
+    // from a score in a comment, `{+0.05/4 0.000s}`).
+    let at = text
+        .match_indices('+')
+        .map(|(at, _)| at)
+        .find(|&at| text[..at].ends_with(|c: char| c.is_ascii_alphabetic()))
+        .unwrap();
     let start = text[..at].rfind([' ', '\n']).unwrap() + 1;
     let end = at + 1 + text[at + 1..].find(|c: char| !c.is_ascii_digit()).unwrap();
     let (mv, seeds) = (&text[start..at], &text[at + 1..end]);

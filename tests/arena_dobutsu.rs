@@ -337,6 +337,7 @@ fn record(fen: &str, moves: &[&str], book: usize) -> GameRecord<Position> {
             moves: moves[..book].to_vec(),
         },
         moves: moves[book..].to_vec(),
+        notes: vec![],
         termination: Termination::Rules(state.end().expect("the moves end the game")),
     }
 }

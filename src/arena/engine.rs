@@ -170,6 +170,57 @@ pub enum BestMove<M> {
     NoMove,
 }
 
+/// A score as an engine reports it in `info ... score`, from the side to move's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InfoScore {
+    /// `score cp N`: hundredths of the game's unit (a pawn, a seed, a Chick).
+    Cp(i32),
+    /// `score mate N`: a win in `N` moves (a loss when negative).
+    Mate(i32),
+}
+
+/// What an engine's search said last before its `bestmove`: the depth and score of its last
+/// `info` line with a score (of the first line of a `MultiPV` search), as cutechess records
+/// them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// `depth`, in plies.
+    pub depth: Option<u32>,
+    /// `score`, from the side to move's view.
+    pub score: Option<InfoScore>,
+}
+
+impl SearchInfo {
+    /// The depth and score of an `info` line (`info depth 12 ... score cp -35 ...`); `None` for
+    /// a line that is not `info`, has no readable score, is an `info string`, or gives a line
+    /// other than the first (`multipv 2`).
+    pub fn read(line: &str) -> Option<SearchInfo> {
+        let mut words = line.split_whitespace();
+        if words.next() != Some("info") {
+            return None;
+        }
+        let mut info = SearchInfo::default();
+        while let Some(word) = words.next() {
+            match word {
+                "string" => return None,
+                "depth" => info.depth = words.next().and_then(|w| w.parse().ok()),
+                "multipv" if words.next() != Some("1") => return None,
+                "score" => {
+                    let kind = words.next();
+                    let value = words.next().and_then(|w| w.parse().ok());
+                    info.score = match (kind, value) {
+                        (Some("cp"), Some(v)) => Some(InfoScore::Cp(v)),
+                        (Some("mate"), Some(v)) => Some(InfoScore::Mate(v)),
+                        _ => None,
+                    };
+                }
+                _ => {}
+            }
+        }
+        info.score.is_some().then_some(info)
+    }
+}
+
 /// One `option name` line of an engine's reply to `uci`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct ListedOption {
@@ -227,6 +278,7 @@ pub struct Engine {
     options: Vec<ListedOption>,
     label: String,
     last_info_string: Option<String>,
+    last_search: SearchInfo,
 }
 
 impl std::fmt::Debug for Engine {
@@ -361,6 +413,7 @@ impl Engine {
             options: Vec::new(),
             label: label.to_string(),
             last_info_string: None,
+            last_search: SearchInfo::default(),
         };
         engine.handshake(spec, rules, timeout, stop)?;
         Ok(engine)
@@ -592,6 +645,12 @@ impl Engine {
         self.last_info_string.as_deref()
     }
 
+    /// The depth and score of the last `info` line with a score that the engine sent during the
+    /// latest [`Engine::best_move`] (both `None` when it sent none).
+    pub fn last_search(&self) -> SearchInfo {
+        self.last_search
+    }
+
     /// Whether the engine listed option `name` (case-insensitive) in its handshake (its last
     /// list: the one after `Variant` when it was told one).
     pub fn has_option(&self, name: &str) -> bool {
@@ -639,9 +698,10 @@ impl Engine {
     }
 
     /// Sends `position` (the full command, e.g. `position startpos moves F f`) and `go` (e.g.
-    /// `go nodes 1000`), and waits up to `timeout` for `bestmove`. `info` and unknown lines are
-    /// skipped. `read_move` reads the move word in the game's notation (its syntax only: the
-    /// referee judges legality).
+    /// `go nodes 1000`), and waits up to `timeout` for `bestmove`. The depth and score of the
+    /// last `info` line with a score are kept ([`Engine::last_search`]); other lines are skipped.
+    /// `read_move` reads the move word in the game's notation (its syntax only: the referee
+    /// judges legality).
     ///
     /// # Errors
     /// [`EngineError::Garbage`] when the `bestmove` line holds no move (a word `read_move`
@@ -655,9 +715,15 @@ impl Engine {
         read_move: impl Fn(&str) -> Option<M>,
     ) -> Result<BestMove<M>, EngineError> {
         self.last_info_string = None;
+        self.last_search = SearchInfo::default();
         self.send(position, "bestmove")?;
         self.send(go, "bestmove")?;
-        self.wait_for("bestmove", timeout, stop, |line| {
+        let mut search = SearchInfo::default();
+        let answer = self.wait_for("bestmove", timeout, stop, |line| {
+            if let Some(info) = SearchInfo::read(line) {
+                search = info;
+                return None;
+            }
             let mut words = line.split_whitespace();
             if words.next() != Some("bestmove") {
                 return None;
@@ -670,7 +736,9 @@ impl Engine {
                 },
                 None => Err(EngineError::Garbage(truncate(line))),
             })
-        })
+        });
+        self.last_search = search;
+        answer
     }
 
     /// Writes one line and flushes.
@@ -814,6 +882,35 @@ fn truncate(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn info_lines_give_depth_and_score() {
+        let read = SearchInfo::read;
+        let line = "info depth 19 seldepth 30 nodes 2267764 score cp -42 time 378 pv FfBc";
+        let info = read(line).unwrap();
+        assert_eq!(
+            (info.depth, info.score),
+            (Some(19), Some(InfoScore::Cp(-42)))
+        );
+        let mate = read("info multipv 1 depth 7 score mate -3 lowerbound nodes 10").unwrap();
+        assert_eq!(
+            (mate.depth, mate.score),
+            (Some(7), Some(InfoScore::Mate(-3)))
+        );
+        assert_eq!(
+            read("info score cp 5").unwrap(),
+            SearchInfo {
+                depth: None,
+                score: Some(InfoScore::Cp(5))
+            }
+        );
+        // Lines that say nothing of the played line's score.
+        assert_eq!(read("info depth 9 currmove F currmovenumber 2"), None);
+        assert_eq!(read("info multipv 2 depth 9 score cp 10"), None);
+        assert_eq!(read("info string depth 9 score cp 10"), None);
+        assert_eq!(read("info depth banana score cp"), None);
+        assert_eq!(read("bestmove F score cp 10"), None);
+    }
 
     #[test]
     fn command_lines_split_like_a_shell() {

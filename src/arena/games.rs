@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::arena::engine::{EngineError, RuleSettings};
+use crate::arena::engine::{EngineError, InfoScore, RuleSettings, SearchInfo};
 use crate::arena::record::{Checked, ParseError};
 use crate::game::{Game, GameEnd, Notation, Player};
 
@@ -164,6 +164,9 @@ pub struct GameRecord<G: Game> {
     pub opening: Opening<G>,
     /// The moves the engines played after the opening.
     pub moves: Vec<G::Move>,
+    /// What the runner saw of each of `moves`, in order: its time, the clock, the engine's
+    /// depth and score (a move without a note, in a record built otherwise, gets no comment).
+    pub notes: Vec<MoveNote>,
     /// How it ended.
     pub termination: Termination<G>,
 }
@@ -252,17 +255,21 @@ impl<G: Refereed> GameRecord<G> {
         }
     }
 
-    /// The comment of each move in a record: `opening` on the last opening move, the termination
-    /// on the last move.
+    /// The comment of each move in a record: `opening` on the last opening move, the engine's
+    /// [`MoveNote`] on each of its moves, the termination on the last move, joined by `; `.
     pub fn move_comments(&self) -> Vec<Option<String>> {
-        let total = self.opening.moves.len() + self.moves.len();
+        let book = self.opening.moves.len();
+        let total = book + self.moves.len();
         let last = total.checked_sub(1);
-        let book_end = self.opening.moves.len().checked_sub(1);
+        let book_end = book.checked_sub(1);
         (0..total)
             .map(|i| {
                 let mut comment = Vec::new();
                 if Some(i) == book_end {
                     comment.push("opening".to_string());
+                }
+                if let Some(note) = i.checked_sub(book).and_then(|j| self.notes.get(j)) {
+                    comment.push(note.to_string());
                 }
                 if Some(i) == last {
                     comment.push(self.termination_string());
@@ -270,6 +277,54 @@ impl<G: Refereed> GameRecord<G> {
                 (!comment.is_empty()).then(|| comment.join("; "))
             })
             .collect()
+    }
+}
+
+/// What the runner saw of one engine move, written as its comment in the record the way
+/// cutechess writes it, with the clock as lichess's `[%clk]` command: `+0.42/19 0.378s [%clk
+/// 0:00:09.722]` (the engine's score from its own side, in the game's unit, over its depth; the
+/// time from `go` to `bestmove`; the clock left after the move). Parts the engine did not give,
+/// or the clock of an engine not on one, are left out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveNote {
+    /// Milliseconds from sending `go` to reading `bestmove`, as the runner measured them (what
+    /// the engine's clock was charged).
+    pub time_ms: u64,
+    /// Milliseconds left on the mover's clock after the move, increment added (`None`: the
+    /// engine plays without a clock). Negative when the engine ran past it within the margin.
+    pub clock_ms: Option<i64>,
+    /// The depth and score of the engine's last `info` line with a score.
+    pub search: SearchInfo,
+}
+
+impl fmt::Display for MoveNote {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.search.score {
+            Some(InfoScore::Cp(cp)) => write!(f, "{:+.2}", f64::from(cp) / 100.0)?,
+            Some(InfoScore::Mate(n)) if n > 0 => write!(f, "+M{n}")?,
+            Some(InfoScore::Mate(n)) => write!(f, "-M{}", n.unsigned_abs())?,
+            None => {}
+        }
+        if let (Some(_), Some(depth)) = (self.search.score, self.search.depth) {
+            write!(f, "/{depth}")?;
+        }
+        if self.search.score.is_some() {
+            f.write_str(" ")?;
+        }
+        write!(f, "{}.{:03}s", self.time_ms / 1000, self.time_ms % 1000)?;
+        if let Some(clock) = self.clock_ms {
+            // `[%clk]` has no negative times: a clock overrun within the margin shows as 0.
+            let ms = clock.max(0);
+            let (s, ms) = (ms / 1000, ms % 1000);
+            write!(
+                f,
+                " [%clk {}:{:02}:{:02}.{ms:03}]",
+                s / 3600,
+                s / 60 % 60,
+                s % 60
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -295,5 +350,46 @@ impl FinishedGame {
     /// The `Termination` tag.
     pub fn termination_string(&self) -> &str {
         &self.termination
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn note(
+        score: Option<InfoScore>,
+        depth: Option<u32>,
+        time_ms: u64,
+        clock: Option<i64>,
+    ) -> String {
+        let search = SearchInfo { depth, score };
+        MoveNote {
+            time_ms,
+            clock_ms: clock,
+            search,
+        }
+        .to_string()
+    }
+
+    #[test]
+    fn move_notes_read_as_cutechess_and_lichess_write_them() {
+        let cp = |v| Some(InfoScore::Cp(v));
+        assert_eq!(
+            note(cp(42), Some(19), 378, Some(9722)),
+            "+0.42/19 0.378s [%clk 0:00:09.722]"
+        );
+        assert_eq!(note(cp(-1250), Some(7), 12_034, None), "-12.50/7 12.034s");
+        assert_eq!(note(cp(0), None, 5, None), "+0.00 0.005s");
+        let mate = |n| Some(InfoScore::Mate(n));
+        assert_eq!(note(mate(3), Some(9), 1, None), "+M3/9 0.001s");
+        assert_eq!(note(mate(-2), Some(9), 1, None), "-M2/9 0.001s");
+        // No score: the time and the clock only (a depth alone says nothing).
+        assert_eq!(
+            note(None, Some(4), 0, Some(3_723_004)),
+            "0.000s [%clk 1:02:03.004]"
+        );
+        // A clock overrun within the margin shows as 0.
+        assert_eq!(note(None, None, 80, Some(-20)), "0.080s [%clk 0:00:00.000]");
     }
 }

@@ -537,6 +537,7 @@ mod tests {
                 moves: vec![],
             },
             moves: vec![],
+            notes: vec![],
             termination,
         }
     }

@@ -20,7 +20,7 @@ use crate::arena::stats::{Pentanomial, Sprt, SprtDecision, Trinomial};
 use crate::game::{Game, GameState, Notation, Player};
 
 pub use crate::arena::games::Fault;
-pub use crate::arena::games::{FinishedGame, GameRecord, Opening, Refereed, Termination};
+pub use crate::arena::games::{FinishedGame, GameRecord, MoveNote, Opening, Refereed, Termination};
 
 /// How much each engine may search per move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -627,6 +627,7 @@ fn play_game<G: Refereed>(
         names,
         opening: config.openings[pair % config.openings.len()].clone(),
         moves: Vec::new(),
+        notes: Vec::new(),
         termination: Termination::Forfeit {
             side: G::Player::FIRST,
             fault: Fault::Crash,
@@ -702,7 +703,10 @@ impl<'a, G: Refereed> GameInPlay<'a, G> {
             }
             let side = self.state.position().to_move();
             match self.next_move(side) {
-                Ok(mv) => self.record.moves.push(mv),
+                Ok((mv, note)) => {
+                    self.record.moves.push(mv);
+                    self.record.notes.push(note);
+                }
                 Err(stopped) => return self.stopped(side, stopped),
             }
         }
@@ -739,8 +743,9 @@ impl<'a, G: Refereed> GameInPlay<'a, G> {
 
     /// Asks the engine playing `side` for its move in the game's position, under its limit or
     /// its clock, and plays it; a move refused by the rules, none where the rules allow one, a
-    /// late answer or an engine error is a fault.
-    fn next_move(&mut self, side: G::Player) -> Result<G::Move, Stopped> {
+    /// late answer or an engine error is a fault. Returns the move with what the runner saw of
+    /// it (its time, the clock left, the engine's depth and score).
+    fn next_move(&mut self, side: G::Player) -> Result<(G::Move, MoveNote), Stopped> {
         let e = self.record.engine_of(side);
         let Some(engine) = self.engines[e].as_mut() else {
             let detail = "engine not running".to_string();
@@ -756,16 +761,21 @@ impl<'a, G: Refereed> GameInPlay<'a, G> {
             .go(side.index(), self.limits[side.index()], self.config);
         let asked = std::time::Instant::now();
         let answer = engine.best_move(&position, &go, allowed, Some(self.stop), G::read_move);
+        let used = asked.elapsed();
         let margin = self.config.time_margin;
-        self.clocks
-            .charge(side.index(), asked.elapsed(), &answer, margin)?;
+        self.clocks.charge(side.index(), used, &answer, margin)?;
+        let note = MoveNote {
+            time_ms: used.as_millis() as u64,
+            clock_ms: self.clocks.left[side.index()],
+            search: engine.last_search(),
+        };
         let said = engine
             .last_info_string()
             .map(|l| format!("; the engine said '{l}'"))
             .unwrap_or_default();
         match answer.map_err(stopped_by)? {
             BestMove::Move(mv) => match self.state.play(mv) {
-                Ok(()) => Ok(mv),
+                Ok(()) => Ok((mv, note)),
                 Err(err) => Err(Stopped::Fault(
                     Fault::IllegalMove,
                     format!("bestmove {mv}: {err}{said}"),
@@ -1028,6 +1038,7 @@ mod tests {
                 moves: vec![],
             },
             moves: vec![],
+            notes: vec![],
             termination: Termination::Rules(end),
         }
     }
