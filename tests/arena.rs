@@ -655,6 +655,18 @@ fn each_engine_gets_its_own_limit() {
             .contains("fake-clock: clock 5+0.1; fake-nodes: 1000 nodes per move"),
         "{summary}"
     );
+    // The summary gives each engine's time a move, and the clock left at the end for the one
+    // on a clock.
+    let text = summary.to_string();
+    let time = text.lines().find(|l| l.starts_with("Time: ")).unwrap();
+    let (clock, nodes) = time.split_once("; ").unwrap();
+    assert!(
+        clock.starts_with("Time: fake-clock ") && clock.ends_with(" s left at the end (median)")
+    );
+    assert!(
+        nodes.starts_with("fake-nodes ") && !nodes.contains("left"),
+        "{time}"
+    );
     // The clock engine's moves say the clock left after each, as `[%clk H:MM:SS.mmm]`: 5 s,
     // less the time of each move, plus 0.1 s a move. The other engine's moves say no clock.
     for g in ogn::parse(&std::fs::read_to_string(&path).unwrap()).unwrap() {

@@ -162,6 +162,23 @@ impl fmt::Display for MatchSummary {
             }
         }
         writeln!(f)?;
+        if t.time.iter().any(|u| u.moves > 0) {
+            write!(f, "Time:")?;
+            for (name, time) in self.names.iter().zip(&t.time) {
+                match time.mean_ms() {
+                    Some(ms) => {
+                        let moves = if time.moves == 1 { "move" } else { "moves" };
+                        write!(f, " {name} {ms:.0} ms a move ({} {moves})", time.moves)?
+                    }
+                    None => write!(f, " {name} no move")?,
+                }
+                if let Some(ms) = time.median_end_clock_ms() {
+                    write!(f, ", {:.2} s left at the end (median)", ms / 1000.0)?;
+                }
+                write!(f, ";")?;
+            }
+            writeln!(f)?;
+        }
         for (i, name) in self.names.iter().enumerate() {
             let n = t.fault_count(i, Fault::NoMove);
             if n > 0 {
@@ -560,6 +577,47 @@ mod tests {
             records,
         }
         .to_string()
+    }
+
+    #[test]
+    fn summary_says_the_time_each_engine_took() {
+        use crate::arena::games::MoveNote;
+        let note = |time_ms, clock_ms| MoveNote {
+            time_ms,
+            clock_ms,
+            ..MoveNote::default()
+        };
+        // Game 1: a is South and moves first: a 100, b 200, a 50, b 10 ms.
+        let mut g1 = game(1, 0, None, None);
+        g1.notes = vec![
+            note(100, Some(9_900)),
+            note(200, Some(3_000)),
+            note(50, Some(9_950)),
+            note(10, Some(4_000)),
+        ];
+        // Game 2: b is South, but one opening move was played, so a (North) moves first.
+        let mut g2 = game(2, 1, None, None);
+        g2.opening.moves = crate::oware::parse_moves(["F"]).unwrap();
+        g2.notes = vec![note(10, Some(7_050)), note(30, Some(5_000))];
+        let text = summary(&[g1, g2], RecordsWritten::default());
+        assert!(
+            text.ends_with(
+                "Faults: a none; b none;\n\
+                 Time: a 53 ms a move (3 moves), 8.50 s left at the end (median); b 80 ms a move \
+                 (3 moves), 4.50 s left at the end (median);\n"
+            ),
+            "{text}"
+        );
+        // Without a clock, the time a move only; no line before any move.
+        let mut g3 = game(1, 0, None, None);
+        g3.notes = vec![note(7, None)];
+        let text = summary(&[g3], RecordsWritten::default());
+        assert!(
+            text.ends_with("Time: a 7 ms a move (1 move); b no move;\n"),
+            "{text}"
+        );
+        let text = summary(&[game(1, 0, None, None)], RecordsWritten::default());
+        assert!(!text.contains("Time:"), "{text}");
     }
 
     #[test]

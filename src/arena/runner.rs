@@ -420,8 +420,42 @@ pub struct Tally {
     /// Games won by the first player (Oware's South, Dobutsu's Sente), drawn, won by the second
     /// (colour balance).
     pub by_side: [u64; 3],
+    /// The time each engine took, the first engine's first.
+    pub time: [TimeUse; 2],
     /// Points of the first game of pairs whose second game is not in yet.
     pending: BTreeMap<usize, f64>,
+}
+
+/// The time one engine took over a match's moves, from the runner's [`MoveNote`]s.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TimeUse {
+    /// Moves the engine played (the opening's not counted).
+    pub moves: u64,
+    /// Milliseconds from `go` to `bestmove`, summed over those moves.
+    pub total_ms: u64,
+    /// For each game the engine played on a clock, the milliseconds left on it after its last
+    /// move (increment added), in the order the games finished.
+    pub end_clocks_ms: Vec<i64>,
+}
+
+impl TimeUse {
+    /// Mean milliseconds a move; `None` before any move.
+    pub fn mean_ms(&self) -> Option<f64> {
+        (self.moves > 0).then(|| self.total_ms as f64 / self.moves as f64)
+    }
+
+    /// Median of [`TimeUse::end_clocks_ms`] (the mean of the middle two for an even count);
+    /// `None` without a game on a clock.
+    pub fn median_end_clock_ms(&self) -> Option<f64> {
+        let mut c = self.end_clocks_ms.clone();
+        c.sort_unstable();
+        let n = c.len();
+        match n {
+            0 => None,
+            _ if n % 2 == 1 => Some(c[n / 2] as f64),
+            _ => Some((c[n / 2 - 1] + c[n / 2]) as f64 / 2.0),
+        }
+    }
 }
 
 impl Tally {
@@ -437,6 +471,21 @@ impl Tally {
             Some(0) => self.by_side[0] += 1,
             None => self.by_side[1] += 1,
             Some(_) => self.by_side[2] += 1,
+        }
+        let mut end_clocks = [None; 2];
+        let mut side = game.opening.start.to_move();
+        for _ in &game.opening.moves {
+            side = side.opponent();
+        }
+        for note in &game.notes {
+            let engine = game.engine_of(side);
+            self.time[engine].moves += 1;
+            self.time[engine].total_ms += note.time_ms;
+            end_clocks[engine] = note.clock_ms.or(end_clocks[engine]);
+            side = side.opponent();
+        }
+        for (time, clock) in self.time.iter_mut().zip(end_clocks) {
+            time.end_clocks_ms.extend(clock);
         }
         if let Termination::Forfeit { side, fault, .. } = &game.termination {
             *self.faults[game.engine_of(*side)]
