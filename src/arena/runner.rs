@@ -472,6 +472,8 @@ impl Tally {
             None => self.by_side[1] += 1,
             Some(_) => self.by_side[2] += 1,
         }
+        // The engines' time: the sides alternate move by move (neither game has a pass), from
+        // the side to move after the opening.
         let mut end_clocks = [None; 2];
         let mut side = game.opening.start.to_move();
         for _ in &game.opening.moves {
