@@ -16,6 +16,8 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::search::Score;
+
 /// Longest output line kept; the rest of a longer line is read as the next line.
 const MAX_LINE: u64 = 64 * 1024;
 /// Lines of standard error kept for fault reports.
@@ -170,15 +172,6 @@ pub enum BestMove<M> {
     NoMove,
 }
 
-/// A score as an engine reports it in `info ... score`, from the side to move's view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum InfoScore {
-    /// `score cp N`: hundredths of the game's unit (a pawn, a seed, a Chick).
-    Cp(i32),
-    /// `score mate N`: a win in `N` moves (a loss when negative).
-    Mate(i32),
-}
-
 /// What an engine's search said last before its `bestmove`: the depth and score of its last
 /// `info` line with a score (of the first line of a `MultiPV` search), as cutechess records
 /// them.
@@ -186,8 +179,9 @@ pub enum InfoScore {
 pub struct SearchInfo {
     /// `depth`, in plies.
     pub depth: Option<u32>,
-    /// `score`, from the side to move's view.
-    pub score: Option<InfoScore>,
+    /// `score`, from the side to move's view: `cp N` in hundredths of the engine's unit (a
+    /// pawn, a seed, a Chick), `mate N` a win in `N` moves (a loss when negative).
+    pub score: Option<Score>,
 }
 
 impl SearchInfo {
@@ -209,8 +203,8 @@ impl SearchInfo {
                     let kind = words.next();
                     let value = words.next().and_then(|w| w.parse().ok());
                     info.score = match (kind, value) {
-                        (Some("cp"), Some(v)) => Some(InfoScore::Cp(v)),
-                        (Some("mate"), Some(v)) => Some(InfoScore::Mate(v)),
+                        (Some("cp"), Some(v)) => Some(Score::Cp(v)),
+                        (Some("mate"), Some(v)) => Some(Score::Mate(v)),
                         _ => None,
                     };
                 }
@@ -888,20 +882,14 @@ mod tests {
         let read = SearchInfo::read;
         let line = "info depth 19 seldepth 30 nodes 2267764 score cp -42 time 378 pv FfBc";
         let info = read(line).unwrap();
-        assert_eq!(
-            (info.depth, info.score),
-            (Some(19), Some(InfoScore::Cp(-42)))
-        );
+        assert_eq!((info.depth, info.score), (Some(19), Some(Score::Cp(-42))));
         let mate = read("info multipv 1 depth 7 score mate -3 lowerbound nodes 10").unwrap();
-        assert_eq!(
-            (mate.depth, mate.score),
-            (Some(7), Some(InfoScore::Mate(-3)))
-        );
+        assert_eq!((mate.depth, mate.score), (Some(7), Some(Score::Mate(-3))));
         assert_eq!(
             read("info score cp 5").unwrap(),
             SearchInfo {
                 depth: None,
-                score: Some(InfoScore::Cp(5))
+                score: Some(Score::Cp(5))
             }
         );
         // Lines that say nothing of the played line's score.

@@ -6,9 +6,10 @@
 
 use std::fmt;
 
-use crate::arena::engine::{EngineError, InfoScore, RuleSettings, SearchInfo};
+use crate::arena::engine::{EngineError, RuleSettings, SearchInfo};
 use crate::arena::record::{Checked, ParseError};
 use crate::game::{Game, GameEnd, Notation, Player};
+use crate::search::Score;
 
 /// A game the match runner can referee and record.
 pub trait Refereed: Notation {
@@ -300,9 +301,9 @@ pub struct MoveNote {
 impl fmt::Display for MoveNote {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.search.score {
-            Some(InfoScore::Cp(cp)) => write!(f, "{:+.2}", f64::from(cp) / 100.0)?,
-            Some(InfoScore::Mate(n)) if n > 0 => write!(f, "+M{n}")?,
-            Some(InfoScore::Mate(n)) => write!(f, "-M{}", n.unsigned_abs())?,
+            Some(Score::Cp(cp)) => write!(f, "{:+.2}", f64::from(cp) / 100.0)?,
+            Some(Score::Mate(n)) if n > 0 => write!(f, "+M{n}")?,
+            Some(Score::Mate(n)) => write!(f, "-M{}", n.unsigned_abs())?,
             None => {}
         }
         if let (Some(_), Some(depth)) = (self.search.score, self.search.depth) {
@@ -357,12 +358,7 @@ impl FinishedGame {
 mod tests {
     use super::*;
 
-    fn note(
-        score: Option<InfoScore>,
-        depth: Option<u32>,
-        time_ms: u64,
-        clock: Option<i64>,
-    ) -> String {
+    fn note(score: Option<Score>, depth: Option<u32>, time_ms: u64, clock: Option<i64>) -> String {
         let search = SearchInfo { depth, score };
         MoveNote {
             time_ms,
@@ -374,14 +370,14 @@ mod tests {
 
     #[test]
     fn move_notes_read_as_cutechess_and_lichess_write_them() {
-        let cp = |v| Some(InfoScore::Cp(v));
+        let cp = |v| Some(Score::Cp(v));
         assert_eq!(
             note(cp(42), Some(19), 378, Some(9722)),
             "+0.42/19 0.378s [%clk 0:00:09.722]"
         );
         assert_eq!(note(cp(-1250), Some(7), 12_034, None), "-12.50/7 12.034s");
         assert_eq!(note(cp(0), None, 5, None), "+0.00 0.005s");
-        let mate = |n| Some(InfoScore::Mate(n));
+        let mate = |n| Some(Score::Mate(n));
         assert_eq!(note(mate(3), Some(9), 1, None), "+M3/9 0.001s");
         assert_eq!(note(mate(-2), Some(9), 1, None), "-M2/9 0.001s");
         // No score: the time and the clock only (a depth alone says nothing).
