@@ -1,7 +1,8 @@
 //! The web board in a real browser: headless Chromium driven over WebDriver (ChromeDriver, from
 //! Debian's `chromium` and `chromium-driver`; `.ci/run` installs them). The page loads, a move
 //! is played by clicking a house or a square and the engine replies, the analysis lines update
-//! while the search runs, and a record is imported and stepped through with its values.
+//! while the search runs, a record is imported and stepped through with its values, and the
+//! page pauses when hidden and notices a server that went away and came back.
 //! Ignored by default (it needs the browser); CI runs it. With `PERFECTPLAY_SCREENSHOTS=DIR`
 //! it also saves the screenshots docs/web.md shows.
 
@@ -404,4 +405,76 @@ fn the_page_fits_a_phone() {
     let board = browser.js("return document.getElementById('board').getBoundingClientRect().width");
     assert!(board.as_f64().unwrap() > 250.0, "{board}");
     browser.screenshot("dobutsu-phone.png");
+}
+
+/// The page and the server's life: a hidden page's analysis stops and starts again when it is
+/// shown; when the server goes away the page says so within seconds, and when a server is back
+/// on the same address the page hides the note and analyses again.
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn the_page_pauses_when_hidden_and_notices_the_server_gone_and_back() {
+    let server = WebServer::start(&[]);
+    let port = server.addr().rsplit(':').next().unwrap().to_string();
+    let browser = Browser::start(1280, 860);
+    browser.go(&format!(
+        "{}?variant=dobutsu&mode=study&theme=light&moves=b2b3",
+        server.url
+    ));
+    browser.wait_for(
+        "three lines",
+        "return document.querySelectorAll('#lines li').length == 3",
+    );
+    let searches = |server: &WebServer| server.json("api/info").1["searches"].as_u64().unwrap();
+    assert_eq!(searches(&server), 1);
+    // Hidden (as a browser tab in the background): the search stops.
+    browser.js(
+        "Object.defineProperty(document, 'hidden', {configurable: true, get: () => true}); \
+         document.dispatchEvent(new Event('visibilitychange')); return true",
+    );
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while searches(&server) != 0 {
+        assert!(
+            Instant::now() < deadline,
+            "the hidden page's search runs on"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    browser.js(
+        "Object.defineProperty(document, 'hidden', {configurable: true, get: () => false}); \
+         document.dispatchEvent(new Event('visibilitychange')); return true",
+    );
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while searches(&server) != 1 {
+        assert!(
+            Instant::now() < deadline,
+            "the shown page's search did not start again"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // The server goes away.
+    drop(server);
+    let gone = Instant::now();
+    browser.wait_for(
+        "the note that the server is gone",
+        "return !document.getElementById('connection').hidden",
+    );
+    assert!(
+        gone.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        gone.elapsed()
+    );
+    let note = browser.js("return document.getElementById('connection').innerText");
+    assert_eq!(note, "The server is not answering: retrying…");
+    // A server on the same port: the page comes back to it and analyses again.
+    let server = WebServer::start(&["--port", &port]);
+    browser.wait_for(
+        "the note hidden",
+        "return document.getElementById('connection').hidden",
+    );
+    browser.js("document.getElementById('lines').replaceChildren(); return true");
+    browser.wait_for(
+        "three lines again",
+        "return document.querySelectorAll('#lines li').length == 3",
+    );
+    assert_eq!(searches(&server), 1);
 }

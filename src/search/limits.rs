@@ -264,10 +264,15 @@ impl Control {
     /// The opponent played the pondered move: from now on the search runs under its limits, and
     /// `movetime` counts from now.
     pub fn ponderhit(&self) {
+        self.restart_clock();
+        self.pondering.store(false, Ordering::Relaxed);
+    }
+    /// Starts the search's clock again from now: for a search that waited before it began
+    /// (`movetime` and [`Control::elapsed`] then count from here).
+    pub fn restart_clock(&self) {
         if let Ok(mut start) = self.clock_start.lock() {
             *start = Instant::now();
         }
-        self.pondering.store(false, Ordering::Relaxed);
     }
     /// Whether the search is pondering.
     pub fn is_pondering(&self) -> bool {

@@ -5,11 +5,12 @@
 
 use std::any::Any;
 use std::collections::HashMap;
-use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use serde::Deserialize;
 use serde_json::{json, Value};
+use tokio::sync::mpsc::UnboundedSender;
 
 use perfectplay::game::{
     find_option, GameState, Oracle, Outcome, Player, Settings, TableSettings, Tables,
@@ -23,7 +24,38 @@ use perfectplay::variant::Variant;
 use perfectplay::{dobutsu, oware};
 
 use super::board::WebGame;
-use super::Query;
+
+/// A request's query (`?variant=dobutsu&moves=b2b3+b4b3`): every parameter of every endpoint,
+/// each optional and read as text; the endpoints check the values they use (docs/web.md).
+#[derive(Deserialize, Default, Debug, Clone)]
+pub struct Query {
+    /// `abapa` (when absent), `awari` or `dobutsu`.
+    pub variant: Option<String>,
+    /// The start position: `startpos` or absent for the game's, else a diagram or FEN.
+    pub position: Option<String>,
+    /// The moves played from it, separated by blanks.
+    pub moves: Option<String>,
+    /// The search's level, 1 to 6.
+    pub level: Option<String>,
+    /// The search's lines, 1 to 500.
+    pub multipv: Option<String>,
+    /// The search's time, in ms.
+    pub movetime: Option<String>,
+    /// The search's deepest iteration.
+    pub depth: Option<String>,
+    /// The search's node budget.
+    pub nodes: Option<String>,
+    /// `true`: analysis until the page stops it.
+    pub infinite: Option<String>,
+    /// The page's id: its new analysis stops its last.
+    pub page: Option<String>,
+    /// A record's first player.
+    pub first: Option<String>,
+    /// A record's second player.
+    pub second: Option<String>,
+    /// A record's event.
+    pub event: Option<String>,
+}
 
 /// An error reply: the HTTP status and the message of its JSON body (`{"error": ...}`).
 #[derive(Debug)]
@@ -269,10 +301,10 @@ impl WebVisit for MakeSlot<'_> {
     }
 }
 
-/// The variant a request names (`variant=`, default abapa).
+/// The variant a request names (`variant=`, abapa when absent; an empty name is refused).
 pub fn variant_of(query: &Query) -> Result<Variant, ApiError> {
-    match query.get("variant") {
-        None | Some("") => Ok(Variant::Abapa),
+    match query.variant.as_deref() {
+        None => Ok(Variant::Abapa),
         Some(name) => name
             .parse()
             .map_err(|e: perfectplay::variant::UnknownVariant| ApiError::bad(e.to_string())),
@@ -283,13 +315,14 @@ pub fn variant_of(query: &Query) -> Result<Variant, ApiError> {
 /// diagram or FEN with its counters) and `moves` (the moves played from it, separated by
 /// blanks), replayed under the game's rules; a move after the game's end is refused.
 pub fn game_of<G: WebGame>(query: &Query, rules: &G::Rules) -> Result<GameState<G>, ApiError> {
-    let (start, counters) = match query.get("position").map(str::trim) {
+    let (start, counters) = match query.position.as_deref().map(str::trim) {
         None | Some("") | Some("startpos") => (G::start(rules), Default::default()),
         Some(text) => G::parse_position_with_counters(text, rules)
             .map_err(|e| ApiError::bad(format!("position: {e}")))?,
     };
     let words: Vec<&str> = query
-        .get("moves")
+        .moves
+        .as_deref()
         .unwrap_or("")
         .split_whitespace()
         .collect();
@@ -657,13 +690,13 @@ pub fn review<G: WebGame>(slot: &GameSlot<G>, game: &GameState<G>) -> Value {
 /// `GET /api/record`: the game as a record of the game's format (OGN, PGN).
 pub fn record<G: WebGame>(game: &GameState<G>, query: &Query) -> String {
     let names = [
-        query.get("first").unwrap_or("?"),
-        query.get("second").unwrap_or("?"),
+        query.first.as_deref().unwrap_or("?"),
+        query.second.as_deref().unwrap_or("?"),
     ];
     G::export_record(
         game,
         names,
-        query.get("event").unwrap_or("perfectplay board"),
+        query.event.as_deref().unwrap_or("perfectplay board"),
     )
 }
 
@@ -676,11 +709,11 @@ pub fn import<G: WebGame>(text: &str, rules: &G::Rules) -> ApiResult {
     let mut out = Vec::new();
     for record in records {
         // Each record is replayed, so that the page gets only games it can show.
-        let mut query = Query::default();
-        if let Some(start) = &record.start {
-            query.push("position", start);
-        }
-        query.push("moves", &record.moves.join(" "));
+        let query = Query {
+            position: record.start.clone(),
+            moves: Some(record.moves.join(" ")),
+            ..Query::default()
+        };
         let variant_rules = match record.variant.parse::<Variant>().ok() {
             Some(v) => G::rules_of(v).unwrap_or_else(|| rules.clone()),
             None => rules.clone(),
@@ -707,6 +740,7 @@ pub struct SearchParams {
     level: Level,
     lines: usize,
     limits: Limits,
+    no_limit_given: bool,
 }
 
 impl SearchParams {
@@ -714,16 +748,28 @@ impl SearchParams {
     pub fn movetime(&self) -> Option<Duration> {
         self.limits.movetime
     }
+
+    /// Whether the request gave no limit and did not ask for `infinite`: the search runs until
+    /// stopped, and the server stops it at its own limit.
+    pub fn no_limit_given(&self) -> bool {
+        self.no_limit_given
+    }
 }
 
 /// The search a request asks for: `level` (1-6, default 6), `multipv` (1-500, default 1),
-/// `movetime` (ms), `depth`, `nodes`; with no limit, `default_movetime` (none: until stopped).
+/// `movetime` (ms), `depth`, `nodes`, `infinite` (`true` or `false`); with no limit,
+/// `default_movetime` (none: until stopped).
 pub fn search_params(
     query: &Query,
     default_movetime: Option<u64>,
 ) -> Result<SearchParams, ApiError> {
-    fn number(query: &Query, name: &str, min: u64, max: u64) -> Result<Option<u64>, ApiError> {
-        let Some(text) = query.get(name).filter(|t| !t.is_empty()) else {
+    fn number(
+        text: &Option<String>,
+        name: &str,
+        min: u64,
+        max: u64,
+    ) -> Result<Option<u64>, ApiError> {
+        let Some(text) = text.as_deref().filter(|t| !t.is_empty()) else {
             return Ok(None);
         };
         match text.parse::<u64>() {
@@ -733,30 +779,45 @@ pub fn search_params(
             ))),
         }
     }
-    let level = number(query, "level", 1, u64::from(Level::FULL))?.unwrap_or(6) as u8;
+    let level = number(&query.level, "level", 1, u64::from(Level::FULL))?.unwrap_or(6) as u8;
     let lines = number(
-        query,
+        &query.multipv,
         "multipv",
         1,
         perfectplay::protocol::MAX_MULTIPV as u64,
     )?
     .unwrap_or(1) as usize;
+    let infinite = match query.infinite.as_deref() {
+        None | Some("false") => false,
+        Some("true") => true,
+        Some(other) => {
+            return Err(ApiError::bad(format!(
+                "infinite: '{other}' is not true or false"
+            )))
+        }
+    };
     let mut limits = Limits {
-        depth: number(query, "depth", 1, 100)?.map(|d| d as u32),
-        nodes: number(query, "nodes", 1, u64::MAX)?,
-        movetime: number(query, "movetime", 1, 3_600_000)?.map(Duration::from_millis),
+        depth: number(&query.depth, "depth", 1, 100)?.map(|d| d as u32),
+        nodes: number(&query.nodes, "nodes", 1, u64::MAX)?,
+        movetime: number(&query.movetime, "movetime", 1, 3_600_000)?.map(Duration::from_millis),
+        infinite,
         ..Limits::default()
     };
+    let mut no_limit_given = false;
     if limits.is_empty() {
         match default_movetime {
             Some(ms) => limits.movetime = Some(Duration::from_millis(ms)),
-            None => limits.infinite = true,
+            None => {
+                limits.infinite = true;
+                no_limit_given = true;
+            }
         }
     }
     Ok(SearchParams {
         level: Level::new(level),
         lines,
         limits,
+        no_limit_given,
     })
 }
 
@@ -780,7 +841,7 @@ fn score_json(score: Score) -> Value {
 
 /// Sends each line of each iteration as an [`SearchEvent::Info`].
 struct EventSender<G: WebGame> {
-    tx: Sender<SearchEvent>,
+    tx: UnboundedSender<SearchEvent>,
     game: std::marker::PhantomData<fn() -> G>,
 }
 
@@ -824,7 +885,7 @@ pub fn search<G: WebGame>(
     hash_mb: usize,
     threads: usize,
     control: &Control,
-    tx: &Sender<SearchEvent>,
+    tx: &UnboundedSender<SearchEvent>,
 ) {
     if game.legal_moves().is_empty() {
         let _ = tx.send(SearchEvent::Best(json!({"move": null})));

@@ -1,6 +1,7 @@
 //! A `perfectplay serve` process for the web board's tests, and requests to it.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::thread;
@@ -126,11 +127,24 @@ impl WebServer {
     pub fn events(
         &self,
         path: &str,
+        stop: impl FnMut(&str, &Value) -> bool,
+    ) -> Vec<(String, Value)> {
+        WebServer::events_at(&self.url, path, stop)
+    }
+
+    /// [`WebServer::events`] of the server at `url`, from any thread.
+    pub fn events_at(
+        url: &str,
+        path: &str,
         mut stop: impl FnMut(&str, &Value) -> bool,
     ) -> Vec<(String, Value)> {
-        let res = self
-            .agent
-            .get(format!("{}{path}", self.url))
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(120)))
+            .build()
+            .into();
+        let res = agent
+            .get(format!("{url}{path}"))
             .call()
             .unwrap_or_else(|e| panic!("GET {path}: {e}"));
         assert_eq!(res.status().as_u16(), 200, "GET {path}");
@@ -151,6 +165,111 @@ impl WebServer {
             }
         }
         events
+    }
+}
+
+/// A reply read off a raw socket: the status (0 when the server closed the connection without
+/// one), the head's lines after the status line, and the body as far as it was read.
+#[derive(Debug)]
+pub struct RawReply {
+    /// The status code.
+    pub status: u16,
+    /// The header lines, lower-cased names (`retry-after: 1`).
+    pub headers: Vec<String>,
+    /// The body's bytes read.
+    pub body: String,
+}
+
+impl RawReply {
+    /// The value of header `name` (lower case), if sent.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find_map(|line| {
+            let (n, v) = line.split_once(':')?;
+            (n.eq_ignore_ascii_case(name)).then(|| v.trim())
+        })
+    }
+}
+
+impl WebServer {
+    /// The server's `host:port`.
+    pub fn addr(&self) -> String {
+        self.url
+            .trim_start_matches("http://")
+            .trim_end_matches('/')
+            .to_string()
+    }
+
+    /// A new raw connection to the server, with `timeout` on its reads and writes.
+    pub fn connect(&self, timeout: Duration) -> TcpStream {
+        let stream = TcpStream::connect(self.addr()).expect("connecting to the server");
+        stream.set_read_timeout(Some(timeout)).unwrap();
+        stream.set_write_timeout(Some(timeout)).unwrap();
+        stream
+    }
+
+    /// Sends `bytes` on a new connection and reads the reply until the server closes it, its
+    /// `Content-Length` is read, or `timeout` passes without a byte.
+    pub fn raw(&self, bytes: &[u8], timeout: Duration) -> RawReply {
+        let mut stream = self.connect(timeout);
+        // The server may answer and close before taking all of a request it refuses.
+        let _ = stream.write_all(bytes);
+        read_reply(&mut stream)
+    }
+
+    /// The server's resident memory now and at its peak, in KiB (Linux's `/proc`).
+    pub fn memory_kib(&self) -> (u64, u64) {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .expect("the server's /proc status");
+        let field = |name: &str| -> u64 {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix(name))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+                .unwrap_or_else(|| panic!("{name} in {status}"))
+        };
+        (field("VmRSS:"), field("VmHWM:"))
+    }
+
+    /// Whether the server process is still running.
+    pub fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+}
+
+/// Reads one reply off `stream` (see [`WebServer::raw`]).
+pub fn read_reply(stream: &mut TcpStream) -> RawReply {
+    let mut bytes = Vec::new();
+    let mut chunk = [0u8; 16384];
+    let mut want: Option<usize> = None;
+    loop {
+        if let Some(end) = bytes.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&bytes[..end]).to_lowercase();
+            let length = head.lines().find_map(|l| {
+                l.strip_prefix("content-length:")
+                    .and_then(|v| v.trim().parse::<usize>().ok())
+            });
+            want = length.map(|n| end + 4 + n);
+        }
+        if want.is_some_and(|n| bytes.len() >= n) {
+            break;
+        }
+        match stream.read(&mut chunk) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => bytes.extend_from_slice(&chunk[..n]),
+        }
+    }
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    RawReply {
+        status,
+        headers: lines.map(str::to_string).collect(),
+        body: body.to_string(),
     }
 }
 

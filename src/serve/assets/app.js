@@ -19,7 +19,9 @@ const app = {
   human: 0,           // play: the player index the person plays
   selected: null,     // Dobutsu: the square or hand piece picked
   lines: [],          // study: the last lines, by multipv
-  stream: null,       // the running EventSource
+  stream: null,       // the running search's AbortController
+  paused: false,      // the page was hidden while a search ran: it starts again when shown
+  offline: false,     // the server stopped answering: the page polls until it is back
   costs: [],          // review: what each move cost
   probe: null,
   bestMove: null,
@@ -38,7 +40,13 @@ function query(extra) {
 }
 
 async function api(path, extra, options) {
-  const res = await fetch(`/api/${path}?${query(extra)}`, options);
+  let res;
+  try {
+    res = await fetch(`/api/${path}?${query(extra)}`, options);
+  } catch (e) {
+    lostServer();
+    throw new Error("the server is not answering");
+  }
   const type = res.headers.get("Content-Type") || "";
   const body = type.includes("json") ? await res.json() : await res.text();
   if (!res.ok) throw new Error(body.error || body || res.statusText);
@@ -510,18 +518,108 @@ function takeback() {
 // ---------------------------------------------------------------- the engine
 
 function stopStream() {
-  if (app.stream) { app.stream.close(); app.stream = null; }
+  if (app.stream) { app.stream.abort(); app.stream = null; }
 }
 
+// How long a stream may stay silent before the server is taken for gone: it sends a tick at
+// least every quarter second.
+const SILENCE_MS = 3000;
+
+// The server stopped answering (a request failed, or a stream fell silent): say so, and ask
+// /api/info every two seconds until it answers; then show the position again, which restarts
+// what was running.
+function lostServer() {
+  stopStream();
+  if (app.offline) return;
+  app.offline = true;
+  const note = $("connection");
+  note.textContent = "The server is not answering: retrying…";
+  note.hidden = false;
+  const retry = async () => {
+    try {
+      const res = await fetch("/api/info", { cache: "no-store" });
+      if (res.ok) {
+        app.offline = false;
+        note.hidden = true;
+        show();
+        return;
+      }
+    } catch (e) { /* still gone */ }
+    setTimeout(retry, 2000);
+  };
+  setTimeout(retry, 2000);
+}
+
+// Runs a search as a stream of Server-Sent Events, read with fetch so that a refusal's status
+// is seen: 503 (every search thread busy) is retried after the server's Retry-After, other
+// errors are shown, and silence or a broken connection is taken for a server gone.
 function stream(extra, handlers) {
   stopStream();
-  const es = new EventSource(`/api/analysis?${query(Object.assign({ page: PAGE }, extra))}`);
-  app.stream = es;
-  es.addEventListener("info", (e) => handlers.info && handlers.info(JSON.parse(e.data)));
-  es.addEventListener("note", (e) => { $("tables-note").textContent = JSON.parse(e.data).text; });
-  es.addEventListener("tick", (e) => handlers.tick && handlers.tick(JSON.parse(e.data)));
-  es.addEventListener("bestmove", (e) => { es.close(); if (app.stream === es) app.stream = null; handlers.best && handlers.best(JSON.parse(e.data)); });
-  es.onerror = () => { es.close(); if (app.stream === es) app.stream = null; };
+  const controller = new AbortController();
+  app.stream = controller;
+  const url = `/api/analysis?${query(Object.assign({ page: PAGE }, extra))}`;
+  let silence = null;
+  const quiet = () => {
+    clearTimeout(silence);
+    silence = setTimeout(() => { if (app.stream === controller) lostServer(); }, SILENCE_MS);
+  };
+  const done = () => { clearTimeout(silence); if (app.stream === controller) app.stream = null; };
+  const dispatch = (name, data) => {
+    const value = JSON.parse(data);
+    if (name === "info") handlers.info && handlers.info(value);
+    else if (name === "note") $("tables-note").textContent = value.text;
+    else if (name === "tick") handlers.tick && handlers.tick(value);
+    else if (name === "bestmove") { done(); handlers.best && handlers.best(value); }
+  };
+  (async () => {
+    quiet();
+    let res;
+    try {
+      res = await fetch(url, { signal: controller.signal, cache: "no-store" });
+    } catch (e) {
+      if (!controller.signal.aborted) lostServer();
+      return;
+    }
+    if (res.status === 503) {
+      done();
+      const wait = Number(res.headers.get("Retry-After")) || 1;
+      $("engine-stats").textContent = `every search thread of the server is busy: retrying in ${wait} s`;
+      setTimeout(() => { if (!controller.signal.aborted && !app.stream) stream(extra, handlers); }, wait * 1000);
+      return;
+    }
+    if (!res.ok) {
+      done();
+      let message = res.statusText;
+      try { message = (await res.json()).error; } catch (e) { /* not JSON */ }
+      showError(new Error(message));
+      return;
+    }
+    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    try {
+      for (;;) {
+        const { value, done: end } = await reader.read();
+        if (end) break;
+        quiet();
+        buffer += value;
+        let cut;
+        while ((cut = buffer.indexOf("\n\n")) >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          let name = "message";
+          const data = [];
+          for (const line of block.split("\n")) {
+            if (line.startsWith("event:")) name = line.slice(6).trim();
+            else if (line.startsWith("data:")) data.push(line.slice(5).trimStart());
+          }
+          if (data.length && app.stream === controller) dispatch(name, data.join("\n"));
+        }
+      }
+      done();
+    } catch (e) {
+      if (!controller.signal.aborted && app.stream === controller) lostServer();
+    }
+  })();
 }
 
 function maybeEngineMove(id) {
@@ -542,7 +640,8 @@ function study(id) {
   loadProbe(id);
   if (!$("engine-on").checked || app.state.end) { setEvalBar(null, ""); return; }
   let pending = false;
-  stream({ multipv: $("multipv").value }, {
+  const [limitName, limitValue] = $("analysis-limit").value.split("=");
+  stream({ multipv: $("multipv").value, [limitName]: limitValue }, {
     info: (line) => {
       if (id !== app.request) return;
       app.lines[line.multipv - 1] = line;
@@ -550,7 +649,7 @@ function study(id) {
       if (!pending) { pending = true; requestAnimationFrame(() => { pending = false; drawLines(); }); }
     },
     tick: (t) => { if (id === app.request) drawStats(t.time, t); },
-    best: () => {},
+    best: () => { if (id === app.request) $("engine-stats").textContent += " · done"; },
   });
 }
 
@@ -638,8 +737,15 @@ async function loadProbe(id) {
 
 // ---------------------------------------------------------------- records
 
+// The server reads at most 1 MiB of a record (docs/web.md).
+const MAX_RECORD_BYTES = 1 << 20;
+
 async function importRecord() {
   const textValue = $("record-text").value;
+  if (new Blob([textValue]).size > MAX_RECORD_BYTES) {
+    showError(new Error("the record is over 1 MiB: import fewer games at a time"));
+    return;
+  }
   const guess = /\[Variant\s+"dobutsu"\]/i.test(textValue) ? "dobutsu"
     : /\[Variant\s+"(Oware )?awari"\]/i.test(textValue) ? "awari"
     : /\[Variant\s+"(Oware )?abapa"\]/i.test(textValue) ? "abapa" : app.variant;
@@ -738,6 +844,16 @@ function init() {
   $("level").addEventListener("change", () => show());
   $("engine-on").addEventListener("change", () => show());
   $("multipv").addEventListener("change", () => show());
+  $("analysis-limit").addEventListener("change", () => show());
+  // A hidden page searches nothing: its search stops, and starts again when it is shown.
+  document.addEventListener("visibilitychange", () => {
+    if (document.hidden) {
+      if (app.stream) { app.paused = true; stopStream(); }
+    } else if (app.paused) {
+      app.paused = false;
+      show();
+    }
+  });
   $("nav-first").addEventListener("click", () => goTo(0));
   $("nav-back").addEventListener("click", () => goTo(app.ply - 1));
   $("nav-forward").addEventListener("click", () => { app.animate = animationOf(app.moves[app.ply]); goTo(app.ply + 1); });

@@ -1,0 +1,602 @@
+//! The router of `perfectplay serve`: the page's files, and each endpoint of the JSON API
+//! (docs/web.md) with the methods it answers. Requests are read into [`Query`] and the body of
+//! an import; errors are [`ApiError`]s, answered as `{"error": ...}` with their status. Work on
+//! a game runs on tokio's blocking threads, searches on the server's [`SearchPool`].
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query as QueryParams, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
+use axum::response::sse::{Event, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post, MethodRouter};
+use axum::{Json, Router};
+use http_body_util::{BodyExt, LengthLimitError, Limited};
+use serde_json::{json, Value};
+use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
+
+use super::api::{self, ApiError, Games, Query, SearchEvent, WebVisit};
+use super::board::WebGame;
+use super::pool::{Job, SearchPool};
+use perfectplay::search::Control;
+use perfectplay::variant::Variant;
+
+/// The page, its script and its style, compiled in.
+const INDEX_HTML: &str = include_str!("assets/index.html");
+const APP_JS: &str = include_str!("assets/app.js");
+const STYLE_CSS: &str = include_str!("assets/style.css");
+const ICON_SVG: &str = include_str!("assets/icon.svg");
+
+/// The longest request body read (a pasted record), in bytes.
+const MAX_BODY: usize = 1 << 20;
+/// How long a client may take to send a body.
+const BODY_TIMEOUT: Duration = Duration::from_secs(10);
+/// How often a stream is written to while a search finds nothing new (a `tick` event), so that
+/// the page's clock moves, the page knows the server is there, and a page that went away is
+/// noticed and its search stopped.
+const HEARTBEAT: Duration = Duration::from_millis(250);
+/// How long a `bestmove` request thinks when it gives no limit, in ms.
+const DEFAULT_MOVETIME_MS: u64 = 1000;
+/// What a client is told to wait before asking again when every search thread is taken.
+const RETRY_AFTER_S: u64 = 1;
+
+/// What the server shares between requests.
+pub struct Shared {
+    /// The games, their settings and tables.
+    pub games: Games,
+    /// The search threads of every page.
+    pub pool: SearchPool,
+    /// The transposition table of each search, in MiB.
+    pub hash_mb: usize,
+    /// The threads of each search.
+    pub threads: usize,
+    /// The longest a `/api/bestmove` search runs.
+    pub max_movetime: Duration,
+    /// The longest an analysis runs when its request gives no limit.
+    pub analysis_time: Duration,
+    /// The running analysis of each page (`page=`), to stop it when the page starts another.
+    pub pages: Mutex<HashMap<String, Arc<Control>>>,
+}
+
+/// The router: every path and method the server answers.
+pub fn router(shared: Arc<Shared>) -> Router {
+    let page = |body: &'static str, kind: &'static str| -> MethodRouter<Arc<Shared>> {
+        get(move || async move {
+            (
+                [
+                    (header::CONTENT_TYPE, kind),
+                    (header::CACHE_CONTROL, "no-cache"),
+                ],
+                body,
+            )
+        })
+        .fallback(not_allowed("GET, HEAD"))
+    };
+    Router::new()
+        .route("/", page(INDEX_HTML, "text/html; charset=utf-8"))
+        .route("/index.html", page(INDEX_HTML, "text/html; charset=utf-8"))
+        .route("/app.js", page(APP_JS, "text/javascript; charset=utf-8"))
+        .route("/style.css", page(STYLE_CSS, "text/css; charset=utf-8"))
+        .route("/icon.svg", page(ICON_SVG, "image/svg+xml"))
+        .route("/api/info", get(info).fallback(not_allowed("GET, HEAD")))
+        .route("/api/state", asking(Ask::State))
+        .route("/api/probe", asking(Ask::Probe))
+        .route("/api/review", asking(Ask::Review))
+        .route("/api/record", asking(Ask::Record))
+        .route(
+            "/api/bestmove",
+            get(bestmove).fallback(not_allowed("GET, HEAD")),
+        )
+        // No HEAD on the stream: it would start a search.
+        .route(
+            "/api/analysis",
+            get(analysis)
+                .head(not_allowed("GET"))
+                .fallback(not_allowed("GET")),
+        )
+        .route("/api/import", post(import).fallback(not_allowed("POST")))
+        .fallback(not_found)
+        .with_state(shared)
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        let mut response = (status, Json(json!({"error": self.message}))).into_response();
+        if status == StatusCode::SERVICE_UNAVAILABLE {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_S));
+        }
+        response
+    }
+}
+
+/// A handler answering 405 with `Allow: allow`.
+fn not_allowed(
+    allow: &'static str,
+) -> impl Fn(Method, Uri) -> std::future::Ready<Response> + Clone + Send + Sync + 'static {
+    move |method: Method, uri: Uri| {
+        let error = ApiError {
+            status: 405,
+            message: format!("{method} is not allowed on {} (only {allow})", uri.path()),
+        };
+        let mut response = error.into_response();
+        response
+            .headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static(allow));
+        std::future::ready(response)
+    }
+}
+
+async fn not_found(uri: Uri) -> ApiError {
+    let path = uri.path();
+    let what = if path.starts_with("/api/") {
+        "endpoint"
+    } else {
+        "page"
+    };
+    ApiError {
+        status: 404,
+        message: format!("no {what} {path}"),
+    }
+}
+
+/// The request's query, or a 400 saying what is wrong with it.
+fn query_of(query: Result<QueryParams<Query>, QueryRejection>) -> Result<Query, ApiError> {
+    query
+        .map(|q| q.0)
+        .map_err(|e| ApiError::bad(format!("query: {}", e.body_text())))
+}
+
+/// Runs `work` on a blocking thread (it may read tables from disk).
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work).await.unwrap_or_else(|e| {
+        Err(ApiError {
+            status: 500,
+            message: format!("the request failed: {e}"),
+        })
+    })
+}
+
+/// `GET /api/info`: the engine, its variants and their tables, the searches.
+async fn info(State(shared): State<Arc<Shared>>) -> Result<Json<Value>, ApiError> {
+    blocking(move || Ok(Json(info_json(&shared)))).await
+}
+
+fn info_json(shared: &Shared) -> Value {
+    struct Tables<'a>(&'a Shared, Variant);
+    impl WebVisit for Tables<'_> {
+        type Output = Value;
+        fn visit<G: WebGame>(self, _rules: G::Rules) -> Value {
+            let slot = self.0.games.slot::<G>(self.1);
+            let (tables, note) = slot.tables();
+            json!({"name": self.1.name(), "game": G::NAME, "players": G::PLAYER_NAMES,
+                   "tables": tables.is_some(), "note": note})
+        }
+    }
+    let variants: Vec<Value> = Variant::ALL
+        .iter()
+        .map(|&v| api::visit(v, Tables(shared, v)))
+        .collect();
+    json!({
+        "engine": format!("perfectplay {}", env!("CARGO_PKG_VERSION")),
+        "variants": variants,
+        "searches": shared.pool.running(),
+        "queued": shared.pool.queued(),
+        "search_threads": shared.pool.threads(),
+    })
+}
+
+/// What a request asks of one game, answered at once.
+#[derive(Clone, Copy)]
+enum Ask {
+    State,
+    Probe,
+    Review,
+    Record,
+}
+
+/// An [`Ask`]'s answer: JSON, or a record's text.
+enum Answer {
+    Json(Value),
+    Text(String),
+}
+
+impl IntoResponse for Answer {
+    fn into_response(self) -> Response {
+        match self {
+            Answer::Json(value) => Json(value).into_response(),
+            Answer::Text(text) => {
+                ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response()
+            }
+        }
+    }
+}
+
+struct AskGame<'a> {
+    shared: &'a Shared,
+    variant: Variant,
+    query: &'a Query,
+    ask: Ask,
+}
+
+impl WebVisit for AskGame<'_> {
+    type Output = Result<Answer, ApiError>;
+    fn visit<G: WebGame>(self, _rules: G::Rules) -> Self::Output {
+        let slot = self.shared.games.slot::<G>(self.variant);
+        let game = api::game_of::<G>(self.query, &slot.settings().rules)?;
+        Ok(match self.ask {
+            Ask::State => Answer::Json(api::state(&game)),
+            Ask::Probe => Answer::Json(api::probe(&slot, &game)),
+            Ask::Review => Answer::Json(api::review(&slot, &game)),
+            Ask::Record => Answer::Text(api::record(&game, self.query)),
+        })
+    }
+}
+
+/// The handler of `GET /api/state`, `probe`, `review` or `record`.
+fn asking(ask: Ask) -> MethodRouter<Arc<Shared>> {
+    get(
+        move |State(shared): State<Arc<Shared>>,
+              query: Result<QueryParams<Query>, QueryRejection>| {
+            answer(shared, query, ask)
+        },
+    )
+    .fallback(not_allowed("GET, HEAD"))
+}
+
+async fn answer(
+    shared: Arc<Shared>,
+    query: Result<QueryParams<Query>, QueryRejection>,
+    ask: Ask,
+) -> Result<Answer, ApiError> {
+    let query = query_of(query)?;
+    let variant = api::variant_of(&query)?;
+    blocking(move || {
+        api::visit(
+            variant,
+            AskGame {
+                shared: &shared,
+                variant,
+                query: &query,
+                ask,
+            },
+        )
+    })
+    .await
+}
+
+/// `POST /api/import?variant=V`: the records of the body. A body declared longer than
+/// [`MAX_BODY`] is refused before a byte of it is read; one that runs past it while read, too.
+async fn import(
+    State(shared): State<Arc<Shared>>,
+    query: Result<QueryParams<Query>, QueryRejection>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Json<Value>, ApiError> {
+    let too_large = || ApiError {
+        status: 413,
+        message: format!("the body is over {} MiB", MAX_BODY >> 20),
+    };
+    let query = query_of(query)?;
+    let variant = api::variant_of(&query)?;
+    if let Some(length) = headers.get(header::CONTENT_LENGTH) {
+        let length = length
+            .to_str()
+            .ok()
+            .and_then(|l| l.parse::<u64>().ok())
+            .ok_or_else(|| ApiError::bad("Content-Length is not a number"))?;
+        if length > MAX_BODY as u64 {
+            return Err(too_large());
+        }
+    }
+    let read = tokio::time::timeout(BODY_TIMEOUT, Limited::new(body, MAX_BODY).collect()).await;
+    let bytes: Bytes = match read {
+        Err(_) => {
+            return Err(ApiError {
+                status: 408,
+                message: format!("the body took over {} s", BODY_TIMEOUT.as_secs()),
+            })
+        }
+        Ok(Err(e)) if e.downcast_ref::<LengthLimitError>().is_some() => return Err(too_large()),
+        Ok(Err(e)) => return Err(ApiError::bad(format!("reading the body: {e}"))),
+        Ok(Ok(collected)) => collected.to_bytes(),
+    };
+    let text = String::from_utf8(bytes.to_vec())
+        .map_err(|e| ApiError::bad(format!("the body is not UTF-8: {e}")))?;
+    blocking(move || {
+        struct Import<'a>(&'a Shared, Variant, &'a str);
+        impl WebVisit for Import<'_> {
+            type Output = Result<Value, ApiError>;
+            fn visit<G: WebGame>(self, _rules: G::Rules) -> Self::Output {
+                let slot = self.0.games.slot::<G>(self.1);
+                api::import::<G>(self.2, &slot.settings().rules)
+            }
+        }
+        api::visit(variant, Import(&shared, variant, &text)).map(Json)
+    })
+    .await
+}
+
+/// Stops a search when dropped: the request or stream that waits for it went away, or ended.
+struct StopOnDrop(Arc<Control>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
+}
+
+/// The search a request asks for, made into a job for the pool: it sends its events to `tx`,
+/// and says it has started in `started`.
+struct PrepareSearch<'a> {
+    shared: &'a Shared,
+    variant: Variant,
+    query: &'a Query,
+    default_movetime: Option<u64>,
+    control: Arc<Control>,
+    started: Arc<AtomicBool>,
+    tx: UnboundedSender<SearchEvent>,
+}
+
+/// A prepared search: the job, whether the request gave it no limit of its own (nor asked
+/// for an endless one), and the `movetime` it asked for.
+struct Prepared {
+    job: Job,
+    no_limit_given: bool,
+    movetime: Option<Duration>,
+}
+
+impl WebVisit for PrepareSearch<'_> {
+    type Output = Result<Prepared, ApiError>;
+    fn visit<G: WebGame>(self, _rules: G::Rules) -> Self::Output {
+        let slot = self.shared.games.slot::<G>(self.variant);
+        let game = api::game_of::<G>(self.query, &slot.settings().rules)?;
+        let params = api::search_params(self.query, self.default_movetime)?;
+        let (hash_mb, threads) = (self.shared.hash_mb, self.shared.threads);
+        let (control, started, tx) = (self.control, self.started, self.tx);
+        let no_limit_given = params.no_limit_given();
+        let movetime = params.movetime();
+        let job: Job = Box::new(move || {
+            // A page that went away while its search waited leaves nothing to do.
+            if control.is_stopped() {
+                return;
+            }
+            // The search's time counts from here, not from the wait in the queue.
+            control.restart_clock();
+            started.store(true, Ordering::Relaxed);
+            api::search(&slot, &game, &params, hash_mb, threads, &control, &tx);
+            // Ends the watch on the stream's time limit, if any.
+            control.stop();
+        });
+        Ok(Prepared {
+            job,
+            no_limit_given,
+            movetime,
+        })
+    }
+}
+
+/// A search on the pool: its control, its events, and whether it has started.
+struct Running {
+    control: Arc<Control>,
+    started: Arc<AtomicBool>,
+    events: UnboundedReceiver<SearchEvent>,
+    no_limit_given: bool,
+    movetime: Option<Duration>,
+}
+
+/// Prepares the search `query` asks for and queues it; 400 for a bad request, 503 when the
+/// pool is full.
+fn start_search(
+    shared: &Shared,
+    query: &Query,
+    default_movetime: Option<u64>,
+) -> Result<Running, ApiError> {
+    let variant = api::variant_of(query)?;
+    let control = Arc::new(Control::new(false));
+    let started = Arc::new(AtomicBool::new(false));
+    let (tx, events) = unbounded_channel();
+    let prepared = api::visit(
+        variant,
+        PrepareSearch {
+            shared,
+            variant,
+            query,
+            default_movetime,
+            control: Arc::clone(&control),
+            started: Arc::clone(&started),
+            tx,
+        },
+    )?;
+    shared.pool.submit(prepared.job).map_err(|_| ApiError {
+        status: 503,
+        message: format!(
+            "every search thread is busy ({} running, {} waiting): try again shortly",
+            shared.pool.running(),
+            shared.pool.queued()
+        ),
+    })?;
+    Ok(Running {
+        control,
+        started,
+        events,
+        no_limit_given: prepared.no_limit_given,
+        movetime: prepared.movetime,
+    })
+}
+
+/// `GET /api/bestmove`: the move a search finds, within the server's `--max-movetime`; the
+/// search stops if the client goes away first.
+async fn bestmove(
+    State(shared): State<Arc<Shared>>,
+    query: Result<QueryParams<Query>, QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let query = query_of(query)?;
+    let cap = shared.max_movetime;
+    let started = {
+        let shared = Arc::clone(&shared);
+        blocking(move || {
+            let search = start_search(&shared, &query, Some(DEFAULT_MOVETIME_MS))?;
+            if search.movetime.is_some_and(|t| t > cap) {
+                search.control.stop();
+                return Err(ApiError::bad(format!(
+                    "movetime: at most {} ms here (the server's --max-movetime)",
+                    cap.as_millis()
+                )));
+            }
+            Ok(search)
+        })
+        .await?
+    };
+    let mut events = started.events;
+    let _stop = StopOnDrop(Arc::clone(&started.control));
+    let deadline = tokio::time::sleep(cap);
+    tokio::pin!(deadline);
+    let mut capped = false;
+    loop {
+        tokio::select! {
+            event = events.recv() => match event {
+                Some(SearchEvent::Best(best)) => return Ok(Json(best)),
+                Some(_) => {}
+                None => return Err(ApiError {
+                    status: 500,
+                    message: "the search ended without a move".into(),
+                }),
+            },
+            () = &mut deadline, if !capped => {
+                capped = true;
+                started.control.stop();
+            }
+        }
+    }
+}
+
+/// An analysis stream's state between two events.
+struct Stream {
+    search: Running,
+    /// When the search stops by itself, counted from its start (none: it runs until stopped).
+    limit: Option<Duration>,
+    done: bool,
+    _page: PageEntry,
+    _stop: StopOnDrop,
+}
+
+/// A page's entry in [`Shared::pages`] while its stream lives.
+struct PageEntry {
+    shared: Arc<Shared>,
+    page: Option<String>,
+    control: Arc<Control>,
+}
+
+impl PageEntry {
+    /// Registers `control` as `page`'s search, stopping the page's last one.
+    fn new(shared: Arc<Shared>, page: Option<String>, control: Arc<Control>) -> PageEntry {
+        if let Some(page) = &page {
+            let mut pages = shared.pages.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some(old) = pages.insert(page.clone(), Arc::clone(&control)) {
+                old.stop();
+            }
+        }
+        PageEntry {
+            shared,
+            page,
+            control,
+        }
+    }
+}
+
+impl Drop for PageEntry {
+    fn drop(&mut self) {
+        if let Some(page) = &self.page {
+            let mut pages = self
+                .shared
+                .pages
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            if pages
+                .get(page)
+                .is_some_and(|c| Arc::ptr_eq(c, &self.control))
+            {
+                pages.remove(page);
+            }
+        }
+    }
+}
+
+/// `GET /api/analysis`: the search's lines as Server-Sent Events (`info`, `note`, then one
+/// `bestmove`), with a `tick` (time, nodes, whether it still waits for a thread) whenever
+/// [`HEARTBEAT`] passes without an event. With no limit in the request it stops after the
+/// server's `--analysis-time`; with `infinite=true`, only when its page goes away or starts
+/// another.
+async fn analysis(
+    State(shared): State<Arc<Shared>>,
+    query: Result<QueryParams<Query>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let query = query_of(query)?;
+    let page = query.page.clone();
+    let search = {
+        let shared = Arc::clone(&shared);
+        blocking(move || start_search(&shared, &query, None)).await?
+    };
+    let limit = search.no_limit_given.then_some(shared.analysis_time);
+    let control = Arc::clone(&search.control);
+    let stream = Stream {
+        _page: PageEntry::new(shared, page, Arc::clone(&control)),
+        _stop: StopOnDrop(control),
+        search,
+        limit,
+        done: false,
+    };
+    let events = futures_util::stream::unfold(stream, next_event);
+    Ok(Sse::new(events).into_response())
+}
+
+/// The next event of an analysis stream: the search's next, or a `tick` when none came for a
+/// [`HEARTBEAT`]; nothing after the `bestmove`.
+async fn next_event(mut stream: Stream) -> Option<(Result<Event, Infallible>, Stream)> {
+    if stream.done {
+        return None;
+    }
+    let received = tokio::select! {
+        event = stream.search.events.recv() => Some(event),
+        () = tokio::time::sleep(HEARTBEAT) => None,
+    };
+    let control = &stream.search.control;
+    let started = stream.search.started.load(Ordering::Relaxed);
+    if started && stream.limit.is_some_and(|limit| control.elapsed() >= limit) {
+        control.stop();
+    }
+    let event = match received {
+        None => {
+            let (ms, nodes) = if started {
+                (control.elapsed().as_millis() as u64, control.nodes())
+            } else {
+                (0, 0)
+            };
+            let tick = json!({"time": ms, "nodes": nodes, "nps": nodes * 1000 / ms.max(1),
+                              "queued": !started});
+            Event::default().event("tick").data(tick.to_string())
+        }
+        // The search was dropped before it started (its page went away or replaced it).
+        Some(None) => return None,
+        Some(Some(SearchEvent::Info(v))) => Event::default().event("info").data(v.to_string()),
+        Some(Some(SearchEvent::Note(text))) => Event::default()
+            .event("note")
+            .data(json!({ "text": text }).to_string()),
+        Some(Some(SearchEvent::Best(v))) => {
+            stream.done = true;
+            Event::default().event("bestmove").data(v.to_string())
+        }
+    };
+    Some((Ok(event), stream))
+}
