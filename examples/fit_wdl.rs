@@ -80,12 +80,7 @@ impl VisitGame for Collect<'_> {
             // (score, index of the side to move) of each heuristic search.
             let mut scored = Vec::new();
             while !game.is_over() {
-                let root = Root {
-                    position: game.position().clone(),
-                    history: game.keys_since_irreversible().to_vec(),
-                    game_ply: game.ply() as u32,
-                    searchmoves: Vec::new(),
-                };
+                let root = Root::from(&game);
                 let result =
                     searcher.search(&root, &limits, &config, &Control::default(), &mut Silent);
                 let Some(mv) = result.best_move else {

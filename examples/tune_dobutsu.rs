@@ -214,12 +214,7 @@ fn generate(
                     .with_context(|| format!("game {}: the random move {mv}", n + 1))?;
                 continue;
             }
-            let root = Root {
-                position: pos,
-                history: game.keys_since_irreversible().to_vec(),
-                game_ply: game.ply() as u32,
-                searchmoves: Vec::new(),
-            };
+            let root = Root::from(&game);
             let result = searcher.search(&root, &limits, &config, &Control::default(), &mut Silent);
             let Some(mv) = result.best_move else {
                 bail!("game {}: no move at ply {}", n + 1, game.ply());

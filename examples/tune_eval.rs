@@ -208,12 +208,7 @@ fn generate(
         let mut seen: Vec<(Board, Option<i32>)> = Vec::new();
         while !game.is_over() {
             let board = *game.position();
-            let root = Root {
-                position: board,
-                history: game.keys_since_irreversible().to_vec(),
-                game_ply: game.ply() as u32,
-                searchmoves: Vec::new(),
-            };
+            let root = Root::from(&game);
             let result = searcher.search(&root, &limits, &config, &Control::default(), &mut Silent);
             let Some(mv) = result.best_move else {
                 bail!("game {}: no move at ply {}", n + 1, game.ply());

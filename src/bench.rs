@@ -85,12 +85,7 @@ pub fn positions_of<G: Notation>(games: &str, rules: &G::Rules) -> Vec<Root<G>> 
                 break;
             }
             if game.ply().is_multiple_of(SAMPLE_EVERY) {
-                roots.push(Root {
-                    position: game.position().clone(),
-                    history: game.keys_since_irreversible().to_vec(),
-                    game_ply: game.ply() as u32,
-                    searchmoves: Vec::new(),
-                });
+                roots.push(Root::from(&game));
             }
         }
     }

@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::protocol::{Command as Sent, OptionLine, Reply};
 use crate::search::Score;
 
 /// Longest output line kept; the rest of a longer line is read as the next line.
@@ -30,8 +31,8 @@ const POLL: Duration = Duration::from_millis(50);
 /// How to start an engine and what to tell it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EngineSpec {
-    /// The command line: a program and its arguments, split at blanks, with `"..."` or `'...'`
-    /// keeping blanks inside one argument and `\` escaping the next character.
+    /// The command line: a program and its arguments, split as a POSIX shell splits words
+    /// ([`split_command`]).
     pub command: String,
     /// A display name replacing the engine's `id name`.
     pub name: Option<String>,
@@ -189,29 +190,16 @@ impl SearchInfo {
     /// a line that is not `info`, has no readable score, is an `info string`, or gives a line
     /// other than the first (`multipv 2`).
     pub fn read(line: &str) -> Option<SearchInfo> {
-        let mut words = line.split_whitespace();
-        if words.next() != Some("info") {
+        let Ok(Reply::Info(info)) = line.parse::<Reply>() else {
+            return None;
+        };
+        if info.multipv.is_some_and(|k| k != 1) {
             return None;
         }
-        let mut info = SearchInfo::default();
-        while let Some(word) = words.next() {
-            match word {
-                "string" => return None,
-                "depth" => info.depth = words.next().and_then(|w| w.parse().ok()),
-                "multipv" if words.next() != Some("1") => return None,
-                "score" => {
-                    let kind = words.next();
-                    let value = words.next().and_then(|w| w.parse().ok());
-                    info.score = match (kind, value) {
-                        (Some("cp"), Some(v)) => Some(Score::Cp(v)),
-                        (Some("mate"), Some(v)) => Some(Score::Mate(v)),
-                        _ => None,
-                    };
-                }
-                _ => {}
-            }
-        }
-        info.score.is_some().then_some(info)
+        Some(SearchInfo {
+            depth: info.depth,
+            score: Some(info.score?),
+        })
     }
 }
 
@@ -224,32 +212,18 @@ struct ListedOption {
     choices: Vec<String>,
 }
 
-impl ListedOption {
-    /// Reads the words after `option name`: the name up to `type`, and the `var` choices.
-    fn read(line_rest: &str) -> ListedOption {
-        let words: Vec<&str> = line_rest.split_whitespace().collect();
-        let name_end = words
-            .iter()
-            .position(|&w| w == "type")
-            .unwrap_or(words.len());
-        let mut choices: Vec<String> = Vec::new();
-        let mut current: Option<Vec<&str>> = None;
-        for &word in &words[name_end..] {
-            if word == "var" {
-                choices.extend(current.take().map(|c| c.join(" ")));
-                current = Some(Vec::new());
-            } else if ["default", "min", "max", "type"].contains(&word) {
-                choices.extend(current.take().map(|c| c.join(" ")));
-            } else if let Some(c) = current.as_mut() {
-                c.push(word);
-            }
-        }
-        choices.extend(current.map(|c| c.join(" ")));
+impl From<OptionLine> for ListedOption {
+    fn from(line: OptionLine) -> ListedOption {
         ListedOption {
-            name: words[..name_end].join(" "),
-            choices,
+            name: line.name,
+            choices: line.vars,
         }
     }
+}
+
+/// An `info string` line's text as a refusal is reported: the whole line, cut.
+fn reply_text(text: &str) -> String {
+    Reply::InfoString(text.to_string()).to_string()
 }
 
 /// An engine's reply to `uci`.
@@ -284,45 +258,11 @@ impl std::fmt::Debug for Engine {
     }
 }
 
-/// Splits a command line into words: blanks separate, `"..."` and `'...'` group, `\` escapes the
-/// next character (outside single quotes).
-pub fn split_command(line: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut quote: Option<char> = None;
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some('\''), c) => word.push(c),
-            (_, '\\') => {
-                if let Some(next) = chars.next() {
-                    word.push(next);
-                }
-                in_word = true;
-            }
-            (Some(_), c) => word.push(c),
-            (None, '"' | '\'') => {
-                quote = Some(c);
-                in_word = true;
-            }
-            (None, c) if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            (None, c) => {
-                word.push(c);
-                in_word = true;
-            }
-        }
-    }
-    if in_word {
-        words.push(word);
-    }
-    words
+/// Splits a command line into words as a POSIX shell does (shlex): blanks separate, `"..."`
+/// and `'...'` group, `\` escapes the next character; `None` for a line a shell would refuse
+/// (an unterminated quote).
+pub fn split_command(line: &str) -> Option<Vec<String>> {
+    shlex::split(line)
 }
 
 impl Engine {
@@ -346,11 +286,12 @@ impl Engine {
         label: &str,
         stop: Option<&AtomicBool>,
     ) -> Result<Engine, EngineError> {
-        let words = split_command(&spec.command);
         let spawn_error = |message: String| EngineError::Spawn {
             command: spec.command.clone(),
             message,
         };
+        let words = split_command(&spec.command)
+            .ok_or_else(|| spawn_error("the command line has an unterminated quote".into()))?;
         let (program, args) = words
             .split_first()
             .ok_or_else(|| spawn_error("empty command".into()))?;
@@ -472,10 +413,11 @@ impl Engine {
                 choices: option.choices.join(", "),
             });
         }
-        self.send(
-            &format!("setoption name {} value {variant}", option.name),
-            "setoption",
-        )?;
+        let set_variant = Sent::SetOption {
+            name: option.name.clone(),
+            value: variant.clone(),
+        };
+        self.send(&set_variant, "setoption")?;
         let listed = self.list_options(timeout, stop)?;
         if let Some(name) = listed.id_name.filter(|n| !n.is_empty()) {
             self.id_name = Some(name);
@@ -483,10 +425,7 @@ impl Engine {
         self.options = listed.options;
         // Fairy-Stockfish's `uci` sets its variant back to chess: the game is told again, after
         // the list (our engine keeps the game it was told, so this changes nothing there).
-        self.send(
-            &format!("setoption name {} value {variant}", option.name),
-            "setoption",
-        )?;
+        self.send(&set_variant, "setoption")?;
         let mut refusals = listed.refusals;
         refusals.extend(self.sync(timeout, stop)?);
         match refusals.is_empty() {
@@ -579,7 +518,11 @@ impl Engine {
         timeout: Duration,
         stop: Option<&AtomicBool>,
     ) -> Result<Option<String>, EngineError> {
-        self.send(&format!("setoption name {name} value {value}"), "setoption")?;
+        let set = Sent::SetOption {
+            name: name.to_string(),
+            value: value.to_string(),
+        };
+        self.send(&set, "setoption")?;
         let refusals = self.sync(timeout, stop)?;
         Ok((!refusals.is_empty()).then(|| truncate(&refusals.join(" | "))))
     }
@@ -607,20 +550,18 @@ impl Engine {
         timeout: Duration,
         stop: Option<&AtomicBool>,
     ) -> Result<OptionList, EngineError> {
-        self.send("uci", "uciok")?;
+        self.send(&Sent::Uci, "uciok")?;
         let mut id_name = None;
         let mut options = Vec::new();
         let mut refusals = Vec::new();
         self.wait_for("uciok", timeout, stop, |line| {
-            if line.trim().starts_with("info string error") {
-                refusals.push(line.trim().to_string());
-            }
-            let mut words = line.split_whitespace();
-            match (words.next(), words.next()) {
-                (Some("uciok"), _) => return Some(Ok(())),
-                (Some("id"), Some("name")) => id_name = Some(words.collect::<Vec<_>>().join(" ")),
-                (Some("option"), Some("name")) => {
-                    options.push(ListedOption::read(&words.collect::<Vec<_>>().join(" ")))
+            let Ok(reply) = line.parse::<Reply>();
+            match reply {
+                Reply::UciOk => return Some(Ok(())),
+                Reply::Id { field, value } if field == "name" => id_name = Some(value),
+                Reply::Option(option) => options.push(ListedOption::from(option)),
+                Reply::InfoString(text) if text.starts_with("error") => {
+                    refusals.push(reply_text(&text))
                 }
                 _ => {}
             }
@@ -666,14 +607,18 @@ impl Engine {
         timeout: Duration,
         stop: Option<&AtomicBool>,
     ) -> Result<Vec<String>, EngineError> {
-        self.send("isready", "readyok")?;
+        self.send(&Sent::IsReady, "readyok")?;
         let mut refusals = Vec::new();
         self.wait_for("readyok", timeout, stop, |line| {
-            let line = line.trim();
-            if line.starts_with("info string error") {
-                refusals.push(line.to_string());
+            let Ok(reply) = line.parse::<Reply>();
+            match reply {
+                Reply::ReadyOk => Some(Ok(())),
+                Reply::InfoString(text) if text.starts_with("error") => {
+                    refusals.push(reply_text(&text));
+                    None
+                }
+                _ => None,
             }
-            (line == "readyok").then_some(Ok(()))
         })?;
         Ok(refusals)
     }
@@ -687,7 +632,7 @@ impl Engine {
         timeout: Duration,
         stop: Option<&AtomicBool>,
     ) -> Result<(), EngineError> {
-        self.send("ucinewgame", "readyok")?;
+        self.send(&Sent::NewGame, "readyok")?;
         self.sync(timeout, stop).map(drop)
     }
 
@@ -702,8 +647,8 @@ impl Engine {
     /// refuses, other than `0000` or `(none)`), or the [`EngineError`] of a failed write or wait.
     pub fn best_move<M>(
         &mut self,
-        position: &str,
-        go: &str,
+        position: &Sent,
+        go: &Sent,
         timeout: Duration,
         stop: Option<&AtomicBool>,
         read_move: impl Fn(&str) -> Option<M>,
@@ -718,17 +663,15 @@ impl Engine {
                 search = info;
                 return None;
             }
-            let mut words = line.split_whitespace();
-            if words.next() != Some("bestmove") {
+            let Ok(Reply::BestMove { best, .. }) = line.parse::<Reply>() else {
                 return None;
-            }
-            Some(match words.next() {
-                Some("0000") | Some("(none)") => Ok(BestMove::NoMove),
-                Some(word) => match read_move(word) {
+            };
+            Some(match best.as_str() {
+                "0000" | "(none)" => Ok(BestMove::NoMove),
+                word => match read_move(word) {
                     Some(mv) => Ok(BestMove::Move(mv)),
                     None => Err(EngineError::Garbage(truncate(line))),
                 },
-                None => Err(EngineError::Garbage(truncate(line))),
             })
         });
         self.last_search = search;
@@ -740,7 +683,8 @@ impl Engine {
     /// # Errors
     /// [`EngineError::Exited`] or [`EngineError::Closed`] when the pipe is gone; `expected` says
     /// what the runner was about to wait for.
-    pub fn send(&mut self, line: &str, expected: &'static str) -> Result<(), EngineError> {
+    pub fn send(&mut self, command: &Sent, expected: &'static str) -> Result<(), EngineError> {
+        let line = command.to_string();
         log::debug!("{} < {line}", self.label);
         let written = writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush());
         written.map_err(|_| self.gone(expected))
@@ -817,7 +761,7 @@ impl Engine {
     }
 
     fn shut_down(&mut self) {
-        let _ = writeln!(self.stdin, "quit").and_then(|()| self.stdin.flush());
+        let _ = writeln!(self.stdin, "{}", Sent::Quit).and_then(|()| self.stdin.flush());
         let deadline = Instant::now() + QUIT_GRACE;
         while Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
@@ -902,27 +846,31 @@ mod tests {
 
     #[test]
     fn command_lines_split_like_a_shell() {
+        let split = |line: &str| split_command(line).unwrap();
+        assert_eq!(split("engine --level 3"), ["engine", "--level", "3"]);
         assert_eq!(
-            split_command("engine --level 3"),
-            ["engine", "--level", "3"]
-        );
-        assert_eq!(
-            split_command("  'my engine' \"a b\"  c\\ d "),
+            split("  'my engine' \"a b\"  c\\ d "),
             ["my engine", "a b", "c d"]
         );
-        assert_eq!(split_command("x '' y"), ["x", "", "y"]);
-        assert!(split_command("   ").is_empty());
+        assert_eq!(split("x '' y"), ["x", "", "y"]);
+        assert!(split("   ").is_empty());
+        // A quote left open is refused, as a shell refuses it.
+        assert_eq!(split_command("engine 'no end"), None);
+        assert_eq!(split_command("engine \"no end"), None);
     }
 
     #[test]
     fn option_lines_give_names_and_choices() {
-        let combo =
-            ListedOption::read("UCI_Variant type combo default chess var chess var dobutsu");
+        let read = |rest: &str| match format!("option name {rest}").parse::<Reply>() {
+            Ok(Reply::Option(option)) => ListedOption::from(option),
+            other => panic!("{other:?}"),
+        };
+        let combo = read("UCI_Variant type combo default chess var chess var dobutsu");
         assert_eq!(combo.name, "UCI_Variant");
         assert_eq!(combo.choices, ["chess", "dobutsu"]);
-        let spin = ListedOption::read("Hash Size type spin default 16 min 1 max 1024");
+        let spin = read("Hash Size type spin default 16 min 1 max 1024");
         assert_eq!((spin.name.as_str(), spin.choices.len()), ("Hash Size", 0));
-        let last = ListedOption::read("Style type combo var two words default two words");
+        let last = read("Style type combo var two words default two words");
         assert_eq!(last.choices, ["two words"]);
     }
 

@@ -18,6 +18,8 @@ use std::time::Duration;
 use crate::arena::engine::{BestMove, Engine, EngineError, EngineSpec, RuleSettings};
 use crate::arena::stats::{Pentanomial, Sprt, SprtDecision, Trinomial};
 use crate::game::{Game, GameState, Notation, Player};
+use crate::protocol::Command;
+use crate::search::{Clock, Limits};
 
 pub use crate::arena::games::Fault;
 pub use crate::arena::games::{FinishedGame, GameRecord, MoveNote, Opening, Refereed, Termination};
@@ -112,13 +114,15 @@ impl fmt::Display for TimeControl {
 impl SearchLimit {
     /// The `go` command of a limit without a clock (for [`SearchLimit::Clock`] see
     /// [`clock_go_command`]).
-    pub fn go_command(&self) -> String {
-        match self {
-            SearchLimit::Nodes(n) => format!("go nodes {n}"),
-            SearchLimit::Depth(d) => format!("go depth {d}"),
-            SearchLimit::MoveTime(ms) => format!("go movetime {ms}"),
-            SearchLimit::Clock(_) | SearchLimit::EngineDefault => "go".to_string(),
+    pub fn go_command(&self) -> Command {
+        let mut limits = Limits::default();
+        match *self {
+            SearchLimit::Nodes(n) => limits.nodes = Some(n),
+            SearchLimit::Depth(d) => limits.depth = Some(d),
+            SearchLimit::MoveTime(ms) => limits.movetime = Some(Duration::from_millis(ms)),
+            SearchLimit::Clock(_) | SearchLimit::EngineDefault => {}
         }
+        go(limits)
     }
 
     /// The time allowed for one move: `margin`, plus the move time for [`SearchLimit::MoveTime`]
@@ -143,23 +147,28 @@ impl fmt::Display for SearchLimit {
     }
 }
 
+/// `go` with `limits` and nothing else.
+fn go(limits: Limits) -> Command {
+    Command::Go {
+        limits,
+        ponder: false,
+        searchmoves: Vec::new(),
+    }
+}
+
 /// The `go` command of a move under a game clock: `go wtime W btime B winc WI binc BI`, each
 /// player's time left (`time_ms`, the first player's first; negative once run out) and
-/// increment, for the players that play on a clock (`None`: that player's engine has another
-/// limit, and its fields are left out).
-pub fn clock_go_command(time_ms: [Option<i64>; 2], increment_ms: [Option<u64>; 2]) -> String {
-    let mut go = "go".to_string();
-    for (key, value) in [("wtime", time_ms[0]), ("btime", time_ms[1])] {
-        if let Some(v) = value {
-            go.push_str(&format!(" {key} {v}"));
-        }
-    }
-    for (key, value) in [("winc", increment_ms[0]), ("binc", increment_ms[1])] {
-        if let Some(v) = value {
-            go.push_str(&format!(" {key} {v}"));
-        }
-    }
-    go
+/// increment (left out when 0), for the players that play on a clock (`None`: that player's
+/// engine has another limit, and its fields are left out).
+pub fn clock_go_command(time_ms: [Option<i64>; 2], increment_ms: [Option<u64>; 2]) -> Command {
+    go(Limits {
+        clock: Some(Clock {
+            time_ms,
+            increment_ms: increment_ms.map(|i| i.unwrap_or(0)),
+            ..Clock::default()
+        }),
+        ..Limits::default()
+    })
 }
 
 /// Why an openings file could not be used.
@@ -336,17 +345,15 @@ pub fn random_openings<G: Notation>(
 /// together as the Aualé GUI sends them (`position startpos moves FfBe`: engines of the Aualé
 /// family (Aalina) refuse them separated by blanks, and the protocol (protocol.md) accepts both);
 /// in Dobutsu separated by blanks, as UCI engines (Fairy-Stockfish) read them.
-pub fn position_command<G: Notation>(start: &G, moves: &[G::Move], rules: &G::Rules) -> String {
-    let mut cmd = if *start == G::start(rules).under_rules(rules) {
-        "position startpos".to_string()
-    } else {
-        format!("position fen {}", start.write_position())
-    };
-    if !moves.is_empty() {
-        cmd.push_str(" moves ");
-        cmd.push_str(&G::write_moves(moves));
+pub fn position_command<G: Notation>(start: &G, moves: &[G::Move], rules: &G::Rules) -> Command {
+    Command::Position {
+        start: (*start != G::start(rules).under_rules(rules)).then(|| start.write_position()),
+        // The game's own writing of the list, as one word or several.
+        moves: (!moves.is_empty())
+            .then(|| G::write_moves(moves))
+            .into_iter()
+            .collect(),
     }
-    cmd
 }
 
 /// Everything a match needs.
@@ -895,7 +902,7 @@ impl Clocks {
         side: usize,
         limit: SearchLimit,
         config: &MatchConfig<G>,
-    ) -> (String, Duration) {
+    ) -> (Command, Duration) {
         match self.left[side] {
             Some(left) => (
                 clock_go_command(self.left, self.increments),
@@ -1013,17 +1020,17 @@ mod tests {
     fn position_commands() {
         let start = Board::start(Variant::Abapa);
         assert_eq!(
-            position_command(&start, &[], &Rules::default()),
+            position_command(&start, &[], &Rules::default()).to_string(),
             "position startpos"
         );
         let moves = parse_moves(["Ff"]).unwrap();
         assert_eq!(
-            position_command(&start, &moves, &Rules::default()),
+            position_command(&start, &moves, &Rules::default()).to_string(),
             "position startpos moves Ff"
         );
         let b: Board = "0-0-0-0-0-1-1-1-0-0-0-0-22-23-S".parse().unwrap();
         assert_eq!(
-            position_command(&b, &moves[..1], &Rules::default()),
+            position_command(&b, &moves[..1], &Rules::default()).to_string(),
             "position fen 0-0-0-0-0-1-1-1-0-0-0-0-22-23-S moves F"
         );
     }
@@ -1044,11 +1051,11 @@ mod tests {
         assert_eq!(o[2].start, o[3].start);
         assert_eq!(o[2].moves.len(), 1);
         assert_eq!(
-            position_command(&o[0].start, &o[0].moves, &rules),
+            position_command(&o[0].start, &o[0].moves, &rules).to_string(),
             "position startpos moves b2b3 b4b3"
         );
         assert_eq!(
-            position_command(&o[2].start, &o[2].moves, &rules),
+            position_command(&o[2].start, &o[2].moves, &rules).to_string(),
             "position fen gle/1c1/1C1/ELG[] b - - 0 1 moves b3b2"
         );
         // Gote cannot move Sente's Chick; a word that is neither a move nor a position.

@@ -1,5 +1,7 @@
-//! Parsing protocol input lines into typed [`Command`]s.
+//! Protocol input lines as typed [`Command`]s: read by the session ([`FromStr`]), written by the
+//! match runner to the engines it drives ([`fmt::Display`]).
 
+use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -135,6 +137,80 @@ impl FromStr for Command {
             "position" => parse_position(rest),
             "go" => parse_go(rest),
             other => Err(CommandError::Unknown(other.to_string())),
+        }
+    }
+}
+
+impl fmt::Display for Command {
+    /// The command as a GUI sends it: what [`Command::from_str`] reads back into the same
+    /// command (the words of a position, a move or an option's name and value as given; `debug`
+    /// without its `on` or `off`, which the engine ignores).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::Uci => f.write_str("uci"),
+            Command::IsReady => f.write_str("isready"),
+            Command::NewGame => f.write_str("ucinewgame"),
+            Command::SetOption { name, value } if value.is_empty() => {
+                write!(f, "setoption name {name}")
+            }
+            Command::SetOption { name, value } => write!(f, "setoption name {name} value {value}"),
+            Command::Position { start, moves } => {
+                match start {
+                    None => f.write_str("position startpos")?,
+                    Some(fen) => write!(f, "position fen {fen}")?,
+                }
+                if !moves.is_empty() {
+                    write!(f, " moves {}", moves.join(" "))?;
+                }
+                Ok(())
+            }
+            Command::Go {
+                limits,
+                ponder,
+                searchmoves,
+            } => {
+                f.write_str("go")?;
+                if let Some(depth) = limits.depth {
+                    write!(f, " depth {depth}")?;
+                }
+                if let Some(nodes) = limits.nodes {
+                    write!(f, " nodes {nodes}")?;
+                }
+                if let Some(movetime) = limits.movetime {
+                    write!(f, " movetime {}", movetime.as_millis())?;
+                }
+                if let Some(clock) = &limits.clock {
+                    for (key, time) in ["wtime", "btime"].into_iter().zip(clock.time_ms) {
+                        if let Some(ms) = time {
+                            write!(f, " {key} {ms}")?;
+                        }
+                    }
+                    for (key, ms) in ["winc", "binc"].into_iter().zip(clock.increment_ms) {
+                        if ms > 0 {
+                            write!(f, " {key} {ms}")?;
+                        }
+                    }
+                    if let Some(moves) = clock.moves_to_go {
+                        write!(f, " movestogo {moves}")?;
+                    }
+                }
+                if limits.infinite {
+                    f.write_str(" infinite")?;
+                }
+                if *ponder {
+                    f.write_str(" ponder")?;
+                }
+                if !searchmoves.is_empty() {
+                    write!(f, " searchmoves {}", searchmoves.join(" "))?;
+                }
+                Ok(())
+            }
+            Command::Stop => f.write_str("stop"),
+            Command::PonderHit => f.write_str("ponderhit"),
+            Command::Legal => f.write_str("legal"),
+            Command::Display => f.write_str("d"),
+            Command::Debug => f.write_str("debug"),
+            Command::Quit => f.write_str("quit"),
         }
     }
 }
@@ -488,5 +564,97 @@ mod tests {
             "".parse::<Command>(),
             Err(CommandError::Unknown(_))
         ));
+    }
+}
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A word of a name, a value, a position or a move: never a keyword of the commands.
+    fn word() -> impl Strategy<Value = String> {
+        "[A-Za-z0-9@+/_.\\[\\]-]{1,8}".prop_filter("not a keyword", |w| {
+            !GO_KEYWORDS.contains(&w.as_str())
+                && !["value", "name", "moves", "fen", "startpos"].contains(&w.as_str())
+        })
+    }
+
+    fn words(max: usize) -> impl Strategy<Value = Vec<String>> {
+        prop::collection::vec(word(), 1..max)
+    }
+
+    fn limits() -> impl Strategy<Value = Limits> {
+        let clock = (
+            any::<i64>(),
+            prop::option::of(any::<i64>()),
+            0..=i64::MAX as u64,
+            0..=i64::MAX as u64,
+            prop::option::of(1..=u32::MAX),
+        )
+            .prop_map(|(white, black, winc, binc, moves_to_go)| Clock {
+                time_ms: [Some(white), black],
+                increment_ms: [winc, binc],
+                moves_to_go,
+                ..Clock::default()
+            });
+        (
+            prop::option::of(1..=MAX_DEPTH),
+            prop::option::of(1..=i64::MAX as u64),
+            prop::option::of(0..=u64::from(u32::MAX)),
+            prop::option::of(clock),
+            any::<bool>(),
+        )
+            .prop_map(|(depth, nodes, movetime, clock, infinite)| Limits {
+                depth,
+                nodes,
+                movetime: movetime.map(Duration::from_millis),
+                clock,
+                infinite,
+            })
+    }
+
+    fn command() -> impl Strategy<Value = Command> {
+        prop_oneof![
+            Just(Command::Uci),
+            Just(Command::IsReady),
+            Just(Command::NewGame),
+            Just(Command::Stop),
+            Just(Command::PonderHit),
+            Just(Command::Legal),
+            Just(Command::Display),
+            Just(Command::Debug),
+            Just(Command::Quit),
+            (words(4), prop::collection::vec(word(), 0..4)).prop_map(|(name, value)| {
+                Command::SetOption {
+                    name: name.join(" "),
+                    value: value.join(" "),
+                }
+            }),
+            (
+                prop::option::of(words(4)),
+                prop::collection::vec(word(), 0..6)
+            )
+                .prop_map(|(start, moves)| Command::Position {
+                    start: start.map(|w| w.join(" ")),
+                    moves,
+                }),
+            (limits(), any::<bool>(), prop::collection::vec(word(), 0..4)).prop_map(
+                |(limits, ponder, searchmoves)| Command::Go {
+                    limits,
+                    ponder,
+                    searchmoves,
+                }
+            ),
+        ]
+    }
+
+    proptest! {
+        /// Every command written reads back as itself.
+        #[test]
+        fn commands_round_trip(command in command()) {
+            let line = command.to_string();
+            prop_assert_eq!(line.parse::<Command>(), Ok(command), "{}", line);
+        }
     }
 }

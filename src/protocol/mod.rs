@@ -1,15 +1,16 @@
 //! The UCI-style text protocol (documented in `protocol.md`): command parsing, options, the
 //! session loop, and formatting of `info` lines and the board, for every game the engine plays.
 
-pub mod autobuild;
 mod command;
-mod engine;
 mod options;
+mod reply;
+mod selected;
 mod session;
 
 pub use command::{Command, CommandError};
 pub use options::{canonical_name, engine_options, EngineSettings};
 pub use options::{max_threads, MAX_MULTIPV};
+pub use reply::{Info, OptionLine, Reply};
 pub use session::{run, run_with_presets, SessionError};
 
 use std::fmt::Write as _;
@@ -36,18 +37,20 @@ pub const MATE_AS_CP: i32 = 10_000;
 
 /// A score as `info` sends it: `cp S` or `mate N`; with `mate_as_cp`, `mate N` becomes
 /// `cp` [`MATE_AS_CP`]` - N` (`-(`[`MATE_AS_CP`]` - N)` for a loss in N moves).
-pub fn score_text(score: Score, mate_as_cp: bool) -> String {
+pub fn score_sent(score: Score, mate_as_cp: bool) -> Score {
     match score {
-        Score::Mate(n) if mate_as_cp => {
-            let cp = if n >= 0 {
-                MATE_AS_CP - n
-            } else {
-                -(MATE_AS_CP + n)
-            };
-            format!("cp {cp}")
-        }
-        other => other.to_string(),
+        Score::Mate(n) if mate_as_cp => Score::Cp(if n >= 0 {
+            MATE_AS_CP - n
+        } else {
+            -(MATE_AS_CP + n)
+        }),
+        other => other,
     }
+}
+
+/// [`score_sent`] as text: `cp S` or `mate N`.
+pub fn score_text(score: Score, mate_as_cp: bool) -> String {
+    score_sent(score, mate_as_cp).to_string()
 }
 
 /// What making a transposition table did, in one line (the protocol sends it as an `info
@@ -88,21 +91,7 @@ pub struct InfoFormat {
     pub wdl: Option<WdlModel>,
 }
 
-/// The side to move's win, draw and loss chances per mille for a reported score: exact for a
-/// proven result (`mate`) or a table's value (`exact`: its sign is the result), otherwise from
-/// `model`.
-pub fn wdl(score: Score, exact: bool, model: &WdlModel) -> [u32; 3] {
-    match score {
-        Score::Mate(n) if n > 0 => [1000, 0, 0],
-        Score::Mate(_) => [0, 0, 1000],
-        Score::Cp(cp) if exact => match cp.signum() {
-            1 => [1000, 0, 0],
-            0 => [0, 1000, 0],
-            _ => [0, 0, 1000],
-        },
-        Score::Cp(cp) => model.wdl(cp),
-    }
-}
+pub use crate::engine::wdl;
 
 /// Formats one iteration as `info depth D seldepth S [multipv K] nodes N score cp X [wdl W D L]
 /// time T nps R [hashfull H] [tbhits B] pv ...` (`multipv` when `MultiPV` is above 1, `wdl`
@@ -111,47 +100,43 @@ pub fn wdl(score: Score, exact: bool, model: &WdlModel) -> [u32; 3] {
 /// move lists ([`Notation::write_moves`]; Oware runs them together, as the Aualé GUI keeps only
 /// the first of space-separated pv moves).
 pub fn format_info<G: Notation>(info: &Iteration<G::Move>, format: &InfoFormat) -> String {
-    let ms = info.elapsed.as_millis();
     let secs = info.elapsed.as_secs_f64();
     let nps = if secs > 0.0 {
         (info.nodes as f64 / secs) as u64
     } else {
         0
     };
-    let mut line = format!("info depth {} seldepth {}", info.depth, info.seldepth);
-    if format.multipv {
-        let _ = write!(line, " multipv {}", info.multipv);
-    }
-    let _ = write!(
-        line,
-        " nodes {} score {}",
-        info.nodes,
-        score_text(info.score, format.mate_as_cp)
-    );
-    if let Some(model) = &format.wdl {
-        let [w, d, l] = wdl(info.score, info.exact, model);
-        let _ = write!(line, " wdl {w} {d} {l}");
-    }
-    let _ = write!(line, " time {ms} nps {nps}");
-    if let Some(h) = info.hashfull {
-        let _ = write!(line, " hashfull {h}");
-    }
-    if info.tbhits > 0 {
-        let _ = write!(line, " tbhits {}", info.tbhits);
-    }
-    if !info.pv.is_empty() {
-        let _ = write!(line, " pv {}", G::write_moves(&info.pv));
-    }
-    line
+    Reply::Info(Info {
+        depth: Some(info.depth),
+        seldepth: Some(info.seldepth),
+        multipv: format.multipv.then_some(info.multipv),
+        nodes: Some(info.nodes),
+        score: Some(score_sent(info.score, format.mate_as_cp)),
+        wdl: format
+            .wdl
+            .as_ref()
+            .map(|model| wdl(info.score, info.exact, model)),
+        time: Some(info.elapsed.as_millis() as u64),
+        nps: Some(nps),
+        hashfull: info.hashfull,
+        tbhits: (info.tbhits > 0).then_some(info.tbhits),
+        pv: (!info.pv.is_empty()).then(|| G::write_moves(&info.pv)),
+    })
+    .to_string()
 }
 
 /// The `bestmove M [ponder P]` line of a search result; `bestmove 0000` when there is no move.
 pub fn format_bestmove<G: Notation>(result: &SearchResult<G::Move>) -> String {
-    match (result.best_move, result.pv.get(1)) {
-        (Some(best), Some(ponder)) => format!("bestmove {best} ponder {ponder}"),
-        (Some(best), None) => format!("bestmove {best}"),
-        (None, _) => "bestmove 0000".to_string(),
+    Reply::BestMove {
+        best: result
+            .best_move
+            .map_or_else(|| "0000".to_string(), |m| m.to_string()),
+        ponder: result
+            .best_move
+            .and(result.pv.get(1))
+            .map(ToString::to_string),
     }
+    .to_string()
 }
 
 /// The `d` reply: the game's drawing of the position ([`Notation::diagram`]), then the moves

@@ -8,9 +8,9 @@ use std::sync::Arc;
 use std::thread;
 
 use crate::game::{find_option, OptionError};
-use crate::protocol::engine::{engine_for, Go, SelectedGame};
 use crate::protocol::options::{canonical_name, engine_options, EngineSettings};
-use crate::protocol::{Command, Event};
+use crate::protocol::selected::{engine_for, Go, SelectedGame};
+use crate::protocol::{Command, Event, Reply};
 use crate::search::{Control, Limits};
 
 /// A search in progress.
@@ -233,6 +233,10 @@ impl<W: Write> Session<W> {
         self.out.flush()
     }
 
+    fn reply(&mut self, reply: &Reply) -> io::Result<()> {
+        self.say(&reply.to_string())
+    }
+
     fn say_all(&mut self, lines: &[String]) -> io::Result<()> {
         for line in lines {
             self.say(line)?;
@@ -254,7 +258,7 @@ impl<W: Write> Session<W> {
         }
         if self.running.is_some() {
             match line.trim() {
-                "isready" => return self.say("readyok"),
+                "isready" => return self.reply(&Reply::ReadyOk),
                 "stop" => return self.stop_search(),
                 "ponderhit" => return self.ponderhit(),
                 "quit" => {
@@ -296,18 +300,21 @@ impl<W: Write> Session<W> {
         };
         match command {
             Command::Uci => {
-                self.say(&format!(
-                    "id name perfectplay {}",
-                    env!("CARGO_PKG_VERSION")
-                ))?;
-                self.say("id author the perfectplay developers")?;
+                self.reply(&Reply::Id {
+                    field: "name".into(),
+                    value: format!("perfectplay {}", env!("CARGO_PKG_VERSION")),
+                })?;
+                self.reply(&Reply::Id {
+                    field: "author".into(),
+                    value: "the perfectplay developers".into(),
+                })?;
                 let mut lines: Vec<String> = engine_options()
                     .iter()
                     .map(|d| d.declaration(&self.settings))
                     .collect();
                 lines.extend(self.game.declarations());
                 self.say_all(&lines)?;
-                self.say("uciok")
+                self.reply(&Reply::UciOk)
             }
             Command::IsReady => {
                 // Ready means the tables are ready: loaded if an option named them since, and
@@ -315,7 +322,7 @@ impl<W: Write> Session<W> {
                 let loaded: Vec<String> = self.game.load_stale_tables().into_iter().collect();
                 self.say_all(&loaded)?;
                 self.game.wait_tables();
-                self.say("readyok")
+                self.reply(&Reply::ReadyOk)
             }
             Command::Debug => Ok(()),
             Command::NewGame => {
@@ -625,7 +632,7 @@ mod tests {
         };
         let (tx, _rx) = mpsc::channel();
         let mut session = Session::new(out.clone(), tx);
-        session.game = Box::new(crate::protocol::engine::GameEngine::with_tables(
+        session.game = Box::new(crate::protocol::selected::GameEngine::with_tables(
             crate::oware::Rules::default(),
             tables,
         ));

@@ -12,13 +12,12 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::mpsc::UnboundedSender;
 
+use perfectplay::engine::{Note, SearchChoices, SearchSetup, TableSlot};
 use perfectplay::game::{
     find_option, GameState, Oracle, Outcome, Player, Settings, TableSettings, Tables,
 };
-use perfectplay::protocol::autobuild::{Build, Progress};
 use perfectplay::search::{
-    seed_hash, Control, Iteration, Level, Limits, Root, Score, SearchConfig, SearchHandler,
-    SearchResult, Searcher,
+    seed_hash, Control, Iteration, Level, Limits, Score, SearchHandler, SearchResult, Searcher,
 };
 use perfectplay::variant::Variant;
 use perfectplay::{dobutsu, oware};
@@ -104,20 +103,23 @@ pub struct GameSlot<G: WebGame> {
     tables: Mutex<TablesState<G>>,
 }
 
-/// The tables of a [`GameSlot`] and what became of loading or building them.
+/// The tables of a [`GameSlot`] and the last thing said about them.
 struct TablesState<G: WebGame> {
     loaded: bool,
-    tables: Option<Tables<G>>,
-    note: Option<String>,
-    build: Option<Build>,
-    build_tried: bool,
+    slot: TableSlot<G>,
+    note: Option<Note>,
 }
 
-/// The message of an `info string` line, without its prefix.
-fn strip_info(line: &str) -> String {
-    line.strip_prefix("info string ")
-        .unwrap_or(line)
-        .to_string()
+/// A note as the page shows it: the engine's words, but for what to do about a file cut short
+/// (the server has no option to set again).
+pub fn note_text(note: &Note) -> String {
+    match note {
+        Note::TablesCut { error } => format!(
+            "error: {error}; the tables are dropped (restart the server once the file is whole): \
+             values come from search only"
+        ),
+        other => other.to_string(),
+    }
 }
 
 impl<G: WebGame> GameSlot<G> {
@@ -127,10 +129,8 @@ impl<G: WebGame> GameSlot<G> {
             auto_solve,
             tables: Mutex::new(TablesState {
                 loaded: false,
-                tables: None,
+                slot: TableSlot::default(),
                 note: None,
-                build: None,
-                build_tried: false,
             }),
         }
     }
@@ -141,63 +141,24 @@ impl<G: WebGame> GameSlot<G> {
     }
 
     /// The tables loaded (loading them the first time), and a note on them (what was loaded,
-    /// why none was, or that a build runs); starts the build of missing default tables once.
-    pub fn tables(&self) -> (Option<Tables<G>>, Option<String>) {
+    /// why none was, or that a build runs); starts the build of missing default tables once,
+    /// and drops tables whose file was cut short since it was mapped (a read of what is gone
+    /// would kill the server).
+    pub fn tables(&self) -> (Option<Tables<G>>, Option<Note>) {
         let mut state = self.tables.lock().unwrap_or_else(PoisonError::into_inner);
         if !state.loaded {
             state.loaded = true;
-            self.load(&mut state);
+            state.note = state.slot.load(&self.settings);
         }
-        if self.auto_solve && state.tables.is_none() && !state.build_tried {
-            state.build_tried = true;
-            if let Some(job) = G::default_tables_build(&self.settings.tables) {
-                match Build::start(job) {
-                    Ok((build, line)) => {
-                        state.note = (!line.is_empty()).then(|| strip_info(&line));
-                        state.build = Some(build);
-                    }
-                    Err(line) => state.note = Some(strip_info(&line)),
-                }
-            }
+        let notes = state.slot.refresh(&self.settings, self.auto_solve);
+        if let Some(last) = notes.into_iter().last() {
+            state.note = Some(last);
         }
-        // A file cut short since it was mapped would kill the server at its next read: the
-        // tables are dropped instead (Oracle::check_files; docs/web.md).
-        if let Some(error) = state
-            .tables
-            .as_ref()
-            .and_then(|t| t.oracle.check_files().err())
-        {
-            state.tables = None;
-            state.note = Some(format!(
-                "error: {error}; the tables are dropped (restart the server once the file is \
-                 whole): values come from search only"
-            ));
+        let tables = state.slot.tables().cloned();
+        if tables.is_none() && state.note.is_none() {
+            state.note = Some(Note::NoTables);
         }
-        let progress = state.build.as_ref().map(Build::poll);
-        match progress {
-            None | Some(Progress::Building) => {}
-            Some(Progress::Written) => {
-                state.build = None;
-                self.load(&mut state);
-            }
-            Some(Progress::Failed(line)) => {
-                state.build = None;
-                state.note = Some(strip_info(&line));
-            }
-        }
-        (state.tables.clone(), state.note.clone())
-    }
-
-    fn load(&self, state: &mut TablesState<G>) {
-        match G::load_tables(&self.settings.tables, &self.settings.rules) {
-            Ok(Some(tables)) => {
-                state.note = (!tables.description.is_empty())
-                    .then(|| format!("loaded {}", tables.description));
-                state.tables = Some(tables);
-            }
-            Ok(None) => state.note = Some("no tables: values come from search only".into()),
-            Err(e) => state.note = Some(format!("error: {e}")),
-        }
+        (tables, state.note.clone())
     }
 }
 
@@ -617,7 +578,7 @@ pub fn probe<G: WebGame>(slot: &GameSlot<G>, game: &GameState<G>) -> Value {
         "to_move": player_name::<G>(game.position().to_move()),
         "value": value_json(value),
         "moves": moves,
-        "tables": note,
+        "tables": note.as_ref().map(note_text),
     })
 }
 
@@ -684,7 +645,7 @@ pub fn review<G: WebGame>(slot: &GameSlot<G>, game: &GameState<G>) -> Value {
         // The moves were checked by game_of.
         let _ = replay.play(mv);
     }
-    json!({"moves": plies, "tables": note})
+    json!({"moves": plies, "tables": note.as_ref().map(note_text)})
 }
 
 /// `GET /api/record`: the game as a record of the game's format (OGN, PGN).
@@ -848,7 +809,7 @@ struct EventSender<G: WebGame> {
 impl<G: WebGame> SearchHandler<G::Move> for EventSender<G> {
     fn iteration(&mut self, info: &Iteration<G::Move>) {
         let ms = info.elapsed.as_millis() as u64;
-        let wdl = perfectplay::protocol::wdl(info.score, info.exact, &G::wdl_model());
+        let wdl = perfectplay::engine::wdl(info.score, info.exact, &G::wdl_model());
         let _ = self.tx.send(SearchEvent::Info(json!({
             "depth": info.depth,
             "seldepth": info.seldepth,
@@ -893,34 +854,36 @@ pub fn search<G: WebGame>(
     }
     let full = params.level.number() == Level::FULL;
     let (tables, note) = if full { slot.tables() } else { (None, None) };
-    if let Some(note) = note.filter(|n| n.starts_with("building") || n.starts_with("error")) {
-        let _ = tx.send(SearchEvent::Note(note));
+    if let Some(note) = note.filter(|n| n.is_building() || n.is_error()) {
+        let _ = tx.send(SearchEvent::Note(note_text(&note)));
     }
-    let oracle = tables.map(|t| {
-        t.oracle.prepare_for(game.position());
-        t.oracle
-    });
-    let mut searcher = Searcher::<G>::with_hash_mb(hash_mb);
-    searcher.set_oracle(oracle);
-    searcher.set_threads(threads);
-    let root = Root {
-        position: game.position().clone(),
-        history: game.keys_since_irreversible().to_vec(),
-        game_ply: game.ply() as u32,
+    let choices = SearchChoices {
+        level: params.level,
+        lines: params.lines,
+        seed: seed_hash(""),
         searchmoves: Vec::new(),
     };
-    let config = SearchConfig {
-        weights: slot.settings().weights.clone(),
-        cycle: G::cycle_rule(game.rules()),
-        level: params.level,
-        seed: seed_hash(""),
-        lines: params.lines,
-    };
+    // The page says itself where a position is outside the tables: the setup's notes are not
+    // sent.
+    let (setup, _notes) = SearchSetup::new(
+        game,
+        slot.settings(),
+        tables.as_ref(),
+        choices,
+        &params.limits,
+    );
+    let mut searcher = Searcher::<G>::with_hash_mb(hash_mb);
     let mut handler = EventSender::<G> {
         tx: tx.clone(),
         game: std::marker::PhantomData,
     };
-    let result = searcher.search(&root, &params.limits, &config, control, &mut handler);
+    let result = setup.run(
+        &mut searcher,
+        threads,
+        &params.limits,
+        control,
+        &mut handler,
+    );
     let _ = tx.send(SearchEvent::Best(best_json::<G>(&result)));
 }
 

@@ -180,7 +180,7 @@ fn info_json(shared: &Shared) -> Value {
             let slot = self.0.games.slot::<G>(self.1);
             let (tables, note) = slot.tables();
             json!({"name": self.1.name(), "game": G::NAME, "players": G::PLAYER_NAMES,
-                   "tables": tables.is_some(), "note": note})
+                   "tables": tables.is_some(), "note": note.as_ref().map(api::note_text)})
         }
     }
     let variants: Vec<Value> = Variant::ALL

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 
+use super::Note;
 use crate::game::TablesBuild;
 
 /// Where a background build stands.
@@ -39,8 +40,8 @@ pub enum Progress {
     Building,
     /// The file is there: load it.
     Written,
-    /// It failed: the `info string` to send.
-    Failed(String),
+    /// It failed: the note that says why.
+    Failed(Note),
 }
 
 /// The lock file of `path`: `<path>.lock`.
@@ -52,16 +53,15 @@ fn lock_path(path: &Path) -> PathBuf {
 
 impl Build {
     /// Starts `job` on a thread of its own unless another engine holds the lock; returns the
-    /// build and the `info string` that says what happens, or the error line when the place
-    /// cannot even be made (then nothing runs).
-    pub fn start(job: TablesBuild) -> Result<(Build, String), String> {
+    /// build and the note that says what happens (none when another engine had just written
+    /// the file), or the note of the error when the place cannot even be made (then nothing
+    /// runs).
+    pub fn start(job: TablesBuild) -> Result<(Build, Option<Note>), Note> {
         let path = job.path.clone();
-        let failed = |e: std::io::Error| {
-            format!(
-                "info string error: cannot build {} in {}: {e}; playing by search",
-                job.description,
-                path.display()
-            )
+        let failed = |e: std::io::Error| Note::BuildNotStarted {
+            description: job.description.clone(),
+            path: path.clone(),
+            error: e.to_string(),
         };
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(failed)?;
@@ -78,25 +78,21 @@ impl Build {
             state: Arc::new(Mutex::new(state)),
         };
         if lock.try_lock().is_err() {
-            let line = format!(
-                "info string another engine is building {} in {}; playing by search until it \
-                 is written",
-                job.description,
-                path.display()
-            );
-            return Ok((build(State::Elsewhere), line));
+            let note = Note::BuildElsewhere {
+                description: job.description.clone(),
+                path: path.clone(),
+            };
+            return Ok((build(State::Elsewhere), Some(note)));
         }
         // Another engine may have finished between our look and the lock.
         if path.exists() {
             drop(lock);
-            return Ok((build(State::Done), String::new()));
+            return Ok((build(State::Done), None));
         }
-        let line = format!(
-            "info string building {} in {} in the background; playing by search until it is \
-             written",
-            job.description,
-            path.display()
-        );
+        let note = Note::BuildStarted {
+            description: job.description.clone(),
+            path: path.clone(),
+        };
         let started = build(State::Running);
         let state = Arc::clone(&started.state);
         thread::spawn(move || {
@@ -108,7 +104,7 @@ impl Build {
                 Err(e) => State::Failed(e),
             };
         });
-        Ok((started, line))
+        Ok((started, Some(note)))
     }
 
     /// Where the build stands now: the file written (by this engine or another), a failure, or
@@ -122,16 +118,16 @@ impl Build {
         match state {
             State::Running => Progress::Building,
             State::Done => Progress::Written,
-            State::Failed(e) => Progress::Failed(format!(
-                "info string error: building {} failed: {e}; playing by search",
-                self.path.display()
-            )),
+            State::Failed(error) => Progress::Failed(Note::BuildFailed {
+                path: self.path.clone(),
+                error,
+            }),
             State::Elsewhere if self.path.exists() => Progress::Written,
-            State::Elsewhere if lock_is_free(&self.path) => Progress::Failed(format!(
-                "info string error: the other engine's build of {} ended without it; playing \
-                 by search",
-                self.path.display()
-            )),
+            State::Elsewhere if lock_is_free(&self.path) => {
+                Progress::Failed(Note::OtherBuildEnded {
+                    path: self.path.clone(),
+                })
+            }
             State::Elsewhere => Progress::Building,
         }
     }

@@ -7,15 +7,13 @@ use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 
+use crate::engine::{Note, SearchChoices, SearchSetup, TableSlot};
 use crate::game::{
     find_option, GameState, Notation, OptionDecl, OptionError, Settings, TableSettings, Tables,
 };
-use crate::protocol::autobuild::{Build, Progress};
 use crate::protocol::options::EngineSettings;
 use crate::protocol::{format_bestmove, format_hash_report, format_info, Event, InfoFormat};
-use crate::search::{
-    Control, Iteration, Level, Limits, Root, SearchConfig, SearchHandler, Searcher,
-};
+use crate::search::{Control, Iteration, Level, Limits, SearchHandler, Searcher};
 use crate::variant::{Variant, VisitGame};
 
 /// The error when there is no position: the last `position` command was refused.
@@ -93,18 +91,16 @@ pub(crate) struct GameEngine<G: Notation> {
     /// Locked by the search thread while it searches; the session only touches it between
     /// searches (commands that arrive during a search wait for its end).
     searcher: Arc<Mutex<Searcher<G>>>,
-    /// The exact tables loaded ([`crate::game::Game::load_tables`]), which full-strength searches
-    /// probe.
-    tables: Option<Tables<G>>,
+    /// The exact tables ([`crate::game::Game::load_tables`]), which full-strength searches
+    /// probe, and their background build (`AutoSolve`).
+    slot: TableSlot<G>,
     /// What loading the tables of the default place said, until the session takes it.
     loaded: Option<String>,
-    /// The background build of the tables in their default place (`AutoSolve`), while it runs.
-    build: Option<Build>,
-    /// Whether a background build was started (or found running) in this engine: it is not
-    /// started again after it ends.
-    build_tried: bool,
-    /// Whether a table option was set since the tables were loaded.
-    tables_stale: bool,
+}
+
+/// A note as the protocol writes it.
+fn info_line(note: &Note) -> String {
+    format!("info string {note}")
 }
 
 impl<G: Notation> GameEngine<G> {
@@ -127,11 +123,8 @@ impl<G: Notation> GameEngine<G> {
             game: Some(GameState::from_start(settings.rules.clone())),
             settings,
             searcher: Arc::new(Mutex::new(searcher)),
-            tables: None,
+            slot: TableSlot::default(),
             loaded: None,
-            build: None,
-            build_tried: false,
-            tables_stale: false,
         };
         // Tables in the default place; the session says what loading them gave.
         engine.loaded = engine.load_tables();
@@ -142,85 +135,25 @@ impl<G: Notation> GameEngine<G> {
     #[cfg(test)]
     pub(crate) fn with_tables(rules: G::Rules, tables: Tables<G>) -> GameEngine<G> {
         let mut engine = GameEngine::new(rules, 1);
-        engine.tables = Some(tables);
+        engine.slot = TableSlot::with_tables(tables);
         engine
     }
 
     /// Loads the tables the settings name, replacing those loaded; returns the `info string` that
     /// says what was loaded (`None` when there is nothing to say: no tables, and none asked for).
     fn load_tables(&mut self) -> Option<String> {
-        let asked = self.settings.tables.path.is_some();
-        let had = self.tables.take().is_some();
         // The searcher lets go of the old tables too, so that what they were building in the
         // background stops.
         self.searcher().set_oracle(None);
-        match G::load_tables(&self.settings.tables, &self.settings.rules) {
-            Ok(Some(tables)) => {
-                // A game's built-in default (an empty description) goes unannounced.
-                let line = (asked || !tables.description.is_empty())
-                    .then(|| format!("info string loaded {}", tables.description));
-                self.tables = Some(tables);
-                line
-            }
-            Ok(None) => {
-                (asked || had).then(|| "info string no tables loaded: playing by search".into())
-            }
-            Err(e) => Some(format!("info string error: {e}; playing by search")),
-        }
-    }
-
-    /// Drops the tables when a file they map has been cut short since it was loaded (a read of
-    /// what is gone would kill the engine): the `info string` error that says so.
-    fn drop_cut_tables(&mut self) -> Option<String> {
-        let tables = self.tables.as_ref()?;
-        let error = tables.oracle.check_files().err()?;
-        self.tables = None;
-        self.searcher().set_oracle(None);
-        Some(format!(
-            "info string error: {error}; the tables are dropped (set the option again to load \
-             them once the file is whole): playing by search"
-        ))
+        self.slot.load(&self.settings).as_ref().map(info_line)
     }
 
     /// The tables a search under `settings` probes: none below full strength (a weaker level is
     /// meant to be beaten).
     fn tables_for(&self, settings: &EngineSettings) -> Option<&Tables<G>> {
-        self.tables
-            .as_ref()
+        self.slot
+            .tables()
             .filter(|_| settings.level.number() == Level::FULL)
-    }
-
-    /// Under `AutoSolve` at full strength: starts the build of the tables missing from their
-    /// default place (once), and loads them once written; returns the `info string`s that say
-    /// so (one when the build starts, one when it is loaded or has failed).
-    fn follow_build(&mut self, settings: &EngineSettings) -> Vec<String> {
-        let mut lines = Vec::new();
-        let wanted = settings.auto_solve && settings.level.number() == Level::FULL;
-        if wanted && !self.build_tried && self.tables.is_none() {
-            if let Some(job) = G::default_tables_build(&self.settings.tables) {
-                self.build_tried = true;
-                match Build::start(job) {
-                    Ok((build, line)) => {
-                        lines.extend((!line.is_empty()).then_some(line));
-                        self.build = Some(build);
-                    }
-                    Err(line) => lines.push(line),
-                }
-            }
-        }
-        let progress = self.build.as_ref().map(Build::poll);
-        match progress {
-            None | Some(Progress::Building) => {}
-            Some(Progress::Written) => {
-                self.build = None;
-                lines.extend(self.load_tables());
-            }
-            Some(Progress::Failed(line)) => {
-                self.build = None;
-                lines.push(line);
-            }
-        }
-        lines
     }
 
     fn searcher(&self) -> std::sync::MutexGuard<'_, Searcher<G>> {
@@ -268,7 +201,9 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
         let tables_changed = settings.tables != self.settings.tables || is_table_option(decl);
         self.settings = settings;
         // Loaded before their next use, once for all the table options set until then.
-        self.tables_stale |= tables_changed;
+        if tables_changed {
+            self.slot.mark_stale();
+        }
         let mut lines = Vec::new();
         if !rules_changed {
             return Some(Ok(lines));
@@ -283,11 +218,7 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
             Ok(game) => self.game = Some(game),
             Err(e) => {
                 self.game = Some(GameState::from_start(self.settings.rules.clone()));
-                lines.push(format!(
-                    "info string the current game is not legal under the new rules ({}); \
-                     the position is reset to the start",
-                    crate::game::quoted(&e)
-                ));
+                lines.push(info_line(&Note::RulesReset { error: e }));
             }
         }
         Some(Ok(lines))
@@ -305,16 +236,20 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
     }
 
     fn wait_tables(&self) {
-        if let Some(tables) = &self.tables {
+        if let Some(tables) = self.slot.tables() {
             tables.oracle.wait_prepared();
         }
     }
 
     fn load_stale_tables(&mut self) -> Option<String> {
-        if !std::mem::take(&mut self.tables_stale) {
+        if !self.slot.is_stale() {
             return None;
         }
-        self.load_tables()
+        self.searcher().set_oracle(None);
+        self.slot
+            .reload_if_stale(&self.settings)
+            .as_ref()
+            .map(info_line)
     }
 
     fn set_position(&mut self, start: Option<&str>, moves: &[&str]) -> Result<(), String> {
@@ -382,15 +317,19 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
     ) -> Go {
         // The build of missing tables is followed first: a search may use them at once.
         let mut said: Vec<String> = self.load_stale_tables().into_iter().collect();
-        said.extend(self.follow_build(settings));
-        said.extend(self.drop_cut_tables());
+        let build_wanted = settings.auto_solve && settings.level.number() == Level::FULL;
+        let notes = self.slot.refresh(&self.settings, build_wanted);
+        if notes.iter().any(|n| matches!(n, Note::TablesCut { .. })) {
+            self.searcher().set_oracle(None);
+        }
+        said.extend(notes.iter().map(info_line));
         let answered = |mut said: Vec<String>, line: String| {
             said.push(line);
             Go::Answered(said)
         };
         let Some(game) = &self.game else {
             said.push(format!("info string error: {NO_POSITION}"));
-            return answered(said, "bestmove 0000".into());
+            return answered(said, no_move());
         };
         let searchmoves = match root_moves_named(game, searchmoves) {
             Ok(moves) => moves,
@@ -400,45 +339,20 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
             }
         };
         if game.moves_past_cycle_end().is_empty() {
-            return answered(said, "bestmove 0000".into());
+            return answered(said, no_move());
         }
-        if let Some(end) = game.end() {
-            // Only the cycle rule ends a game that still has moves. Like a chess engine past the
-            // fifty-move rule, answer with a move anyway: a GUI that counts repetitions its own
-            // way, or has no ply limit, waits for one.
-            said.push(format!(
-                "info string the cycle rule has ended the game ({}, {}); searching the legal \
-                 moves all the same",
-                end.reason,
-                end.result_string()
-            ));
-        }
-        let oracle = self.tables_for(settings);
-        if let Some(tables) = oracle {
-            let pos = game.position();
-            // Near the tables, what the search does not need yet is built meanwhile, for the
-            // searches to come.
-            tables.oracle.prepare_for(pos);
-            // A search on the clock must stop at once: it does not wait for a table being built.
-            tables.oracle.set_waiting(!limits.depends_on_time());
-            if pos.proven().is_none() && tables.oracle.probe(pos).is_none() {
-                said.extend(tables.outside.iter().map(|o| format!("info string {o}")));
-            }
-        }
-        let oracle = oracle.map(|t| Arc::clone(&t.oracle));
-        let root = Root {
-            position: game.position().clone(),
-            history: game.keys_since_irreversible().to_vec(),
-            game_ply: game.ply() as u32,
+        // Only the cycle rule ends a game that still has moves. Like a chess engine past the
+        // fifty-move rule, the engine answers with a move anyway (the setup's note says so): a
+        // GUI that counts repetitions its own way, or has no ply limit, waits for one.
+        let choices = SearchChoices {
+            level: settings.level,
+            lines: settings.multipv,
+            seed: crate::search::seed_hash(&settings.seed),
             searchmoves,
         };
-        let config = SearchConfig {
-            weights: self.settings.weights.clone(),
-            cycle: G::cycle_rule(&self.settings.rules),
-            level: settings.level,
-            seed: crate::search::seed_hash(&settings.seed),
-            lines: settings.multipv,
-        };
+        let (setup, notes) =
+            SearchSetup::new(game, &self.settings, self.slot.tables(), choices, &limits);
+        said.extend(notes.iter().map(info_line));
         let format = InfoFormat {
             mate_as_cp: settings.score_mate_as_cp,
             multipv: settings.multipv > 1,
@@ -454,9 +368,7 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
             };
             let result = {
                 let mut searcher = searcher.lock().unwrap_or_else(PoisonError::into_inner);
-                searcher.set_oracle(oracle);
-                searcher.set_threads(threads);
-                searcher.search(&root, &limits, &config, &control, &mut handler)
+                setup.run(&mut searcher, threads, &limits, &control, &mut handler)
             };
             let _ = tx.send(Event::Done(format_bestmove::<G>(&result)));
         });
@@ -556,4 +468,13 @@ impl VisitGame for MakeEngine {
 /// The engine for `variant`.
 pub(crate) fn engine_for(variant: Variant, hash_mb: usize) -> Box<dyn SelectedGame> {
     variant.visit(MakeEngine { hash_mb })
+}
+
+/// The `bestmove 0000` line of a position with no move to play.
+fn no_move() -> String {
+    crate::protocol::Reply::BestMove {
+        best: "0000".into(),
+        ponder: None,
+    }
+    .to_string()
 }
