@@ -1,10 +1,6 @@
 //! The `perfectplay` binary: the protocol loop on stdin/stdout by default, and subcommands.
 
-mod match_cli;
-mod phase_bars;
-mod serve;
-mod solve_cli;
-mod tablebase_cli;
+mod cli;
 
 use std::io::{self, BufReader, Write};
 use std::process::ExitCode;
@@ -89,15 +85,15 @@ enum Commands {
     #[command(after_help = "Every option, SPRT, fault handling and an example: docs/match.md.")]
     Match(Box<perfectplay::arena::MatchArgs>),
     /// Solves a game by retrograde analysis and writes the solution file, or probes it.
-    Solve(solve_cli::SolveArgs),
+    Solve(cli::solve::SolveArgs),
     /// Builds Oware endgame tablebases (every position with up to N seeds on the board) by
     /// retrograde analysis, or probes them.
     #[command(after_help = "What a value promises under abapa and awari: docs/tablebases.md.")]
-    Tablebase(tablebase_cli::TablebaseArgs),
+    Tablebase(cli::tablebase::TablebaseArgs),
     /// Serves the board in the browser: play and study both games against the engine, with the
     /// exact value of every move where the tables know it, and the JSON API the page uses.
     #[command(after_help = "The page, the API and its endpoints: docs/web.md.")]
-    Serve(serve::ServeArgs),
+    Serve(cli::serve::ServeArgs),
 }
 
 /// Runs the command; a closed standard output (`perfectplay bench | head -0`) ends it quietly
@@ -106,7 +102,7 @@ fn main() -> ExitCode {
     match run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
-        Err(e) if e.is::<match_cli::Interrupted>() => ExitCode::from(130),
+        Err(e) if e.is::<cli::matches::Interrupted>() => ExitCode::from(130),
         Err(e) => {
             // The error and its causes, one a line; never a backtrace (RUST_BACKTRACE is for
             // panics).
@@ -237,11 +233,11 @@ fn run() -> anyhow::Result<()> {
             )?;
         }
         Commands::Match(args) => {
-            match_cli::run(*args, &mut io::stdout().lock())?;
+            cli::matches::run(*args, &mut io::stdout().lock())?;
         }
-        Commands::Solve(args) => solve_cli::run(args, &mut io::stdout().lock())?,
-        Commands::Tablebase(args) => tablebase_cli::run(args, &mut io::stdout().lock())?,
-        Commands::Serve(args) => serve::main(args)?,
+        Commands::Solve(args) => cli::solve::run(args, &mut io::stdout().lock())?,
+        Commands::Tablebase(args) => cli::tablebase::run(args, &mut io::stdout().lock())?,
+        Commands::Serve(args) => cli::serve::main(args)?,
     }
     Ok(())
 }

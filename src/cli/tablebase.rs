@@ -17,8 +17,8 @@ use perfectplay::oware::tablebase::{file, reachable};
 use perfectplay::oware::{Board, Variant};
 use perfectplay::retro::{Phase, Progress, Silent};
 
-use crate::phase_bars::PhaseBars;
-use crate::solve_cli::{cpu_seconds, peak_memory_kib, proc_kib};
+use super::phase_bars::PhaseBars;
+use super::solve::{cpu_seconds, peak_memory_kib, proc_kib};
 
 /// Arguments of `perfectplay tablebase`.
 #[derive(Args, Debug)]

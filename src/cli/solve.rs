@@ -12,7 +12,7 @@ use clap::{Args, ValueEnum};
 use perfectplay::dobutsu::solve::{self, file, Figures, Solution};
 use perfectplay::dobutsu::Position;
 
-use crate::phase_bars::PhaseBars;
+use super::phase_bars::PhaseBars;
 
 /// The games `solve` knows.
 #[derive(Clone, Copy, Debug, ValueEnum)]
