@@ -58,16 +58,15 @@ pub struct SearchSetup<G: Game> {
 
 impl<G: Game> SearchSetup<G> {
     /// The search of `game` under `settings` and `choices`, probing `tables` at full strength:
-    /// near the tables, what the search does not need yet is built meanwhile, and a search that
-    /// depends on the clock (`limits`) does not wait for a table being built. The notes: the
+    /// near the tables, what the search does not need yet is built meanwhile. The notes: the
     /// cycle rule has ended the game (its legal moves are searched all the same), the root is
-    /// outside the tables.
+    /// outside the tables. (Whether probes wait for a table being built is the front end's
+    /// choice, [`crate::game::Oracle::set_waiting`]: the tables may be shared with others.)
     pub fn new(
         game: &GameState<G>,
         settings: &Settings<G>,
         tables: Option<&Tables<G>>,
         choices: SearchChoices<G::Move>,
-        limits: &Limits,
     ) -> (SearchSetup<G>, Vec<Note>) {
         let mut notes = Vec::new();
         if let Some(end) = game.end() {
@@ -80,7 +79,6 @@ impl<G: Game> SearchSetup<G> {
         if let Some(tables) = tables {
             let pos = game.position();
             tables.oracle.prepare_for(pos);
-            tables.oracle.set_waiting(!limits.depends_on_time());
             if pos.proven().is_none() && tables.oracle.probe(pos).is_none() {
                 notes.extend(tables.outside.clone().map(Note::OutsideTables));
             }
@@ -173,11 +171,10 @@ mod tests {
             seed: 0,
             searchmoves: Vec::new(),
         };
-        let limits = Limits::default();
-        let (full, notes) = SearchSetup::new(&game, &settings, slot.tables(), choices(6), &limits);
+        let (full, notes) = SearchSetup::new(&game, &settings, slot.tables(), choices(6));
         assert!(full.oracle.is_some());
         assert_eq!(notes, []);
-        let (weak, _) = SearchSetup::new(&game, &settings, slot.tables(), choices(3), &limits);
+        let (weak, _) = SearchSetup::new(&game, &settings, slot.tables(), choices(3));
         assert!(weak.oracle.is_none());
         assert_eq!(weak.config.level.number(), 3);
     }

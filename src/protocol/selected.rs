@@ -350,8 +350,11 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
             seed: crate::search::seed_hash(&settings.seed),
             searchmoves,
         };
-        let (setup, notes) =
-            SearchSetup::new(game, &self.settings, self.slot.tables(), choices, &limits);
+        let (setup, notes) = SearchSetup::new(game, &self.settings, self.slot.tables(), choices);
+        // A search on the clock must stop at once: it does not wait for a table being built.
+        if let Some(oracle) = &setup.oracle {
+            oracle.set_waiting(!limits.depends_on_time());
+        }
         said.extend(notes.iter().map(info_line));
         let format = InfoFormat {
             mate_as_cp: settings.score_mate_as_cp,

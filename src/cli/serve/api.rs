@@ -865,13 +865,7 @@ pub fn search<G: WebGame>(
     };
     // The page says itself where a position is outside the tables: the setup's notes are not
     // sent.
-    let (setup, _notes) = SearchSetup::new(
-        game,
-        slot.settings(),
-        tables.as_ref(),
-        choices,
-        &params.limits,
-    );
+    let (setup, _notes) = SearchSetup::new(game, slot.settings(), tables.as_ref(), choices);
     let mut searcher = Searcher::<G>::with_hash_mb(hash_mb);
     let mut handler = EventSender::<G> {
         tx: tx.clone(),
