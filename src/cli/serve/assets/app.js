@@ -27,6 +27,7 @@ const app = {
   bestMove: null,
   request: 0,         // increases with each position shown, to drop stale answers
   animate: null,      // the move to animate when the next position is drawn
+  levelsPlayed: new Set(), // play: the levels the engine played this game's moves at
 };
 
 // ---------------------------------------------------------------- the API
@@ -449,7 +450,15 @@ function drawMoveList() {
     b.addEventListener("click", () => goTo(i + 1));
     li.appendChild(b);
   });
-  list.querySelector(".current")?.scrollIntoView({ block: "nearest" });
+  // The list scrolls to the current move; the page never does (scrollIntoView would move the
+  // whole page and take the board out of view).
+  const current = list.querySelector(".current");
+  if (current) {
+    const item = current.getBoundingClientRect();
+    const box = list.getBoundingClientRect();
+    if (item.top < box.top) list.scrollTop -= box.top - item.top;
+    else if (item.bottom > box.bottom) list.scrollTop += item.bottom - box.bottom;
+  }
 }
 
 function goTo(ply) {
@@ -486,6 +495,7 @@ function newGame(start) {
   app.ply = 0;
   app.costs = [];
   app.state = null;
+  app.levelsPlayed = new Set();
   showError(null);
   startSide().then(show);
 }
@@ -625,9 +635,11 @@ function stream(extra, handlers) {
 function maybeEngineMove(id) {
   setEvalBar(null, "");
   if (!app.state || app.state.end || humanToMove() || app.ply !== app.moves.length) return;
-  stream({ level: $("level").value, movetime: $("movetime").value }, {
+  const level = $("level").value;
+  stream({ level, movetime: $("movetime").value }, {
     best: (best) => {
       if (id !== app.request || !best.move) return;
+      app.levelsPlayed.add(level);
       playMove(best.move);
     },
   });
@@ -780,21 +792,37 @@ async function reviewGame() {
   } catch (e) { showError(e); }
 }
 
-async function exportRecord() {
+// The game's record as the server writes it (OGN or PGN), the whole game whatever position is
+// shown; in play the engine is named by the levels it played at.
+async function recordText() {
   const players = app.state.players;
+  const levels = app.levelsPlayed.size ? [...app.levelsPlayed].sort().join("/") : $("level").value;
   const names = app.mode === "play"
-    ? players.map((_, i) => (i === app.human ? "You" : `perfectplay level ${$("level").value}`))
+    ? players.map((_, i) => (i === app.human ? "You" : `perfectplay level ${levels}`))
     : ["?", "?"];
+  const q = new URLSearchParams({ variant: app.variant, moves: app.moves.join(" "), first: names[0], second: names[1] });
+  if (app.start) q.set("position", app.start);
+  const res = await fetch(`/api/record?${q}`);
+  const body = await res.text();
+  if (!res.ok) throw new Error(JSON.parse(body).error);
+  return body;
+}
+
+async function exportRecord() {
+  try { $("record-text").value = await recordText(); } catch (e) { showError(e); }
+}
+
+// Download writes the record of the game as it is now, whether or not it was exported first.
+async function downloadRecord() {
   try {
-    const q = new URLSearchParams({ variant: app.variant, moves: app.moves.join(" "), first: names[0], second: names[1] });
-    if (app.start) q.set("position", app.start);
-    const res = await fetch(`/api/record?${q}`);
-    const body = await res.text();
-    if (!res.ok) throw new Error(JSON.parse(body).error);
-    $("record-text").value = body;
-    const link = $("download");
+    const body = await recordText();
+    const link = document.createElement("a");
     link.href = URL.createObjectURL(new Blob([body], { type: "text/plain" }));
     link.download = app.state.game === "oware" ? "game.ogn" : "game.pgn";
+    $("download").dataset.href = link.href;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
   } catch (e) { showError(e); }
 }
 
@@ -863,6 +891,7 @@ function init() {
   $("flip").addEventListener("click", () => { app.flipped = !app.flipped; draw(); });
   $("import").addEventListener("click", importRecord);
   $("export").addEventListener("click", exportRecord);
+  $("download").addEventListener("click", downloadRecord);
   $("setup").addEventListener("click", setUp);
   $("move-form").addEventListener("submit", (e) => {
     e.preventDefault();
