@@ -798,8 +798,8 @@ fn seed_count(field: &str) -> Result<u8, NotationError> {
 }
 
 impl Game for Board {
-    /// Reverse futility pruning, 100 (a seed) a ply up to 3 plies: +51.6 ± 31.1 in self-play at
-    /// 20,000 nodes a move (docs/search.md); late move pruning lost.
+    /// Reverse futility pruning, 100 (a seed) a ply up to 3 plies, without late move pruning
+    /// (measured: docs/lab/2026-12-06-search-measurements.md).
     const PRUNING: crate::game::Pruning = crate::game::Pruning {
         futility_margin: 100,
         futility_depth: 3,

@@ -120,21 +120,15 @@ pub struct Rate {
     pub floor: f64,
 }
 
-/// The [`Rate`] of a variant's build.
+/// The [`Rate`] of a variant's build, fitted to the per-layer times of measured builds
+/// (docs/lab/2026-12-05-build-rates.md has the layers, the times and the fit).
 ///
 /// - awari: 2.7 M positions per core-second to 180 M positions a layer, then the size to the
-///   power -0.25, down to 0.52 of it (about 2.5 G positions): fitted to layers 20 to 30 of the
-///   build to 30 seeds within 16 GiB of 18d81d5 (2026-12-05; 3,141 s wall), within 4.5% of
-///   each: 28.7, 46.8, 67.4, 111.0, 163.8, 279.3, 397.1, 648.2, 891.6, 1,425.1 and 2,098.6
-///   (2 sweeps) core-seconds, where this gives 29.7, 44.9, 66.9, 107.9, 171.1, 266.9, 410.2,
-///   621.7, 929.9, 1,373.7 and 2,147.7; the whole build 51.9 min against 52.4 taken, and
-///   layers 0 to 20 40.0 s against 37.6.
+///   power -0.25, down to 0.52 of it.
 /// - abapa (its values pass un-sows every position about four times, in the thresholds and the
 ///   cycle pass, each a random read of the state words, so it falls faster as the layer
 ///   outgrows the caches and the address translations): 1.28 M to 320 M positions a layer,
-///   then the size to the power -0.31, no floor seen: fitted to layers 20 to 29 of the build
-///   to 30 seeds within 16 GiB of 535d675 (2026-12-05), within 5.3% of each: 60, 92, 145,
-///   217, 334, 503, 769, 1,161, 1,959 and 3,241 (2 sweeps) core-seconds.
+///   then the size to the power -0.31, no floor seen.
 pub fn rate(variant: Variant) -> Rate {
     match variant {
         Variant::Awari => Rate {
