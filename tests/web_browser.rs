@@ -572,3 +572,48 @@ fn stepping_never_scrolls_the_page_and_download_saves_the_whole_game() {
     assert!(record.contains("perfectplay level 6"), "{record}");
     assert!(!record.contains("<html"), "{record}");
 }
+
+/// A click on a house that cannot be sown says why: the feeding rule, an empty house, the other
+/// side's house; the theme chosen is remembered across a reload.
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn an_illegal_house_says_why_and_the_theme_is_remembered() {
+    let server = WebServer::start(&[]);
+    let browser = Browser::start(1280, 860);
+    // North has no seeds: South must feed, and only E (3 seeds: F, a, b) does.
+    browser.go(&format!(
+        "{}?variant=abapa&mode=play&position=1-0-0-0-3-0-0-0-0-0-0-0-22-22-S",
+        server.url
+    ));
+    browser.wait_for(
+        "the one legal house",
+        "return document.querySelectorAll('[data-square].legal').length == 1",
+    );
+    let error = |house: &str| {
+        browser.click(&format!(r#"[data-square="{house}"]"#));
+        browser
+            .js("return document.getElementById('error').innerText")
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(
+        error("A"),
+        "North has no seeds, and South must feed: sowing A does not reach North's row (the \
+         feeding rule). Moves that feed: E."
+    );
+    assert_eq!(error("B"), "B is empty: South sows from E.");
+    assert_eq!(error("a"), "a is North's house: South sows from E.");
+    // The theme: switched, then the page loaded again without a theme in its address.
+    let theme = "return document.documentElement.dataset.theme || ''";
+    let before = browser.js(theme);
+    browser.click("#theme");
+    let after = browser.js(theme);
+    assert_ne!(before, after);
+    browser.go(&format!("{}?variant=abapa", server.url));
+    browser.wait_for(
+        "the board",
+        "return document.querySelectorAll('[data-square]').length == 12",
+    );
+    assert_eq!(browser.js(theme), after);
+}

@@ -191,8 +191,32 @@ function drawOware(svg, houses, stores) {
     if (legal.includes(name)) {
       g.addEventListener("click", () => playMove(name));
       g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") playMove(name); });
+    } else {
+      g.addEventListener("click", () => showError(whyNotSown(name, houses)));
     }
   }
+}
+
+// Why the house `name` cannot be sown now, in words: the game's end, the engine's turn, the
+// other side's house, an empty house, or the feeding rule (the opponent has no seeds and the
+// move does not reach its row).
+function whyNotSown(name, houses) {
+  const s = app.state;
+  if (s.end) return "The game is over.";
+  if (!humanToMove()) return "It is the engine's move.";
+  const mover = s.to_move;
+  const south = name === name.toUpperCase();
+  const owner = s.players[south ? 0 : 1];
+  const legal = legalMoves();
+  if (owner !== mover) return `${name} is ${owner}'s house: ${mover} sows from ${legal.join(", ")}.`;
+  if (!houses[name]) return `${name} is empty: ${mover} sows from ${legal.join(", ")}.`;
+  const other = s.players[south ? 1 : 0];
+  const row = (south ? "abcdef" : "ABCDEF").split("");
+  if (row.every((h) => !houses[h])) {
+    return `${other} has no seeds, and ${mover} must feed: sowing ${name} does not reach ` +
+      `${other}'s row (the feeding rule). Moves that feed: ${legal.join(", ")}.`;
+  }
+  return `${name} is not legal here (legal: ${legal.join(", ")}).`;
 }
 
 // Sows the seeds of `from` one by one, then shows the position after the move (captures taken).
@@ -203,6 +227,7 @@ async function animateSowing(before, from, after) {
   houses[from] = 0;
   let i = HOUSES.indexOf(from);
   const step = Math.max(20, Math.min(70, 700 / Math.max(n, 1)));
+  $("status").textContent = `${before.to_move} sows ${from}…`;
   const svg = $("board");
   while (n > 0) {
     i = (i + 1) % 12;
@@ -916,6 +941,7 @@ function init() {
     const root = document.documentElement;
     const dark = root.dataset.theme ? root.dataset.theme === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
     root.dataset.theme = dark ? "light" : "dark";
+    try { localStorage.setItem("perfectplay-theme", root.dataset.theme); } catch (e) { /* private mode */ }
   });
   // The page's address may name the game and mode: /?variant=dobutsu&mode=study.
   const params = new URLSearchParams(location.search);
@@ -925,7 +951,10 @@ function init() {
     if ([...$("variant").options].some((o) => o.value === wanted)) { app.variant = wanted; $("variant").value = wanted; }
     else showError(new Error(`'${wanted}' is not a variant: showing ${app.variant}`));
   }
-  if (params.get("theme")) document.documentElement.dataset.theme = params.get("theme");
+  let savedTheme = null;
+  try { savedTheme = localStorage.getItem("perfectplay-theme"); } catch (e) { /* private mode */ }
+  const theme = params.get("theme") || savedTheme;
+  if (theme === "light" || theme === "dark") document.documentElement.dataset.theme = theme;
   fillSides();
   app.startSide = 0;
   if (params.get("position")) app.start = params.get("position");
