@@ -617,3 +617,40 @@ fn an_illegal_house_says_why_and_the_theme_is_remembered() {
     );
     assert_eq!(browser.js(theme), after);
 }
+
+/// An address with a promotion's `+` typed raw shows the promotion; one with a move the rules
+/// refuse shows the game up to it and says why, never a blank board.
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn an_address_with_a_raw_promotion_or_a_bad_move_shows_a_game() {
+    let server = WebServer::start(&[]);
+    let browser = Browser::start(1280, 860);
+    browser.go(&format!(
+        "{}?variant=dobutsu&mode=study&position=1le/C2/3/1L1[]%20w%20-%20-%200%201&moves=a3a4+",
+        server.url
+    ));
+    browser.wait_for(
+        "the promotion played",
+        "return document.querySelectorAll('#move-list button').length == 1",
+    );
+    assert_eq!(browser.texts("#move-list button"), ["a3a4+"]);
+    assert_eq!(
+        browser.js("return document.getElementById('error').innerText"),
+        ""
+    );
+    browser.go(&format!(
+        "{}?variant=dobutsu&mode=study&moves=b2b3+zzzz+b4b3",
+        server.url
+    ));
+    browser.wait_for(
+        "the game up to the bad move",
+        "return document.querySelectorAll('#move-list button').length == 1 \
+         && document.querySelectorAll('[data-square]').length == 12",
+    );
+    let error = browser.js("return document.getElementById('error').innerText");
+    let error = error.as_str().unwrap();
+    assert!(
+        error.contains("'zzzz'") && error.ends_with("showing the game up to move 1"),
+        "{error}"
+    );
+}

@@ -525,6 +525,30 @@ function newGame(start) {
   startSide().then(show);
 }
 
+// An address's game whose start or moves the server refuses: the start position is dropped if
+// it is refused, and the moves are cut before the first one refused, with the reason shown, so
+// that the page always shows a game it can play on.
+async function keepLegalPrefix() {
+  const refused = async (start, moves) => {
+    const q = new URLSearchParams({ variant: app.variant, moves: moves.join(" ") });
+    if (start) q.set("position", start);
+    const res = await fetch(`/api/state?${q}`);
+    return res.ok ? null : (await res.json()).error;
+  };
+  if (app.start && await refused(app.start, [])) {
+    showError(new Error(`${await refused(app.start, [])}: showing the start position`));
+    app.start = null;
+    await startSide();
+  }
+  const error = await refused(app.start, app.moves);
+  if (!error) return;
+  let keep = 0;
+  while (keep < app.moves.length && !(await refused(app.start, app.moves.slice(0, keep + 1)))) keep += 1;
+  showError(new Error(`${error}: showing the game up to move ${keep}`));
+  app.moves = app.moves.slice(0, keep);
+  app.ply = keep;
+}
+
 // The player to move in the start position (for move numbers).
 async function startSide() {
   const q = new URLSearchParams({ variant: app.variant });
@@ -944,7 +968,10 @@ function init() {
     try { localStorage.setItem("perfectplay-theme", root.dataset.theme); } catch (e) { /* private mode */ }
   });
   // The page's address may name the game and mode: /?variant=dobutsu&mode=study.
-  const params = new URLSearchParams(location.search);
+  // A promotion's `+` typed raw in an address reads as a blank: a Dobutsu move followed by `+`
+  // and then a separator or the end is taken as the promotion.
+  const search = location.search.replace(/([a-c][1-4][a-c][1-4])\+(?=\+|&|$)/g, "$1%2B");
+  const params = new URLSearchParams(search);
   const wanted = params.get("variant");
   if (wanted) {
     // Only a variant the page offers; another is said, and the default is shown.
@@ -959,7 +986,9 @@ function init() {
   app.startSide = 0;
   if (params.get("position")) app.start = params.get("position");
   if (params.get("moves")) { app.moves = params.get("moves").split(/\s+/).filter(Boolean); app.ply = app.moves.length; }
-  startSide().then(() => setMode(params.get("mode") === "study" ? "study" : "play"));
+  startSide()
+    .then(keepLegalPrefix)
+    .then(() => setMode(params.get("mode") === "study" ? "study" : "play"));
 }
 
 init();
