@@ -654,3 +654,50 @@ fn an_address_with_a_raw_promotion_or_a_bad_move_shows_a_game() {
         "{error}"
     );
 }
+
+/// The evaluation bar: the first player's share and a label from the first player's view (a
+/// North-to-move position North loses by 2 seeds reads `+2`), on a light plate readable over
+/// either colour, filled from the top when the board is flipped, and the result (the final
+/// stores) at a game's end in play.
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn the_evaluation_bar_reads_from_the_first_player_and_flips() {
+    let server = WebServer::start(&[]);
+    let browser = Browser::start(1280, 860);
+    browser.go(&format!(
+        "{}?variant=awari&mode=study&position=2-0-1-0-3-0-0-1-0-2-1-0-20-18-S&moves=A",
+        server.url
+    ));
+    let fill = "return document.querySelector('.evalbar-fill').style.height";
+    browser.wait_for(
+        "the table's value",
+        "return document.querySelector('.evalbar-text').textContent == '+2'",
+    );
+    assert_eq!(browser.js(fill), "100%");
+    let plate = browser.js(
+        "const s = getComputedStyle(document.querySelector('.evalbar-text')); \
+         return [s.color, s.backgroundColor]",
+    );
+    assert_eq!(
+        plate,
+        json!(["rgb(17, 17, 17)", "rgba(244, 241, 234, 0.92)"])
+    );
+    browser.click("#flip");
+    assert_eq!(
+        browser.js(
+            "return [document.getElementById('evalbar').classList.contains('flipped'), \
+             getComputedStyle(document.querySelector('.evalbar-fill')).top]"
+        ),
+        json!([true, "0px"])
+    );
+    // South's 25th seed ends the game: in play the bar shows the result.
+    browser.go(&format!(
+        "{}?variant=abapa&mode=play&position=0-0-0-0-0-1-1-1-0-0-0-0-23-22-S&moves=F",
+        server.url
+    ));
+    browser.wait_for(
+        "the result on the bar",
+        "return document.querySelector('.evalbar-text').textContent == '25-22'",
+    );
+    assert_eq!(browser.js(fill), "100%");
+}

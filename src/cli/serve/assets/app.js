@@ -89,7 +89,36 @@ function shareOfValue(v, sideIndex) {
   return sideIndex === 0 ? mover : 1 - mover;
 }
 
+// A table's value as the evaluation bar labels it, from the first player's view: `=` for a draw,
+// `+#N` / `-#N` for a result in N moves, `+6` / `-6` for an exact Oware margin in seeds, a range
+// for bounds.
+function valueLabel(v, sideIndex) {
+  const sign = sideIndex === 0 ? 1 : -1;
+  if (v.result === "draw") return "=";
+  if (v.score !== null && v.score !== undefined) {
+    const m = v.score * sign;
+    return m > 0 ? `+${m}` : String(m);
+  }
+  if (v.plies !== null && v.plies !== undefined && v.result) {
+    const firstWins = (v.result === "win") === (sideIndex === 0);
+    return `${firstWins ? "+" : "-"}#${Math.ceil(v.plies / 2)}`;
+  }
+  if (v.low !== null && v.low !== undefined) {
+    const [a, b] = sign > 0 ? [v.low, v.high] : [-v.high, -v.low];
+    return `${a}..${b}`;
+  }
+  return v.text;
+}
+
+// The bar at the end of a game: the result, the winner's side full.
+function setEvalBarToEnd(end) {
+  const players = app.state.players;
+  const share = end.winner === players[0] ? 1 : end.winner === players[1] ? 0 : 0.5;
+  setEvalBar(share, end.result);
+}
+
 function setEvalBar(share, text) {
+  $("evalbar").classList.toggle("flipped", app.flipped);
   const fill = document.querySelector(".evalbar-fill");
   fill.style.height = share === null ? "50%" : `${Math.round(share * 100)}%`;
   document.querySelector(".evalbar-text").textContent = text || "";
@@ -682,7 +711,8 @@ function stream(extra, handlers) {
 }
 
 function maybeEngineMove(id) {
-  setEvalBar(null, "");
+  if (app.state && app.state.end) setEvalBarToEnd(app.state.end);
+  else setEvalBar(null, "");
   if (!app.state || app.state.end || humanToMove() || app.ply !== app.moves.length) return;
   const level = $("level").value;
   stream({ level, movetime: $("movetime").value }, {
@@ -699,7 +729,8 @@ function study(id) {
   $("lines").replaceChildren();
   $("engine-stats").textContent = "";
   loadProbe(id);
-  if (!$("engine-on").checked || app.state.end) { setEvalBar(null, ""); return; }
+  if (app.state.end) { setEvalBarToEnd(app.state.end); return; }
+  if (!$("engine-on").checked) { setEvalBar(null, ""); return; }
   let pending = false;
   const [limitName, limitValue] = $("analysis-limit").value.split("=");
   stream({ multipv: $("multipv").value, [limitName]: limitValue }, {
@@ -784,7 +815,7 @@ async function loadProbe(id) {
     body.appendChild(tr);
   }
   if (v && v.result) {
-    setEvalBar(shareOfValue(v, side), v.result === "draw" ? "=" : v.text);
+    if (!app.state.end) setEvalBar(shareOfValue(v, side), valueLabel(v, side));
   }
   // The tables' best move, when they know every move; else the engine's.
   if (probe.moves.length && probe.moves.every((m) => m.value)) {
@@ -937,7 +968,11 @@ function init() {
   $("nav-last").addEventListener("click", () => goTo(app.moves.length));
   $("takeback").addEventListener("click", takeback);
   $("new-game").addEventListener("click", () => newGame(app.start));
-  $("flip").addEventListener("click", () => { app.flipped = !app.flipped; draw(); });
+  $("flip").addEventListener("click", () => {
+    app.flipped = !app.flipped;
+    $("evalbar").classList.toggle("flipped", app.flipped);
+    draw();
+  });
   $("import").addEventListener("click", importRecord);
   $("export").addEventListener("click", exportRecord);
   $("download").addEventListener("click", downloadRecord);
