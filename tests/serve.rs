@@ -160,6 +160,7 @@ fn bad_input_gets_a_4xx_json_error_and_the_server_lives_on() {
         ),
         ("api/analysis?multipv=0", "multipv: '0'"),
         ("api/bestmove?movetime=abc", "movetime: 'abc'"),
+        ("api/bestmove?infinite=true", "a best move needs a limit"),
     ];
     for (path, message) in cases {
         let (status, body) = server.json(path);
@@ -191,6 +192,27 @@ fn bad_input_gets_a_4xx_json_error_and_the_server_lives_on() {
         body["error"].as_str().unwrap().contains("no game"),
         "{body}"
     );
+    // A start the record names but that cannot be read (hands without brackets) is refused,
+    // not replaced by the start position.
+    let (status, body) = server.post(
+        "api/import?variant=dobutsu",
+        "[Variant \"dobutsu\"]\n[SetUp \"1\"]\n[FEN \"1le/g2/1G1/EL1 w - - 2 4\"]\n\n1. C@a2 *\n",
+    );
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("record: game 1: [FEN \"1le/g2/1G1/EL1 w - - 2 4\"]: "),
+        "{body}"
+    );
+    // A byte-order mark (Windows Notepad's files begin with one) is not a move.
+    let (status, body) = server.post(
+        "api/import?variant=abapa",
+        "\u{feff}[Variant \"Oware Abapa\"]\n\n1. A a *\n",
+    );
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["records"][0]["moves"], serde_json::json!(["A", "a"]));
     let (status, _) = server.json("api/info");
     assert_eq!(status, 200);
 }

@@ -661,11 +661,24 @@ pub fn record<G: WebGame>(game: &GameState<G>, query: &Query) -> String {
     )
 }
 
-/// `POST /api/import`: the records of `text` in the game's format.
+/// The most games one import reads.
+pub const MAX_RECORDS: usize = 1000;
+
+/// `POST /api/import`: the records of `text` in the game's format (at most [`MAX_RECORDS`]).
 pub fn import<G: WebGame>(text: &str, rules: &G::Rules) -> ApiResult {
+    // A file saved by Windows Notepad starts with a byte-order mark.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let records = G::import_records(text).map_err(|e| ApiError::bad(format!("record: {e}")))?;
     if records.is_empty() {
         return Err(ApiError::bad("record: no game in the text"));
+    }
+    // Each record's answer holds its tags and moves again: a body of many tiny records would
+    // make an answer many times its size.
+    if records.len() > MAX_RECORDS {
+        return Err(ApiError::bad(format!(
+            "record: {} games in the text; at most {MAX_RECORDS} at a time",
+            records.len()
+        )));
     }
     let mut out = Vec::new();
     for record in records {

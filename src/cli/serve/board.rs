@@ -188,23 +188,32 @@ impl WebGame for dobutsu::Position {
 
     fn import_records(text: &str) -> Result<Vec<ImportedRecord>, String> {
         let games = pgn::parse(text).map_err(|e| e.to_string())?;
-        Ok(games
+        games
             .into_iter()
-            .map(|game| {
-                let start = tag(&game.tags, "FEN").map(str::to_string).filter(|fen| {
-                    dobutsu::Position::parse_position_with_counters(fen, &Default::default())
-                        .is_ok_and(|(p, c)| {
-                            p != dobutsu::Position::start() || c != Default::default()
-                        })
-                });
-                ImportedRecord {
+            .enumerate()
+            .map(|(i, game)| {
+                // A start the record names but that cannot be read is an error: importing from
+                // the start instead would blame a later move, or show another game.
+                let start = match tag(&game.tags, "FEN") {
+                    None => None,
+                    Some(fen) => {
+                        let (pos, counters) = dobutsu::Position::parse_position_with_counters(
+                            fen,
+                            &Default::default(),
+                        )
+                        .map_err(|e| format!("game {}: [FEN \"{fen}\"]: {e}", i + 1))?;
+                        (pos != dobutsu::Position::start() || counters != Default::default())
+                            .then(|| fen.to_string())
+                    }
+                };
+                Ok(ImportedRecord {
                     variant: "dobutsu".to_string(),
                     start,
                     moves: game.moves.clone(),
                     tags: game.tags.clone(),
-                }
+                })
             })
-            .collect())
+            .collect()
     }
 
     fn export_record(game: &GameState<Self>, players: [&str; 2], event: &str) -> String {

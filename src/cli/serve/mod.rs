@@ -32,10 +32,11 @@ use api::Games;
 use pool::SearchPool;
 use routes::Shared;
 
-/// The most bytes of a request's head (request line and headers): past them hyper answers 414
-/// or 431 and closes the connection. A game's moves ride in the query: a 400-ply Dobutsu game
-/// is about 2 KiB.
-const MAX_HEAD: usize = 64 * 1024;
+/// hyper's read buffer for a request's head (request line and headers): a head it cannot parse
+/// within the buffer grown to about twice this gets 414 or 431 and the connection is closed, so
+/// heads up to 32 KiB are read and none past 64 KiB. A game's moves ride in the query: a
+/// 400-ply Dobutsu game is about 2 KiB.
+const MAX_HEAD: usize = 32 * 1024;
 /// How long a client may take to send a request's head, and how long a connection may stay
 /// idle between requests.
 const HEAD_TIMEOUT: Duration = Duration::from_secs(10);

@@ -442,6 +442,11 @@ async fn bestmove(
     query: Result<QueryParams<Query>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let query = query_of(query)?;
+    if query.infinite.as_deref() == Some("true") {
+        return Err(ApiError::bad(
+            "infinite: a best move needs a limit (infinite is for /api/analysis)",
+        ));
+    }
     let cap = shared.max_movetime;
     let started = {
         let shared = Arc::clone(&shared);

@@ -28,6 +28,7 @@ const app = {
   request: 0,         // increases with each position shown, to drop stale answers
   animate: null,      // the move to animate when the next position is drawn
   levelsPlayed: new Set(), // play: the levels the engine played this game's moves at
+  searchDone: false,  // study: the analysis ended (at its limit)
 };
 
 // ---------------------------------------------------------------- the API
@@ -526,6 +527,8 @@ function playMove(mv) {
     return;
   }
   showError(null);
+  // Said at once: the seeds are sown once the server has answered.
+  if (app.state && app.state.game === "oware") $("status").textContent = `${app.state.to_move} sows ${mv}…`;
   if (app.ply < app.moves.length) {
     // A move played in an earlier position starts a new line from there.
     if (app.moves[app.ply] === mv) { app.animate = animationOf(mv); goTo(app.ply + 1); return; }
@@ -726,6 +729,7 @@ function maybeEngineMove(id) {
 
 function study(id) {
   app.lines = [];
+  app.searchDone = false;
   $("lines").replaceChildren();
   $("engine-stats").textContent = "";
   loadProbe(id);
@@ -741,7 +745,7 @@ function study(id) {
       if (!pending) { pending = true; requestAnimationFrame(() => { pending = false; drawLines(); }); }
     },
     tick: (t) => { if (id === app.request) drawStats(t.time, t); },
-    best: () => { if (id === app.request) $("engine-stats").textContent += " · done"; },
+    best: () => { if (id === app.request) { app.searchDone = true; drawStats(app.lines[0] ? app.lines[0].time : 0); } },
   });
 }
 
@@ -752,9 +756,10 @@ function drawStats(time, tick) {
   const now = tick && (!top || tick.nodes > top.nodes) ? tick : top;
   const clock = `${(time / 1000).toFixed(1)} s`;
   const speed = now ? ` · ${(now.nps / 1000).toFixed(0)} kn/s · ${now.nodes.toLocaleString()} nodes` : "";
+  const done = app.searchDone ? " · done" : "";
   $("engine-stats").textContent = top
-    ? `depth ${top.depth}/${top.seldepth}${speed} · ${clock}`
-    : `searching${speed} · ${clock}`;
+    ? `depth ${top.depth}/${top.seldepth}${speed} · ${clock}${done}`
+    : `searching${speed} · ${clock}${done}`;
 }
 
 function drawLines() {
@@ -990,11 +995,14 @@ function init() {
   });
   document.addEventListener("keydown", (e) => {
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement) return;
+    // The keys step through the game; the page itself does not scroll with them.
     if (e.key === "ArrowLeft") goTo(app.ply - 1);
     else if (e.key === "ArrowRight" && app.ply < app.moves.length) { app.animate = animationOf(app.moves[app.ply]); goTo(app.ply + 1); }
     else if (e.key === "Home") goTo(0);
     else if (e.key === "End") goTo(app.moves.length);
     else if (e.key === "f") { app.flipped = !app.flipped; draw(); }
+    else return;
+    e.preventDefault();
   });
   $("theme").addEventListener("click", () => {
     const root = document.documentElement;
