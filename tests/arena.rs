@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use clap::Parser;
-use perfectplay::arena::engine::EngineSpec;
+use perfectplay::arena::client::EngineSpec;
 use perfectplay::arena::ogn;
 use perfectplay::arena::runner::{
     play_match, random_openings, Fault, MatchConfig, SearchLimit, StopReason, Termination,

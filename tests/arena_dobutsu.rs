@@ -442,7 +442,7 @@ fn material_only_option_switches_the_evaluation() {
 /// draws no warning that it is unknown.
 #[test]
 fn options_are_checked_against_the_list_under_the_variant() {
-    use perfectplay::arena::engine::{Engine, EngineSpec};
+    use perfectplay::arena::client::{Engine, EngineSpec};
     let spec = EngineSpec {
         command: real_engine(),
         ..EngineSpec::default()
@@ -453,7 +453,7 @@ fn options_are_checked_against_the_list_under_the_variant() {
     assert!(engine.has_option("SolutionPath") && engine.has_option("Mobility"));
     assert!(engine.has_option("Level") && !engine.has_option("TablebasePath"));
     engine.quit();
-    let told_nothing = perfectplay::arena::engine::RuleSettings::default();
+    let told_nothing = perfectplay::arena::client::RuleSettings::default();
     let engine = Engine::start(&spec, &told_nothing, timeout, "oware", None).unwrap();
     assert!(!engine.has_option("SolutionPath") && engine.has_option("TablebasePath"));
     engine.quit();

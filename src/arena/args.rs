@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 
-use crate::arena::engine::{split_command, EngineSpec};
+use crate::arena::client::{split_command, EngineSpec};
 use crate::arena::games::Refereed;
 use crate::arena::runner::{
     parse_openings, random_openings, MatchConfig, SearchLimit, TimeControl,

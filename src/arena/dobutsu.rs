@@ -1,7 +1,7 @@
 //! Dobutsu Shogi in the match runner: Sente and Gote, the option `Repetitions` (no ply limit),
 //! results as `1-0`, records in PGN.
 
-use crate::arena::engine::RuleSettings;
+use crate::arena::client::RuleSettings;
 use crate::arena::games::{GameRecord, Refereed};
 use crate::arena::record::pgn::{self, PgnGame};
 use crate::arena::record::{Checked, ParseError};

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::arena::engine::{EngineError, RuleSettings, SearchInfo};
+use crate::arena::client::{EngineError, RuleSettings, SearchInfo};
 use crate::arena::record::{Checked, ParseError};
 use crate::game::{Game, GameEnd, Notation, Player};
 use crate::search::Score;

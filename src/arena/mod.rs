@@ -3,7 +3,7 @@
 //! difference with its confidence interval, and optionally an SPRT decision.
 //!
 //! - [`args`]: the options ([`MatchArgs`]) and the match configuration they give;
-//! - [`engine`]: the subprocess client (handshake, options, `go`/`bestmove`, bounded reads);
+//! - [`client`]: the subprocess client (handshake, options, `go`/`bestmove`, bounded reads);
 //! - [`games`]: what the runner needs of a game beyond its notation ([`games::Refereed`]), and a
 //!   finished game's record; [`oware`] and [`dobutsu`] are the two games' parts;
 //! - [`runner`]: openings, the referee loop, fault handling, worker threads, the tally, all
@@ -20,8 +20,8 @@
 //! a progress bar, a line per game), installs the Ctrl-C handler, and prints the report.
 
 pub mod args;
+pub mod client;
 pub mod dobutsu;
-pub mod engine;
 pub mod games;
 pub mod oware;
 pub mod record;
@@ -46,7 +46,7 @@ use anyhow::{bail, Context};
 use crate::game::CycleRule;
 use crate::variant::Variant;
 use args::{match_config, resolve_names};
-use engine::{Engine, EngineError};
+use client::{Engine, EngineError};
 use games::Refereed;
 use record_files::{same_file, today, RecordWriter};
 use report::{default_search, rule_notes, summarize_replays};

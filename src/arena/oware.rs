@@ -1,7 +1,7 @@
 //! Oware in the match runner: South and North, the options `Repetitions` and `NoCaptureLimit`,
 //! results as final seed counts, records in OGN.
 
-use crate::arena::engine::RuleSettings;
+use crate::arena::client::RuleSettings;
 use crate::arena::games::{GameRecord, Refereed};
 use crate::arena::record::ogn::{self, OgnGame};
 use crate::arena::record::{Checked, ParseError};

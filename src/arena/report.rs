@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::bail;
 
-use crate::arena::engine::{Engine, EngineSpec, RuleSettings};
+use crate::arena::client::{Engine, EngineSpec, RuleSettings};
 use crate::arena::record::Checked;
 use crate::arena::record_files::RecordsWritten;
 use crate::arena::runner::{Fault, FinishedGame, SearchLimit, StopReason, Tally};

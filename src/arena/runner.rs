@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use crate::arena::engine::{BestMove, Engine, EngineError, EngineSpec, RuleSettings};
+use crate::arena::client::{BestMove, Engine, EngineError, EngineSpec, RuleSettings};
 use crate::arena::stats::{Pentanomial, Sprt, SprtDecision, Trinomial};
 use crate::game::{Game, GameState, Notation, Player};
 use crate::protocol::Command;
