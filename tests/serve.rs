@@ -507,6 +507,16 @@ fn the_dobutsu_start_is_lost_in_78_plies_through_the_api() {
     assert_eq!(status, 200, "{probe}");
     assert_eq!(probe["value"]["result"], "loss", "{probe}");
     assert_eq!(probe["value"]["plies"], 78);
+    // What was loaded is said by /api/info, not on every position.
+    assert_eq!(probe["tables"], Value::Null, "{probe}");
+    let (_, info) = server.json("api/info");
+    assert!(
+        info["variants"][2]["note"]
+            .as_str()
+            .unwrap()
+            .starts_with("loaded the solution "),
+        "{info}"
+    );
     let moves = probe["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 4);
     assert!(moves.iter().all(|m| m["value"]["result"] == "loss"));

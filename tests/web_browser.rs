@@ -674,6 +674,12 @@ fn the_evaluation_bar_reads_from_the_first_player_and_flips() {
         "return document.querySelector('.evalbar-text').textContent == '+2'",
     );
     assert_eq!(browser.js(fill), "100%");
+    // The tables decide the root: no depth or speed is shown for it.
+    browser.wait_for(
+        "the stats of a root the tables decide",
+        "return document.getElementById('engine-stats').innerText == \
+         \"exact: the tables' value, no search needed\"",
+    );
     let plate = browser.js(
         "const s = getComputedStyle(document.querySelector('.evalbar-text')); \
          return [s.color, s.backgroundColor]",

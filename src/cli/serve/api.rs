@@ -578,7 +578,9 @@ pub fn probe<G: WebGame>(slot: &GameSlot<G>, game: &GameState<G>) -> Value {
         "to_move": player_name::<G>(game.position().to_move()),
         "value": value_json(value),
         "moves": moves,
-        "tables": note.as_ref().map(note_text),
+        // What was loaded is said once, by /api/info; a position says only what concerns it
+        // (a build running, an error).
+        "tables": note.as_ref().filter(|n| !matches!(n, Note::Loaded { .. })).map(note_text),
     })
 }
 

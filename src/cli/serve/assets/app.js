@@ -756,6 +756,11 @@ function drawStats(time, tick) {
   const now = tick && (!top || tick.nodes > top.nodes) ? tick : top;
   const clock = `${(time / 1000).toFixed(1)} s`;
   const speed = now ? ` · ${(now.nps / 1000).toFixed(0)} kn/s · ${now.nodes.toLocaleString()} nodes` : "";
+  // A root the tables decide is answered without a search: its depth and speed mean nothing.
+  if (top && top.exact && top.nodes <= Math.max(top.tbhits, 1)) {
+    $("engine-stats").textContent = "exact: the tables' value, no search needed";
+    return;
+  }
   const done = app.searchDone ? " · done" : "";
   $("engine-stats").textContent = top
     ? `depth ${top.depth}/${top.seldepth}${speed} · ${clock}${done}`
