@@ -720,11 +720,6 @@ pub struct SearchParams {
 }
 
 impl SearchParams {
-    /// The `movetime` asked for, if any.
-    pub fn movetime(&self) -> Option<Duration> {
-        self.limits.movetime
-    }
-
     /// Whether the request gave no limit and did not ask for `infinite`: the search runs until
     /// stopped, and the server stops it at its own limit.
     pub fn no_limit_given(&self) -> bool {

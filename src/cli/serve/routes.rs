@@ -348,12 +348,11 @@ struct PrepareSearch<'a> {
     tx: UnboundedSender<SearchEvent>,
 }
 
-/// A prepared search: the job, whether the request gave it no limit of its own (nor asked
-/// for an endless one), and the `movetime` it asked for.
+/// A prepared search: the job, and whether the request gave it no limit of its own (nor asked
+/// for an endless one).
 struct Prepared {
     job: Job,
     no_limit_given: bool,
-    movetime: Option<Duration>,
 }
 
 impl WebVisit for PrepareSearch<'_> {
@@ -365,7 +364,6 @@ impl WebVisit for PrepareSearch<'_> {
         let (hash_mb, threads) = (self.shared.hash_mb, self.shared.threads);
         let (control, started, tx) = (self.control, self.started, self.tx);
         let no_limit_given = params.no_limit_given();
-        let movetime = params.movetime();
         let job: Job = Box::new(move || {
             // A page that went away while its search waited leaves nothing to do.
             if control.is_stopped() {
@@ -381,7 +379,6 @@ impl WebVisit for PrepareSearch<'_> {
         Ok(Prepared {
             job,
             no_limit_given,
-            movetime,
         })
     }
 }
@@ -392,7 +389,6 @@ struct Running {
     started: Arc<AtomicBool>,
     events: UnboundedReceiver<SearchEvent>,
     no_limit_given: bool,
-    movetime: Option<Duration>,
 }
 
 /// Prepares the search `query` asks for and queues it; 400 for a bad request, 503 when the
@@ -431,7 +427,6 @@ fn start_search(
         started,
         events,
         no_limit_given: prepared.no_limit_given,
-        movetime: prepared.movetime,
     })
 }
 
@@ -448,20 +443,20 @@ async fn bestmove(
         ));
     }
     let cap = shared.max_movetime;
+    // Refused before the search takes a place in the pool.
+    let asked = query
+        .movetime
+        .as_deref()
+        .and_then(|t| t.parse::<u64>().ok());
+    if asked.is_some_and(|ms| u128::from(ms) > cap.as_millis()) {
+        return Err(ApiError::bad(format!(
+            "movetime: at most {} ms here (the server's --max-movetime)",
+            cap.as_millis()
+        )));
+    }
     let started = {
         let shared = Arc::clone(&shared);
-        blocking(move || {
-            let search = start_search(&shared, &query, Some(DEFAULT_MOVETIME_MS))?;
-            if search.movetime.is_some_and(|t| t > cap) {
-                search.control.stop();
-                return Err(ApiError::bad(format!(
-                    "movetime: at most {} ms here (the server's --max-movetime)",
-                    cap.as_millis()
-                )));
-            }
-            Ok(search)
-        })
-        .await?
+        blocking(move || start_search(&shared, &query, Some(DEFAULT_MOVETIME_MS))).await?
     };
     let mut events = started.events;
     let _stop = StopOnDrop(Arc::clone(&started.control));
