@@ -496,7 +496,7 @@ fn query(moves: &[String]) -> String {
 fn stepping_never_scrolls_the_page_and_download_saves_the_whole_game() {
     let server = WebServer::start(&[]);
     // A Dobutsu game of the engine against itself, 3,000 nodes a move (deterministic), to its
-    // end: 20 plies.
+    // end (20 plies with the linear evaluation; a new evaluation plays another game).
     let mut moves: Vec<String> = Vec::new();
     loop {
         let path = |what: &str| format!("api/{what}?variant=dobutsu&moves={}", query(&moves));
@@ -506,7 +506,7 @@ fn stepping_never_scrolls_the_page_and_download_saves_the_whole_game() {
         let (_, best) = server.json(&format!("{}&nodes=3000", path("bestmove")));
         moves.push(best["move"].as_str().unwrap().to_string());
     }
-    assert_eq!(moves.len(), 20);
+    assert!(moves.len() >= 12, "{moves:?}");
     let plies = moves.len();
     let browser = Browser::start(1280, 800);
     browser.go(&format!(
