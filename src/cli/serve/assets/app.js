@@ -119,7 +119,6 @@ function setEvalBarToEnd(end) {
 }
 
 function setEvalBar(share, text) {
-  $("evalbar").classList.toggle("flipped", app.flipped);
   const fill = document.querySelector(".evalbar-fill");
   fill.style.height = share === null ? "50%" : `${Math.round(share * 100)}%`;
   document.querySelector(".evalbar-text").textContent = text || "";
@@ -158,6 +157,8 @@ function lastMove() {
 }
 
 function draw() {
+  // The bar turns with the board, whichever control turned it (button, `f`, side).
+  $("evalbar").classList.toggle("flipped", app.flipped);
   const svg = $("board");
   svg.replaceChildren();
   if (!app.state) return;
@@ -978,11 +979,7 @@ function init() {
   $("nav-last").addEventListener("click", () => goTo(app.moves.length));
   $("takeback").addEventListener("click", takeback);
   $("new-game").addEventListener("click", () => newGame(app.start));
-  $("flip").addEventListener("click", () => {
-    app.flipped = !app.flipped;
-    $("evalbar").classList.toggle("flipped", app.flipped);
-    draw();
-  });
+  $("flip").addEventListener("click", () => { app.flipped = !app.flipped; draw(); });
   $("import").addEventListener("click", importRecord);
   $("export").addEventListener("click", exportRecord);
   $("download").addEventListener("click", downloadRecord);
