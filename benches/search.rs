@@ -5,7 +5,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use perfectplay::bench::{bench_positions, search_to_depth as search};
-use perfectplay::oware::{Board, Variant};
+use perfectplay::oware::{Board, RuleSet};
 use perfectplay::search::{Root, Searcher};
 
 fn bench_search(c: &mut Criterion) {
@@ -19,7 +19,7 @@ fn bench_search(c: &mut Criterion) {
                 .sum::<u64>()
         })
     });
-    let start = Root::new(Board::start(Variant::Abapa));
+    let start = Root::new(Board::start(RuleSet::Abapa));
     c.bench_function("start position, depth 12", |b| {
         b.iter(|| search(&mut searcher, &start, &Default::default(), 12))
     });

@@ -39,7 +39,7 @@ use clap::{Parser, Subcommand};
 use perfectplay::arena::runner::random_openings;
 use perfectplay::game::{Game, GameState};
 use perfectplay::oware::tablebase::file;
-use perfectplay::oware::{Board, Rules, Variant, Weights, FEATURES, FEATURE_NAMES};
+use perfectplay::oware::{Board, RuleSet, Rules, Weights, FEATURES, FEATURE_NAMES};
 use perfectplay::search::{
     seed_hash, Control, Level, Limits, Root, Score, SearchConfig, Searcher, Silent, DEFAULT_HASH_MB,
 };
@@ -246,7 +246,7 @@ fn generate(
 
 fn label(samples: &[Sample], dir: &std::path::Path) -> anyhow::Result<()> {
     // The positions are Abapa's (generate's rules).
-    let (tb, problems) = file::load(dir, Variant::Abapa, None);
+    let (tb, problems) = file::load(dir, RuleSet::Abapa, None);
     for p in &problems {
         eprintln!("warning: {p}");
     }

@@ -30,19 +30,19 @@ impl Variant {
         Variant::NAMES[self as usize]
     }
 
-    /// The variant of an Oware rule set (the inverse of [`Variant::oware_variant`]).
-    pub fn of_oware(variant: oware::Variant) -> Variant {
+    /// The variant of an Oware rule set (the inverse of [`Variant::rule_set`]).
+    pub fn of_oware(variant: oware::RuleSet) -> Variant {
         match variant {
-            oware::Variant::Abapa => Variant::Abapa,
-            oware::Variant::Awari => Variant::Awari,
+            oware::RuleSet::Abapa => Variant::Abapa,
+            oware::RuleSet::Awari => Variant::Awari,
         }
     }
 
     /// The Oware rule set this variant names; `None` for Dobutsu.
-    pub fn oware_variant(self) -> Option<oware::Variant> {
+    pub fn rule_set(self) -> Option<oware::RuleSet> {
         match self {
-            Variant::Abapa => Some(oware::Variant::Abapa),
-            Variant::Awari => Some(oware::Variant::Awari),
+            Variant::Abapa => Some(oware::RuleSet::Abapa),
+            Variant::Awari => Some(oware::RuleSet::Awari),
             Variant::Dobutsu => None,
         }
     }
@@ -50,7 +50,7 @@ impl Variant {
     /// The default Oware rules of this variant (its rule set, the default cycle rule); `None`
     /// for Dobutsu.
     pub fn oware_rules(self) -> Option<oware::Rules> {
-        self.oware_variant().map(|variant| oware::Rules {
+        self.rule_set().map(|variant| oware::Rules {
             variant,
             ..oware::Rules::default()
         })

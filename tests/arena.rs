@@ -16,7 +16,7 @@ use perfectplay::arena::runner::{
 };
 use perfectplay::arena::stats::SprtDecision;
 use perfectplay::arena::{run_match, MatchArgs, MatchEvent, MatchReport, MatchSummary};
-use perfectplay::oware::{parse_moves, Board, GameState, Rules, Side, Variant};
+use perfectplay::oware::{parse_moves, Board, GameState, RuleSet, Rules, Side};
 
 #[derive(Parser)]
 struct Cli {
@@ -831,7 +831,7 @@ fn openings_file_is_used_in_turn() {
         assert_eq!(g.tag("Repetitions"), Some("2"));
         let r = ogn::replay(g, Rules::default()).unwrap();
         assert!(r.end.is_some());
-        assert_eq!(g.rules(Rules::default()).unwrap().variant, Variant::Awari);
+        assert_eq!(g.rules(Rules::default()).unwrap().variant, RuleSet::Awari);
     }
 }
 

@@ -10,13 +10,13 @@ use std::sync::Mutex;
 use perfectplay::oware::tablebase::{
     estimate, file, index, reachable, Checkpoint, Pass, Tablebase, Value,
 };
-use perfectplay::oware::{Board, Move, Side, Variant};
+use perfectplay::oware::{Board, Move, RuleSet, Side};
 use perfectplay::retro::file::TableError;
 use perfectplay::retro::Silent;
 
 /// A board with these houses (the mover's row first, South to move) and the seeds not on the
 /// board split between the stores.
-fn board(houses: [u8; 12], variant: Variant) -> Board {
+fn board(houses: [u8; 12], variant: RuleSet) -> Board {
     let n: u32 = houses.iter().map(|&h| h as u32).sum();
     let off = 48 - n as u8;
     Board::new(houses, [off / 2, off - off / 2], Side::South, variant).expect("48 seeds")
@@ -69,7 +69,7 @@ fn all_positions(max: u32) -> Vec<[u8; 12]> {
 /// not to move, every move stays in the layer and in `Y_t`. The bounds are the largest `t`
 /// with the position in `Y_t` (`X` to move) and the least `-t` (the other side to move). A
 /// position without a legal move ends the game with each player taking their own row.
-fn brute_force(max: u32, variant: Variant) -> HashMap<[u8; 12], (i32, i32)> {
+fn brute_force(max: u32, variant: RuleSet) -> HashMap<[u8; 12], (i32, i32)> {
     let mut values: HashMap<[u8; 12], (i32, i32)> = HashMap::new();
     for n in 0..=max {
         let positions: Vec<[u8; 12]> = all_positions(n)
@@ -87,7 +87,7 @@ fn brute_force(max: u32, variant: Variant) -> HashMap<[u8; 12], (i32, i32)> {
 fn brute_force_layer(
     positions: &[[u8; 12]],
     n: i32,
-    variant: Variant,
+    variant: RuleSet,
     lower: &HashMap<[u8; 12], (i32, i32)>,
 ) -> Vec<(i32, i32)> {
     let id: HashMap<[u8; 12], usize> = positions.iter().enumerate().map(|(i, &p)| (p, i)).collect();
@@ -132,8 +132,8 @@ fn brute_force_layer(
         })
         .collect();
     let cut_game = match variant {
-        Variant::Awari => (0, 0),
-        Variant::Abapa => (-n, n),
+        RuleSet::Awari => (0, 0),
+        RuleSet::Abapa => (-n, n),
     };
     let mut low: Vec<i32> = vec![cut_game.0; positions.len()];
     let mut high: Vec<i32> = vec![cut_game.1; positions.len()];
@@ -165,7 +165,7 @@ fn brute_force_layer(
             break;
         }
     }
-    if variant == Variant::Awari {
+    if variant == RuleSet::Awari {
         return low.into_iter().zip(high).collect();
     }
     let (low_a, high_a) = (low, high);
@@ -205,7 +205,7 @@ fn brute_force_layer(
     low.into_iter().zip(high).collect()
 }
 
-fn check_against_brute_force(variant: Variant, max: u32) {
+fn check_against_brute_force(variant: RuleSet, max: u32) {
     let tb = Tablebase::build(variant, max, &Silent);
     let expected = brute_force(max, variant);
     let mut bounded = 0;
@@ -225,24 +225,24 @@ fn check_against_brute_force(variant: Variant, max: u32) {
         bounded,
         (0..=max).map(|n| tb.bounded(n).unwrap()).sum::<u64>()
     );
-    if variant == Variant::Awari {
+    if variant == RuleSet::Awari {
         assert_eq!(bounded, 0);
     }
 }
 
 #[test]
 fn awari_values_equal_brute_force_up_to_8_seeds() {
-    check_against_brute_force(Variant::Awari, 8);
+    check_against_brute_force(RuleSet::Awari, 8);
 }
 
 #[test]
 fn abapa_bounds_equal_brute_force_up_to_8_seeds() {
-    check_against_brute_force(Variant::Abapa, 8);
+    check_against_brute_force(RuleSet::Abapa, 8);
 }
 
 #[test]
 fn layers_have_their_sizes_and_values_in_range() {
-    for variant in [Variant::Abapa, Variant::Awari] {
+    for variant in [RuleSet::Abapa, RuleSet::Awari] {
         let tb = Tablebase::build(variant, 6, &Silent);
         assert_eq!(tb.seeds(), Some(6));
         for n in 0..=6u32 {
@@ -292,8 +292,8 @@ fn play_game(
         let rows = b.row_seeds(first) as i32 - b.row_seeds(o) as i32;
         if *count == repetitions {
             return match tb.variant() {
-                Variant::Awari => captured,
-                Variant::Abapa => captured + rows,
+                RuleSet::Awari => captured,
+                RuleSet::Abapa => captured + rows,
             };
         }
         if b.legal_move_list().is_empty() {
@@ -319,7 +319,7 @@ fn play_out(tb: &Tablebase, start: Board) -> i32 {
 
 #[test]
 fn play_outs_from_decisive_positions_end_with_the_stored_value() {
-    for variant in [Variant::Awari, Variant::Abapa] {
+    for variant in [RuleSet::Awari, RuleSet::Abapa] {
         let tb = Tablebase::build(variant, 4, &Silent);
         let mut games = 0;
         for p in all_positions(4) {
@@ -365,10 +365,10 @@ fn play_against_random(
 /// occurrence of a position (each player taking their own row).
 #[test]
 fn abapa_bounds_hold_against_random_play_at_2_and_3_repetitions() {
-    let tb = Tablebase::build(Variant::Abapa, 5, &Silent);
+    let tb = Tablebase::build(RuleSet::Abapa, 5, &Silent);
     let mut games = 0;
     for (k, p) in all_positions(5).into_iter().enumerate() {
-        let b = board(p, Variant::Abapa);
+        let b = board(p, RuleSet::Abapa);
         let v = tb.probe(&b).unwrap();
         for repetitions in [2, 3] {
             for seed in [1, 2] {
@@ -447,7 +447,7 @@ fn brute_force_distances(tb: &Tablebase, max: u32) -> HashMap<[u8; 12], Option<u
 /// their moves), both variants, is the brute force's least distance.
 #[test]
 fn distances_equal_brute_force_up_to_8_seeds() {
-    for variant in [Variant::Awari, Variant::Abapa] {
+    for variant in [RuleSet::Awari, RuleSet::Abapa] {
         let tb = Tablebase::build(variant, 8, &Silent);
         let expected = brute_force_distances(&tb, 8);
         let mut known = 0;
@@ -471,7 +471,7 @@ fn distances_equal_brute_force_up_to_8_seeds() {
 /// lasts longer, and none of the side ahead ends it sooner.
 #[test]
 fn play_outs_from_decisive_positions_end_in_the_stored_distance() {
-    for variant in [Variant::Awari, Variant::Abapa] {
+    for variant in [RuleSet::Awari, RuleSet::Abapa] {
         let tb = Tablebase::build(variant, 7, &Silent);
         let mut games = 0;
         for p in all_positions(7) {
@@ -520,7 +520,7 @@ fn play_outs_from_decisive_positions_end_in_the_stored_distance() {
 /// A fresh directory under the target directory for one test.
 /// Asserts that the layer files of 0 to `seeds` seeds of `variant` in `a` and `b` are the same,
 /// byte for byte.
-fn assert_same_layers(variant: Variant, seeds: u32, a: &Path, b: &Path) {
+fn assert_same_layers(variant: RuleSet, seeds: u32, a: &Path, b: &Path) {
     for n in 0..=seeds {
         let name = file::layer_name(variant, n);
         let (x, y) = (
@@ -555,7 +555,7 @@ fn tablebase(args: &[&str], dir: &Path) -> (bool, String, String) {
 #[test]
 fn files_round_trip_and_bad_files_are_refused() {
     let dir = scratch("oware_tablebase_files");
-    for variant in [Variant::Abapa, Variant::Awari] {
+    for variant in [RuleSet::Abapa, RuleSet::Awari] {
         let tb = Tablebase::build(variant, 4, &Silent);
         let written = file::save(&tb, &dir).unwrap();
         assert_eq!(written.len(), 5);
@@ -568,13 +568,13 @@ fn files_round_trip_and_bad_files_are_refused() {
             assert_eq!(loaded.distance(&b), tb.distance(&b));
         }
     }
-    let name = |n| dir.join(file::layer_name(Variant::Awari, n));
+    let name = |n| dir.join(file::layer_name(RuleSet::Awari, n));
     // One byte changed in layer 3: refused, so the table stops at 2 seeds.
     let mut bytes = std::fs::read(name(3)).unwrap();
     let last = bytes.len() - 1;
     bytes[last] ^= 1;
     std::fs::write(name(3), &bytes).unwrap();
-    let (loaded, problems) = file::load(&dir, Variant::Awari, None);
+    let (loaded, problems) = file::load(&dir, RuleSet::Awari, None);
     assert_eq!(loaded.seeds(), Some(2));
     assert!(
         matches!(&problems[..], [TableError::Corrupt(p)] if *p == name(3)),
@@ -584,7 +584,7 @@ fn files_round_trip_and_bad_files_are_refused() {
     let bytes = std::fs::read(name(2)).unwrap();
     std::fs::write(name(2), &bytes[..bytes.len() - 10]).unwrap();
     std::fs::write(dir.join("oware-awari-03.tb.tmp99"), b"left over").unwrap();
-    let (loaded, problems) = file::load(&dir, Variant::Awari, None);
+    let (loaded, problems) = file::load(&dir, RuleSet::Awari, None);
     assert_eq!(loaded.seeds(), Some(1));
     assert!(
         matches!(&problems[..], [TableError::Truncated { path, .. }, TableError::Inconsistent { path: stray, .. }]
@@ -593,8 +593,8 @@ fn files_round_trip_and_bad_files_are_refused() {
     );
     // The abapa layer 1 under the name of awari layer 1: another variant, refused (by its
     // table version, 4 for abapa, before its counts are read).
-    std::fs::copy(dir.join(file::layer_name(Variant::Abapa, 1)), name(1)).unwrap();
-    let (loaded, problems) = file::load(&dir, Variant::Awari, Some(4));
+    std::fs::copy(dir.join(file::layer_name(RuleSet::Abapa, 1)), name(1)).unwrap();
+    let (loaded, problems) = file::load(&dir, RuleSet::Awari, Some(4));
     assert_eq!(loaded.seeds(), Some(0));
     assert!(
         matches!(&problems[0], TableError::Foreign { path, found_version: 4, .. } if *path == name(1)),
@@ -602,12 +602,12 @@ fn files_round_trip_and_bad_files_are_refused() {
     );
     // An abapa layer of the builds before the cycle pass (table version 3, looser bounds):
     // refused by its version, not read as today's; awari's layers are still version 3.
-    let abapa = |n| dir.join(file::layer_name(Variant::Abapa, n));
+    let abapa = |n| dir.join(file::layer_name(RuleSet::Abapa, n));
     let mut bytes = std::fs::read(abapa(2)).unwrap();
     assert_eq!(bytes[12..16], 4u32.to_le_bytes());
     bytes[12..16].copy_from_slice(&3u32.to_le_bytes());
     std::fs::write(abapa(2), &bytes).unwrap();
-    let (loaded, problems) = file::load(&dir, Variant::Abapa, None);
+    let (loaded, problems) = file::load(&dir, RuleSet::Abapa, None);
     assert_eq!(loaded.seeds(), Some(1));
     assert!(
         matches!(&problems[0], TableError::Foreign { path, found_version: 3, expected_version: 4, .. }
@@ -617,7 +617,7 @@ fn files_round_trip_and_bad_files_are_refused() {
     assert_eq!(std::fs::read(name(0)).unwrap()[12..16], 3u32.to_le_bytes());
     // Nothing there: an empty table, and with `up_to` the missing layer 0 is named.
     let empty = scratch("oware_tablebase_empty");
-    let (loaded, problems) = file::load(&empty, Variant::Awari, Some(3));
+    let (loaded, problems) = file::load(&empty, RuleSet::Awari, Some(3));
     assert_eq!(loaded.seeds(), None);
     assert!(matches!(&problems[..], [TableError::Missing(p)] if p.ends_with("oware-awari-00.tb")));
 }
@@ -647,7 +647,7 @@ fn probe_beyond_the_layers_built_says_what_is_there_and_how_to_build_the_rest() 
         )),
         "{err}"
     );
-    let tb = Tablebase::build(Variant::Awari, 3, &Silent);
+    let tb = Tablebase::build(RuleSet::Awari, 3, &Silent);
     file::save(&tb, &dir).unwrap();
     let err = probe(fourteen);
     assert!(
@@ -736,9 +736,9 @@ fn a_memory_bound_builds_the_same_layers_in_sweeps() {
     // its own, as a 30-seed build on a small machine does with its largest layers.
     let tiny = 1 << 20;
     // Layers 0 to 10 are read, each alone.
-    assert_eq!(estimate::sweeps(Variant::Abapa, 12, Some(tiny)).len(), 11);
-    assert_eq!(estimate::sweeps(Variant::Abapa, 12, None).len(), 1);
-    for variant in [Variant::Awari, Variant::Abapa] {
+    assert_eq!(estimate::sweeps(RuleSet::Abapa, 12, Some(tiny)).len(), 11);
+    assert_eq!(estimate::sweeps(RuleSet::Abapa, 12, None).len(), 1);
+    for variant in [RuleSet::Awari, RuleSet::Abapa] {
         let whole = Tablebase::build(variant, 12, &Silent);
         let mut swept = Tablebase::empty(variant);
         while swept.seeds().is_none_or(|s| s < 12) {
@@ -770,7 +770,7 @@ fn a_memory_bound_builds_the_same_layers_in_sweeps() {
         ),
         "{out}"
     );
-    assert_same_layers(Variant::Abapa, 10, &a, &b);
+    assert_same_layers(RuleSet::Abapa, 10, &a, &b);
     let (ok, _, err) = tablebase(&["build", "--seeds", "10", "--memory", "lots"], &b);
     assert!(!ok);
     assert!(
@@ -784,8 +784,8 @@ fn a_memory_bound_builds_the_same_layers_in_sweeps() {
 #[test]
 #[ignore = "builds the 16-seed awari table (about 30 million positions)"]
 fn the_published_awari_position() {
-    let tb = Tablebase::build(Variant::Awari, 16, &Silent);
-    let b = board([1, 1, 1, 1, 1, 2, 4, 2, 3, 0, 0, 0], Variant::Awari);
+    let tb = Tablebase::build(RuleSet::Awari, 16, &Silent);
+    let b = board([1, 1, 1, 1, 1, 2, 4, 2, 3, 0, 0, 0], RuleSet::Awari);
     assert_eq!(tb.probe(&b), Some(Value { low: 0, high: 0 }));
     let moves: Vec<i8> = tb
         .move_values(&b)
@@ -798,15 +798,15 @@ fn the_published_awari_position() {
 
 #[test]
 fn probe_refuses_other_variants_and_larger_boards() {
-    let tb = Tablebase::build(Variant::Awari, 3, &Silent);
-    assert_eq!(tb.probe(&Board::start(Variant::Awari)), None);
+    let tb = Tablebase::build(RuleSet::Awari, 3, &Silent);
+    assert_eq!(tb.probe(&Board::start(RuleSet::Awari)), None);
     assert_eq!(
-        tb.probe(&board([0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0], Variant::Abapa)),
+        tb.probe(&board([0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0], RuleSet::Abapa)),
         None
     );
     // One seed each, mover's in F: it sows into a, which then holds 2 and is captured.
     let v = tb
-        .probe(&board([0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0], Variant::Awari))
+        .probe(&board([0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0], RuleSet::Awari))
         .unwrap();
     assert_eq!(v, Value { low: 2, high: 2 });
 }
@@ -822,8 +822,8 @@ fn the_engine_plays_table_positions_by_the_table() {
     let b: Board = diagram
         .parse::<Board>()
         .unwrap()
-        .with_variant(Variant::Awari);
-    let tb = Tablebase::build(Variant::Awari, 10, &Silent);
+        .with_variant(RuleSet::Awari);
+    let tb = Tablebase::build(RuleSet::Awari, 10, &Silent);
     let value = tb.probe(&b).unwrap().exact().unwrap() as i32;
     let input = format!("setoption name Variant value awari\nposition fen {diagram}\ngo depth 6\n");
     let out = common::transcript(&input);
@@ -852,7 +852,7 @@ fn the_engine_plays_table_positions_by_the_table() {
 fn the_engine_reports_table_distances_as_mate() {
     let diagram = "0-1-0-2-0-1-1-0-0-0-0-0-20-23-S";
     let b: Board = diagram.parse().unwrap();
-    let tb = Tablebase::build(Variant::Abapa, 5, &Silent);
+    let tb = Tablebase::build(RuleSet::Abapa, 5, &Silent);
     let value = tb.probe(&b).unwrap().exact().unwrap();
     let plies = tb.distance(&b).unwrap();
     // South, 3 seeds behind in the stores, is also behind on the board: it loses.
@@ -956,7 +956,7 @@ fn a_table_built_in_the_background_searches_as_one_built_when_needed() {
 /// window is outside them (`tbhits`, which the exact values alone never gave at depth 3 here).
 #[test]
 fn the_engine_keeps_abapa_scores_within_the_tables_bounds() {
-    let tb = Tablebase::build(Variant::Abapa, 10, &Silent);
+    let tb = Tablebase::build(RuleSet::Abapa, 10, &Silent);
     let diagrams = [
         "1-1-1-1-1-0-0-0-3-0-1-1-19-19-S",
         "3-2-0-1-1-0-1-0-1-1-0-0-19-19-S",
@@ -1001,7 +1001,7 @@ fn the_engine_keeps_abapa_scores_within_the_tables_bounds() {
 #[test]
 fn a_layer_file_cut_while_loaded_is_dropped_before_the_next_search() {
     let dir = scratch("oware_tablebase_cut_while_loaded");
-    let tb = Tablebase::build(Variant::Abapa, 10, &Silent);
+    let tb = Tablebase::build(RuleSet::Abapa, 10, &Silent);
     file::save(&tb, &dir).unwrap();
     let mut engine = common::Engine::start();
     engine.send(&format!(
@@ -1023,7 +1023,7 @@ fn a_layer_file_cut_while_loaded_is_dropped_before_the_next_search() {
     };
     let before = search(&mut engine);
     assert!(before.iter().any(|l| l.contains(" tbhits ")), "{before:?}");
-    let layer = dir.join(file::layer_name(Variant::Abapa, 10));
+    let layer = dir.join(file::layer_name(RuleSet::Abapa, 10));
     let full = std::fs::metadata(&layer).unwrap().len();
     std::fs::OpenOptions::new()
         .write(true)
@@ -1065,9 +1065,9 @@ fn a_layer_file_cut_while_loaded_is_dropped_before_the_next_search() {
 #[test]
 fn a_damaged_directory_is_reported_in_one_line_naming_each_bad_file() {
     let dir = scratch("oware_tablebase_damaged_directory");
-    let tb = Tablebase::build(Variant::Abapa, 12, &Silent);
+    let tb = Tablebase::build(RuleSet::Abapa, 12, &Silent);
     file::save(&tb, &dir).unwrap();
-    let name = |n| dir.join(file::layer_name(Variant::Abapa, n));
+    let name = |n| dir.join(file::layer_name(RuleSet::Abapa, n));
     std::fs::remove_file(name(5)).unwrap();
     let full = std::fs::metadata(name(10)).unwrap().len();
     let bytes = std::fs::read(name(10)).unwrap();
@@ -1129,7 +1129,7 @@ fn probe_prints_values_once_and_errors_without_backtraces() {
     let out = run("0-0-0-0-2-1-1-0-0-0-0-1-20-23-S");
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    let tb = Tablebase::build(Variant::Abapa, 5, &Silent);
+    let tb = Tablebase::build(RuleSet::Abapa, 5, &Silent);
     let board: perfectplay::oware::Board = "0-0-0-0-2-1-1-0-0-0-0-1-20-23-S".parse().unwrap();
     let value = tb.probe(&board).unwrap();
     assert!(value.exact().is_some());
@@ -1226,7 +1226,7 @@ fn layer_file(tb: &Tablebase, n: u32, name: &str) -> Vec<u8> {
 
 #[test]
 fn a_layer_resumed_from_either_checkpoint_is_the_same_layer() {
-    for variant in [Variant::Awari, Variant::Abapa] {
+    for variant in [RuleSet::Awari, RuleSet::Abapa] {
         let mut whole = Tablebase::build(variant, 11, &Silent);
         let kept = Kept::default();
         whole.build_next_resumable(None, &Silent, &kept);
@@ -1241,8 +1241,8 @@ fn a_layer_resumed_from_either_checkpoint_is_the_same_layer() {
         assert_eq!(kept.parked.lock().unwrap().len(), len);
         let sizes = |pass| saved[&(12, pass)].iter().map(Vec::len).collect::<Vec<_>>();
         let values = match variant {
-            Variant::Awari => vec![len, len, 0],
-            Variant::Abapa => vec![len, len, len],
+            RuleSet::Awari => vec![len, len, 0],
+            RuleSet::Abapa => vec![len, len, len],
         };
         assert_eq!(sizes(Pass::Moves), [4 * len]);
         assert_eq!(sizes(Pass::Values), values);
@@ -1288,7 +1288,7 @@ fn a_layer_resumed_from_either_checkpoint_is_the_same_layer() {
 #[test]
 fn checkpoint_files_are_read_back_whole_or_not_at_all() {
     let dir = scratch("pass_files");
-    let files = file::PassFiles::new(&dir, Variant::Abapa, 0);
+    let files = file::PassFiles::new(&dir, RuleSet::Abapa, 0);
     let len = reachable::reachable_len(5) as usize;
     let (a, b): (Vec<u8>, Vec<u8>) = ((0..4 * len).map(|i| i as u8).collect(), vec![7; len]);
     files.save(5, Pass::Moves, &[&a, &b]);
@@ -1307,7 +1307,7 @@ fn checkpoint_files_are_read_back_whole_or_not_at_all() {
     assert!(files.unpark(5, 1000, &mut part));
     assert!(part == a[1000..1100]);
     // The loader takes the checkpoint and the parked bytes for no stray file.
-    let (_, problems) = file::load(&dir, Variant::Abapa, None);
+    let (_, problems) = file::load(&dir, RuleSet::Abapa, None);
     assert!(
         problems.iter().all(|p| !p.to_string().contains("stray")),
         "{problems:?}"
@@ -1328,10 +1328,10 @@ fn checkpoint_files_are_read_back_whole_or_not_at_all() {
         p.unread
     );
     // Smaller layers than asked are not kept; a checkpoint that cannot be written is said.
-    let big = file::PassFiles::new(&dir, Variant::Abapa, len as u64 + 1);
+    let big = file::PassFiles::new(&dir, RuleSet::Abapa, len as u64 + 1);
     big.save(5, Pass::Values, &[&a]);
     assert!(!big.resume(5, Pass::Moves, &mut [&mut x, &mut y]));
-    let gone = file::PassFiles::new(&dir.join("no/such/dir"), Variant::Abapa, 0);
+    let gone = file::PassFiles::new(&dir.join("no/such/dir"), RuleSet::Abapa, 0);
     gone.save(5, Pass::Moves, &[&a, &b]);
     assert!(!gone.park(5, &a));
     assert!(!gone.unpark(5, 0, &mut part));
@@ -1387,5 +1387,5 @@ fn the_command_line_keeps_checkpoints_only_while_a_layer_is_built() {
         out.contains("of layer files and 343.1 KiB more while a layer is built"),
         "{out}"
     );
-    assert_same_layers(Variant::Abapa, 10, &dir, &plain);
+    assert_same_layers(RuleSet::Abapa, 10, &dir, &plain);
 }

@@ -18,7 +18,7 @@
 //! `cargo test --release --test perft -- --ignored --nocapture` to print its reference counts.
 
 use perfectplay::game::{perft, perft_divide, Game, Step};
-use perfectplay::oware::{Board, GameState, Move, Rules, Variant};
+use perfectplay::oware::{Board, GameState, Move, RuleSet, Rules};
 use proptest::prelude::*;
 
 /// A slow, obviously correct second implementation of the rules, written from the rules text
@@ -217,7 +217,7 @@ mod reference {
 struct Case {
     id: String,
     fen: String,
-    variant: Variant,
+    variant: RuleSet,
     counts: Vec<(u32, u64)>,
 }
 
@@ -230,7 +230,7 @@ impl Case {
         b.with_variant(self.variant)
     }
     fn reference(&self) -> reference::Pos {
-        reference::Pos::parse(&self.fen, self.variant == Variant::Awari)
+        reference::Pos::parse(&self.fen, self.variant == RuleSet::Awari)
     }
 }
 
@@ -251,7 +251,7 @@ fn cases() -> Vec<Case> {
         let case = current.get_or_insert_with(|| Case {
             id: format!("line {}", n + 1),
             fen: String::new(),
-            variant: Variant::Abapa,
+            variant: RuleSet::Abapa,
             counts: Vec::new(),
         });
         let (key, value) = line
@@ -306,7 +306,7 @@ fn start_position_counts_are_the_known_ones() {
         .find(|c| c.id == "start")
         .expect("a record with id start");
     assert_eq!(start.fen, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S");
-    assert_eq!(start.variant, Variant::Abapa);
+    assert_eq!(start.variant, RuleSet::Abapa);
     let expected: Vec<(u32, u64)> = (1..).zip(known).collect();
     assert_eq!(start.counts, expected);
 }
@@ -460,9 +460,9 @@ fn playout(
     limit: u32,
 ) -> Result<(), TestCaseError> {
     let variant = if start.awari {
-        Variant::Awari
+        RuleSet::Awari
     } else {
-        Variant::Abapa
+        RuleSet::Abapa
     };
     let board: Board = start
         .diagram()
@@ -549,7 +549,7 @@ proptest! {
 /// for a game already decided by the stores.
 #[test]
 fn divide_adds_up_to_perft() {
-    let board = Board::start(Variant::Abapa);
+    let board = Board::start(RuleSet::Abapa);
     let split = perft_divide(&board, 5);
     assert_eq!(split.len(), 6);
     assert_eq!(split.iter().map(|(_, c)| c).sum::<u64>(), 5219);

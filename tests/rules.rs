@@ -7,8 +7,8 @@
 
 use perfectplay::game::{CycleRule, Game, Outcome};
 use perfectplay::oware::{
-    parse_moves, Board, BoardError, EndReason, GameState, Move, NotationError, PlayError, Rules,
-    Side, Variant,
+    parse_moves, Board, BoardError, EndReason, GameState, Move, NotationError, PlayError, RuleSet,
+    Rules, Side,
 };
 
 fn board(diagram: &str) -> Board {
@@ -16,7 +16,7 @@ fn board(diagram: &str) -> Board {
 }
 
 fn awari(diagram: &str) -> Board {
-    board(diagram).with_variant(Variant::Awari)
+    board(diagram).with_variant(RuleSet::Awari)
 }
 
 fn mv(letter: char) -> Move {
@@ -40,7 +40,7 @@ fn play(b: &Board, letter: char) -> (String, u8) {
     (next.to_string(), captured)
 }
 
-fn rules(variant: Variant, repetitions: u32, no_progress_limit: u32) -> Rules {
+fn rules(variant: RuleSet, repetitions: u32, no_progress_limit: u32) -> Rules {
     Rules {
         variant,
         cycle: CycleRule {
@@ -74,7 +74,7 @@ fn play_line(g: &mut GameState, moves: &str) {
 
 #[test]
 fn start_position_and_its_diagram() {
-    let b = Board::start(Variant::Abapa);
+    let b = Board::start(RuleSet::Abapa);
     assert_eq!(b.to_string(), "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S");
     assert_eq!(b.side_to_move(), Side::South);
     assert_eq!(legal(&b), "ABCDEF");
@@ -83,7 +83,7 @@ fn start_position_and_its_diagram() {
 
 #[test]
 fn sowing_goes_up_the_ring_one_seed_per_house() {
-    let b = Board::start(Variant::Abapa);
+    let b = Board::start(RuleSet::Abapa);
     // South A (4 seeds) -> B, C, D, E: all in its own row.
     assert_eq!(
         play(&b, 'A'),
@@ -269,7 +269,7 @@ fn awari_grand_slam_is_illegal_when_another_move_exists() {
     let b = awari(GRAND_SLAM);
     // F would leave North without seeds; A (B C D E, no capture) does not, so only A is legal.
     assert_eq!(legal(&b), "A");
-    let mut g = GameState::new(board(GRAND_SLAM), rules(Variant::Awari, 3, 500));
+    let mut g = GameState::new(board(GRAND_SLAM), rules(RuleSet::Awari, 3, 500));
     assert!(matches!(g.play(mv('F')), Err(PlayError::Illegal { .. })));
     assert_eq!(g.ply(), 0, "a refused move changes nothing");
     g.play(mv('A')).unwrap();
@@ -289,7 +289,7 @@ fn awari_grand_slam_when_every_move_starves_is_played_and_the_mover_takes_the_re
         play(&b, 'E'),
         ("0-0-0-0-0-2-0-0-0-0-0-0-24-22-N".to_string(), 2)
     );
-    let mut g = GameState::new(board(ALL_MOVES_STARVE), rules(Variant::Awari, 3, 500));
+    let mut g = GameState::new(board(ALL_MOVES_STARVE), rules(RuleSet::Awari, 3, 500));
     g.play(mv('E')).unwrap();
     let end = g.end().expect("North cannot move: the game is over");
     // The mover (South) takes the 2 seeds left: 24 + 2 = 26 against 22.
@@ -298,7 +298,7 @@ fn awari_grand_slam_when_every_move_starves_is_played_and_the_mover_takes_the_re
     assert_eq!(end.winner, Some(Side::South));
     assert_eq!(end.result_string(), "1-0");
     // F instead: a2 taken -> South 24, E2 left for South: 26-22 again.
-    let mut g = GameState::new(board(ALL_MOVES_STARVE), rules(Variant::Awari, 3, 500));
+    let mut g = GameState::new(board(ALL_MOVES_STARVE), rules(RuleSet::Awari, 3, 500));
     g.play(mv('F')).unwrap();
     assert_eq!(g.board().to_string(), "0-0-0-0-2-0-0-0-0-0-0-0-24-22-N");
     assert_eq!(g.end().map(|e| e.stores()), Some([26, 22]));
@@ -324,7 +324,7 @@ fn awari_capture_to_24_24_is_a_draw() {
     // South F1, North a1, stores 22+24: 1+1+46 = 48. Awari: F is South's only move, starves
     // North and takes a2: 24-24 with no seed left, a draw.
     let diagram = "0-0-0-0-0-1-1-0-0-0-0-0-22-24-S";
-    let mut g = GameState::new(board(diagram), rules(Variant::Awari, 3, 500));
+    let mut g = GameState::new(board(diagram), rules(RuleSet::Awari, 3, 500));
     g.play(mv('F')).unwrap();
     let end = g.end().expect("24-24 ends the game");
     assert_eq!(end.oware_reason(), EndReason::EvenSplit);
@@ -354,7 +354,7 @@ fn only_feeding_moves_are_legal_when_the_opponents_row_is_empty() {
     // A5 reaches F (needs 6 for a), B5 reaches a, C1 -> D, E1 -> F, F1 -> a: B and F feed.
     let b = board("5-5-1-0-1-1-0-0-0-0-0-0-17-18-S");
     assert_eq!(legal(&b), "BF");
-    assert_eq!(legal(&b.with_variant(Variant::Awari)), "BF");
+    assert_eq!(legal(&b.with_variant(RuleSet::Awari)), "BF");
     let mut g = GameState::new(b, Rules::default());
     for refused in ['A', 'C', 'E', 'D', 'a'] {
         assert!(
@@ -416,7 +416,7 @@ fn failed_feed_reached_in_play() {
     // has no seed and South takes the 4 left: 26-22.
     let mut g = game(
         "0-2-1-0-0-0-0-0-0-0-0-1-22-22-N",
-        rules(Variant::Awari, 3, 500),
+        rules(RuleSet::Awari, 3, 500),
     );
     g.play(mv('f')).unwrap();
     assert!(!g.is_over());
@@ -508,7 +508,7 @@ const CHASE_LOOP: &str = "FfAaBbCcDdEe";
 
 #[test]
 fn chase_loop_is_forced_and_returns_to_its_start() {
-    let mut g = game(CHASE, rules(Variant::Abapa, 100, 0));
+    let mut g = game(CHASE, rules(RuleSet::Abapa, 100, 0));
     for c in CHASE_LOOP.chars() {
         assert_eq!(g.legal_moves(), vec![mv(c)], "in {}", g.board());
         g.play(mv(c)).unwrap();
@@ -545,7 +545,7 @@ fn third_occurrence_since_the_last_capture_ends_the_game() {
 /// and the plain `play` (the referee's) still refuses them.
 #[test]
 fn play_past_a_cycle_rule_end_keeps_the_end() {
-    let mut g = game(CHASE, rules(Variant::Abapa, 2, 500));
+    let mut g = game(CHASE, rules(RuleSet::Abapa, 2, 500));
     play_line(&mut g, CHASE_LOOP);
     let end = g.end().expect("first repeat");
     assert_eq!(end.oware_reason(), EndReason::Repetition);
@@ -579,7 +579,7 @@ fn play_past_a_cycle_rule_end_keeps_the_end() {
 
 #[test]
 fn repetitions_two_ends_at_the_first_repeat() {
-    let mut g = game(CHASE, rules(Variant::Abapa, 2, 500));
+    let mut g = game(CHASE, rules(RuleSet::Abapa, 2, 500));
     play_line(&mut g, CHASE_LOOP);
     assert_eq!(g.ply(), 12);
     assert_eq!(
@@ -599,7 +599,7 @@ fn same_houses_with_the_other_side_to_move_is_another_position() {
 #[test]
 fn no_capture_limit_ends_the_game_at_exactly_that_ply() {
     // Limit 5: plies 1-4 leave it going; the 5th capture-free ply (F f A a B) ends it.
-    let mut g = game(CHASE, rules(Variant::Abapa, 3, 5));
+    let mut g = game(CHASE, rules(RuleSet::Abapa, 3, 5));
     play_line(&mut g, "FfAaB");
     assert_eq!(g.ply(), 5);
     // After F f A a B: seeds on C and b, stores 23-23, North to move; each takes their own row.
@@ -626,7 +626,7 @@ fn no_capture_limit_counts_from_the_last_capture() {
     // With a limit of 5 the game ends after ply 6, the 5th ply after the capture.
     let mut g = game(
         "0-0-0-0-0-1-1-0-1-0-0-1-22-22-S",
-        rules(Variant::Abapa, 3, 5),
+        rules(RuleSet::Abapa, 3, 5),
     );
     g.play(mv('F')).unwrap();
     assert_eq!(g.board().to_string(), "0-0-0-0-0-0-0-0-1-0-0-1-24-22-N");
@@ -643,7 +643,7 @@ fn no_capture_limit_counts_from_the_last_capture() {
 
 #[test]
 fn no_capture_limit_zero_is_disabled() {
-    let mut g = game(CHASE, rules(Variant::Abapa, 100, 0));
+    let mut g = game(CHASE, rules(RuleSet::Abapa, 100, 0));
     play_line(&mut g, &CHASE_LOOP.repeat(50));
     assert!(!g.is_over());
 }
@@ -652,7 +652,7 @@ fn no_capture_limit_zero_is_disabled() {
 fn awari_cycle_splits_the_seeds_left_evenly() {
     // After F the two seeds are a1 and f1, both in North's row; limit 1 ends the game there.
     // Abapa: each takes their own row -> South 23, North 25: North wins.
-    let mut g = game(CHASE, rules(Variant::Abapa, 3, 1));
+    let mut g = game(CHASE, rules(RuleSet::Abapa, 3, 1));
     g.play(mv('F')).unwrap();
     let end = g.end().unwrap();
     assert_eq!(
@@ -665,7 +665,7 @@ fn awari_cycle_splits_the_seeds_left_evenly() {
         "North, to move, wins"
     );
     // Awari: the 2 seeds left are split, one each -> 24-24, a draw.
-    let mut g = game(CHASE, rules(Variant::Awari, 3, 1));
+    let mut g = game(CHASE, rules(RuleSet::Awari, 3, 1));
     g.play(mv('F')).unwrap();
     let end = g.end().unwrap();
     assert_eq!(
@@ -678,7 +678,7 @@ fn awari_cycle_splits_the_seeds_left_evenly() {
 #[test]
 fn awari_repetition_splits_too() {
     // Repetitions 2: the first repeat of the chase, F1 f1 on the board -> one each: 24-24.
-    let mut g = game(CHASE, rules(Variant::Awari, 2, 500));
+    let mut g = game(CHASE, rules(RuleSet::Awari, 2, 500));
     play_line(&mut g, CHASE_LOOP);
     let end = g.end().unwrap();
     assert_eq!(
@@ -704,7 +704,7 @@ fn diagrams_round_trip() {
         let b = board(d);
         assert_eq!(b.to_string(), d);
         assert_eq!(board(&b.to_string()), b);
-        assert_eq!(b.variant(), Variant::Abapa, "diagrams parse as Abapa");
+        assert_eq!(b.variant(), RuleSet::Abapa, "diagrams parse as Abapa");
     }
     // Each field is read in order: A..F, a..f, South's store, North's store, side.
     let b = board("1-2-3-4-5-6-7-8-0-0-0-0-10-2-N");
@@ -861,7 +861,7 @@ fn finished_game_diagrams_are_accepted_as_over() {
     ] {
         let b = board(d);
         assert!(b.outcome().is_some(), "{d}");
-        for variant in [Variant::Abapa, Variant::Awari] {
+        for variant in [RuleSet::Abapa, RuleSet::Awari] {
             let mut g = GameState::new(b, rules(variant, 3, 500));
             let end = g.end().unwrap_or_else(|| panic!("{d} ({variant}) is over"));
             assert_eq!(
@@ -892,7 +892,7 @@ fn a_diagram_whose_mover_cannot_feed_is_over_in_abapa_only() {
         (end.oware_reason(), end.stores(), end.winner),
         (EndReason::NoMoves, [23, 25], Some(Side::North))
     );
-    let mut g = game(d, rules(Variant::Awari, 3, 500));
+    let mut g = game(d, rules(RuleSet::Awari, 3, 500));
     assert!(!g.is_over());
     assert_eq!(g.legal_moves(), vec![mv('e')]);
     g.play(mv('e')).unwrap();
@@ -905,7 +905,7 @@ fn a_diagram_whose_mover_cannot_feed_is_over_in_abapa_only() {
 
 #[test]
 fn illegal_moves_are_refused_and_change_nothing() {
-    let mut g = GameState::new(Board::start(Variant::Abapa), Rules::default());
+    let mut g = GameState::new(Board::start(RuleSet::Abapa), Rules::default());
     // A North house while South is to move.
     let e = g.play(mv('a')).unwrap_err();
     assert!(matches!(e, PlayError::Illegal { .. }));

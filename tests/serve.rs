@@ -14,7 +14,7 @@ use perfectplay::arena::games::Refereed;
 use perfectplay::dobutsu::Position;
 use perfectplay::game::{Game, GameState, Notation};
 use perfectplay::oware::tablebase::Tablebase;
-use perfectplay::oware::{Board, Variant};
+use perfectplay::oware::{Board, RuleSet};
 use perfectplay::retro::Silent;
 use serde_json::Value;
 
@@ -227,8 +227,8 @@ fn probe_and_review_give_the_tables_values() {
     let board = diagram
         .parse::<Board>()
         .unwrap()
-        .with_variant(Variant::Awari);
-    let tb = Tablebase::build(Variant::Awari, 10, &Silent);
+        .with_variant(RuleSet::Awari);
+    let tb = Tablebase::build(RuleSet::Awari, 10, &Silent);
     let (status, probe) = server.json(&format!("api/probe?variant=awari&position={diagram}"));
     assert_eq!(status, 200, "{probe}");
     let value = tb.probe(&board).unwrap().exact().unwrap() as i64;

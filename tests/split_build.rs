@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use perfectplay::oware::tablebase::split::Split;
 use perfectplay::oware::tablebase::{file, Tablebase};
-use perfectplay::oware::Variant;
+use perfectplay::oware::RuleSet;
 use perfectplay::retro::transport::{Alone, InProcess, Transport};
 use perfectplay::retro::Silent;
 
@@ -26,7 +26,7 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 /// One rank's build up to `seeds`: its table and the bytes it received from the other ranks.
-fn rank_build(variant: Variant, seeds: u32, transport: &dyn Transport) -> (Tablebase, u64) {
+fn rank_build(variant: RuleSet, seeds: u32, transport: &dyn Transport) -> (Tablebase, u64) {
     let split = Split::with_block(transport, BLOCK);
     let mut tb = Tablebase::empty(variant);
     let mut received = 0;
@@ -47,7 +47,7 @@ fn layer_files(tb: &Tablebase, dir: &Path) -> Vec<Vec<u8>> {
 
 #[test]
 fn split_builds_write_the_plain_builds_files() {
-    for variant in [Variant::Awari, Variant::Abapa] {
+    for variant in [RuleSet::Awari, RuleSet::Abapa] {
         let plain = layer_files(
             &Tablebase::build(variant, SEEDS, &Silent),
             &scratch(&format!("split_plain_{variant}")),

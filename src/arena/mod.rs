@@ -69,7 +69,7 @@ pub fn visit_refereed<V: VisitRefereed>(
     cycle: CycleRule,
     visitor: V,
 ) -> V::Output {
-    match variant.oware_variant() {
+    match variant.rule_set() {
         Some(variant) => {
             visitor.visit::<crate::oware::Board>(crate::oware::Rules { variant, cycle })
         }

@@ -6,7 +6,7 @@ use crate::arena::games::{GameRecord, Refereed};
 use crate::arena::record::ogn::{self, OgnGame};
 use crate::arena::record::{Checked, ParseError};
 use crate::game::GameEnd;
-use crate::oware::{Board, Move, Rules, Variant};
+use crate::oware::{Board, Move, RuleSet, Rules};
 
 impl Refereed for Board {
     const PLAYER_NAMES: [&'static str; 2] = ["South", "North"];
@@ -20,7 +20,7 @@ impl Refereed for Board {
     fn rule_options(rules: &Rules) -> RuleSettings {
         RuleSettings {
             variant: Some(rules.variant.to_string()),
-            default_variant: rules.variant == Variant::default(),
+            default_variant: rules.variant == RuleSet::default(),
             options: vec![
                 (
                     "Repetitions".to_string(),

@@ -550,7 +550,7 @@ mod tests {
             first_player_engine,
             names: ["a".into(), "b".into()],
             opening: Opening {
-                start: Board::start(crate::oware::Variant::Abapa),
+                start: Board::start(crate::oware::RuleSet::Abapa),
                 moves: vec![],
             },
             moves: vec![],

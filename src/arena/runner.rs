@@ -951,7 +951,7 @@ impl Clocks {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oware::{parse_moves, Board, Rules, Side, Variant};
+    use crate::oware::{parse_moves, Board, RuleSet, Rules, Side};
 
     type OwareState = crate::oware::GameState;
 
@@ -1018,7 +1018,7 @@ mod tests {
 
     #[test]
     fn position_commands() {
-        let start = Board::start(Variant::Abapa);
+        let start = Board::start(RuleSet::Abapa);
         assert_eq!(
             position_command(&start, &[], &Rules::default()).to_string(),
             "position startpos"
@@ -1092,7 +1092,7 @@ mod tests {
             first_player_engine,
             names: ["a".into(), "b".into()],
             opening: Opening {
-                start: Board::start(Variant::Abapa),
+                start: Board::start(RuleSet::Abapa),
                 moves: vec![],
             },
             moves: vec![],

@@ -14,7 +14,7 @@ use clap::{Args, Subcommand};
 use perfectplay::oware::tablebase::estimate::{self, BuildEstimate};
 use perfectplay::oware::tablebase::split::Split;
 use perfectplay::oware::tablebase::{file, reachable};
-use perfectplay::oware::{Board, Variant};
+use perfectplay::oware::{Board, RuleSet};
 use perfectplay::retro::{Phase, Progress, Silent};
 
 use super::phase_bars::PhaseBars;
@@ -40,7 +40,7 @@ enum TablebaseCommand {
         seeds: u32,
         /// The rules: abapa or awari.
         #[arg(long, default_value = "abapa", value_parser = parse_variant)]
-        variant: Variant,
+        variant: RuleSet,
         /// Where the layer files go (and, while a layer is built, its best exits, parked out of
         /// memory in oware-<variant>-<seeds>.park, and its checkpoint).
         #[arg(long, default_value = DEFAULT_DIR)]
@@ -78,7 +78,7 @@ enum TablebaseCommand {
         diagram: String,
         /// The rules: abapa or awari.
         #[arg(long, default_value = "abapa", value_parser = parse_variant)]
-        variant: Variant,
+        variant: RuleSet,
         /// Where the layer files are.
         #[arg(long, default_value = DEFAULT_DIR)]
         dir: PathBuf,
@@ -106,7 +106,7 @@ struct BuildOptions {
     checkpoint_positions: u64,
 }
 
-fn parse_variant(s: &str) -> Result<Variant, String> {
+fn parse_variant(s: &str) -> Result<RuleSet, String> {
     s.parse().map_err(|e| format!("{e}"))
 }
 
@@ -166,7 +166,7 @@ pub fn run(args: TablebaseArgs, out: &mut impl Write) -> anyhow::Result<()> {
 /// the report, the other ranks write nothing to `out`, and every rank checks its own memory.
 fn build(
     seeds: u32,
-    variant: Variant,
+    variant: RuleSet,
     dir: &Path,
     options: &BuildOptions,
     split: Option<&Split>,
@@ -528,7 +528,7 @@ fn shortfall(e: &BuildEstimate, checkpoint: u64, machine: &Machine, dir: &Path) 
 
 /// Why `probe` cannot answer for a position of `n` seeds when the table in `dir` holds layers 0
 /// to `have` (`None`: no layer): which layers are there, and the command that builds the rest.
-fn layers_missing(n: u32, variant: Variant, dir: &Path, have: Option<u32>) -> String {
+fn layers_missing(n: u32, variant: RuleSet, dir: &Path, have: Option<u32>) -> String {
     let there = match have {
         None => format!("{} holds no {variant} layer", dir.display()),
         Some(0) => format!(
@@ -552,7 +552,7 @@ fn layers_missing(n: u32, variant: Variant, dir: &Path, have: Option<u32>) -> St
     )
 }
 
-fn probe(diagram: &str, variant: Variant, dir: &Path, out: &mut impl Write) -> anyhow::Result<()> {
+fn probe(diagram: &str, variant: RuleSet, dir: &Path, out: &mut impl Write) -> anyhow::Result<()> {
     let board: Board = diagram
         .parse::<Board>()
         .with_context(|| format!("reading the diagram '{diagram}'"))?

@@ -5,7 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::game::{CycleRule, Game, OptionDecl, Outcome, Settings, Step, TableSettings, Tables};
-use crate::oware::{Move, NotationError, Rules, Side, Variant, Weights};
+use crate::oware::{Move, NotationError, RuleSet, Rules, Side, Weights};
 
 /// Seeds in play at the start: 12 houses of 4.
 pub const TOTAL_SEEDS: u32 = 48;
@@ -14,7 +14,7 @@ pub const HALF_SEEDS: u8 = 24;
 
 /// An Oware position: the houses (indices 0-5 are South's `A`-`F`, 6-11 North's `a`-`f`; sowing
 /// goes up the indices around the ring), the two stores (captured seeds, South first), the side to
-/// move, and the rule [`Variant`] (which decides grand slams and feeding, so it travels with the
+/// move, and the rule [`RuleSet`] (which decides grand slams and feeding, so it travels with the
 /// position).
 ///
 /// The whole position is one 128-bit word, one byte per count, seen from the side to move: its
@@ -56,7 +56,7 @@ pub enum BoardError {
 
 impl Board {
     /// The start position: four seeds in every house, empty stores, South to move.
-    pub fn start(variant: Variant) -> Board {
+    pub fn start(variant: RuleSet) -> Board {
         Board::from_parts([4; 12], [0; 2], Side::South, variant)
     }
 
@@ -68,7 +68,7 @@ impl Board {
         houses: [u8; 12],
         stores: [u8; 2],
         side: Side,
-        variant: Variant,
+        variant: RuleSet,
     ) -> Result<Board, BoardError> {
         let total: u32 = houses.iter().chain(stores.iter()).map(|&s| s as u32).sum();
         if total != TOTAL_SEEDS {
@@ -77,7 +77,7 @@ impl Board {
         Ok(Board::from_parts(houses, stores, side, variant))
     }
 
-    fn from_parts(houses: [u8; 12], stores: [u8; 2], side: Side, variant: Variant) -> Board {
+    fn from_parts(houses: [u8; 12], stores: [u8; 2], side: Side, variant: RuleSet) -> Board {
         let mut bytes = [0u8; 16];
         bytes[..12].copy_from_slice(&houses);
         bytes[STORE_BYTE..STORE_BYTE + 2].copy_from_slice(&stores);
@@ -113,7 +113,7 @@ impl Board {
     /// first), South to move, empty stores: the tablebase's positions, which ignore the stores.
     /// The seeds need not total 48.
     #[inline]
-    pub(crate) fn from_relative_houses(houses: u128, variant: Variant) -> Board {
+    pub(crate) fn from_relative_houses(houses: u128, variant: RuleSet) -> Board {
         Board {
             w: (houses & HOUSES_MASK) | (variant as u128) << (8 * VARIANT_BYTE),
         }
@@ -162,16 +162,16 @@ impl Board {
 
     /// The rule variant this position is played under.
     #[inline]
-    pub fn variant(&self) -> Variant {
+    pub fn variant(&self) -> RuleSet {
         if (self.w >> (8 * VARIANT_BYTE)) as u8 == 0 {
-            Variant::Abapa
+            RuleSet::Abapa
         } else {
-            Variant::Awari
+            RuleSet::Awari
         }
     }
 
     /// The same position under another variant.
-    pub fn with_variant(mut self, variant: Variant) -> Board {
+    pub fn with_variant(mut self, variant: RuleSet) -> Board {
         self.w =
             (self.w & !(0xFFu128 << (8 * VARIANT_BYTE))) | (variant as u128) << (8 * VARIANT_BYTE);
         self
@@ -222,8 +222,8 @@ impl Board {
     ///
     /// Capture: the last seed lands in an opponent's house making it 2 or 3; those seeds and those
     /// of the houses before it, while they are the opponent's and hold 2 or 3, go to the mover's
-    /// store. Under [`Variant::Abapa`] a capture that would take every seed of the opponent's row
-    /// (a grand slam) captures nothing; under [`Variant::Awari`] it is made (legality then decides,
+    /// store. Under [`RuleSet::Abapa`] a capture that would take every seed of the opponent's row
+    /// (a grand slam) captures nothing; under [`RuleSet::Awari`] it is made (legality then decides,
     /// see [`Board::legal_move_list`]).
     ///
     /// Computed on the rows as words: the houses captured are found at once (the run of houses
@@ -253,7 +253,7 @@ impl Board {
                 };
                 let taken = their_row & SPREAD[run as usize];
                 let grand_slam = taken == their_row;
-                if !(grand_slam && self.variant() == Variant::Abapa) {
+                if !(grand_slam && self.variant() == RuleSet::Abapa) {
                     captured = byte_sum(taken);
                     their_row -= taken;
                 }
@@ -275,9 +275,9 @@ impl Board {
 
     /// The legal moves, in house order (`A`..`F` for South, `a`..`f` for North).
     ///
-    /// A move sows a non-empty house of the mover. Under [`Variant::Abapa`], if the opponent's row
+    /// A move sows a non-empty house of the mover. Under [`RuleSet::Abapa`], if the opponent's row
     /// is empty only moves that feed it are legal, and with none the game is over. Under
-    /// [`Variant::Awari`], a move after which the opponent has no seeds (not fed, or all captured)
+    /// [`RuleSet::Awari`], a move after which the opponent has no seeds (not fed, or all captured)
     /// is illegal unless every move is such a move; then all are legal, and the game ends after
     /// the move (Romein & Bal's rules for the solved game). Empty exactly when the game is over by the position
     /// ([`Board::outcome`]), apart from a store above 24 or a 24-24 draw, which this does not check.
@@ -293,7 +293,7 @@ impl Board {
         let row = mine(self.w);
         let non_empty = pack_high_bits(at_least(row, ROW_ONES));
         match self.variant() {
-            Variant::Abapa => {
+            RuleSet::Abapa => {
                 if theirs(self.w) == 0 {
                     // House k feeds the opponent when it holds at least 6 - k seeds.
                     non_empty & pack_high_bits(at_least(row, FEED_THRESHOLDS))
@@ -301,7 +301,7 @@ impl Board {
                     non_empty
                 }
             }
-            Variant::Awari => {
+            RuleSet::Awari => {
                 let base = self.side_to_move().first_house();
                 let mut feeding = 0u8;
                 for k in 0..6 {
@@ -376,8 +376,8 @@ impl Board {
     /// split evenly under Awari.
     pub fn cycle_stores(&self) -> [u8; 2] {
         match self.variant() {
-            Variant::Abapa => self.stores_with_own_rows(),
-            Variant::Awari => self.stores_split_evenly(),
+            RuleSet::Abapa => self.stores_with_own_rows(),
+            RuleSet::Awari => self.stores_split_evenly(),
         }
     }
 
@@ -388,7 +388,7 @@ impl Board {
         if row == 0 {
             return false;
         }
-        if self.variant() == Variant::Awari || theirs(self.w) != 0 {
+        if self.variant() == RuleSet::Awari || theirs(self.w) != 0 {
             return true;
         }
         at_least(row, FEED_THRESHOLDS) != 0
@@ -753,7 +753,7 @@ impl fmt::Display for Board {
 
 impl FromStr for Board {
     type Err = NotationError;
-    /// Parses a diagram (see the `Display` impl) under [`Variant::Abapa`]; use
+    /// Parses a diagram (see the `Display` impl) under [`RuleSet::Abapa`]; use
     /// [`Board::with_variant`] for another.
     ///
     /// # Errors
@@ -777,7 +777,7 @@ impl FromStr for Board {
         };
         let mut houses = [0u8; 12];
         houses.copy_from_slice(&counts[..12]);
-        Board::new(houses, [counts[12], counts[13]], side, Variant::Abapa)
+        Board::new(houses, [counts[12], counts[13]], side, RuleSet::Abapa)
             .map_err(NotationError::Board)
     }
 }

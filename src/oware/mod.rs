@@ -88,7 +88,7 @@ impl FromStr for Side {
 /// The rule set.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 #[repr(u8)]
-pub enum Variant {
+pub enum RuleSet {
     /// Abapa, the tournament rules (the default): a grand slam is legal but captures nothing; a
     /// player who cannot feed ends the game and each takes their own row's seeds, also on a cycle.
     #[default]
@@ -99,24 +99,24 @@ pub enum Variant {
     Awari = 1,
 }
 
-impl fmt::Display for Variant {
+impl fmt::Display for RuleSet {
     /// `abapa` or `awari`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Variant::Abapa => "abapa",
-            Variant::Awari => "awari",
+            RuleSet::Abapa => "abapa",
+            RuleSet::Awari => "awari",
         })
     }
 }
 
-impl FromStr for Variant {
+impl FromStr for RuleSet {
     type Err = NotationError;
     /// `abapa` or `awari`, any case.
-    fn from_str(s: &str) -> Result<Variant, NotationError> {
+    fn from_str(s: &str) -> Result<RuleSet, NotationError> {
         match s.trim().to_ascii_lowercase().as_str() {
-            "abapa" => Ok(Variant::Abapa),
-            "awari" => Ok(Variant::Awari),
-            _ => Err(NotationError::Variant(s.to_string())),
+            "abapa" => Ok(RuleSet::Abapa),
+            "awari" => Ok(RuleSet::Awari),
+            _ => Err(NotationError::RuleSet(s.to_string())),
         }
     }
 }
@@ -209,7 +209,7 @@ pub enum NotationError {
     Move(String),
     /// Not a variant name.
     #[error("'{0}' is not a variant (abapa or awari)")]
-    Variant(String),
+    RuleSet(String),
 }
 
 /// The largest magnitude of an evaluation weight option.

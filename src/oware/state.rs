@@ -4,13 +4,13 @@
 use std::fmt;
 
 use crate::game::{self, CycleRule};
-use crate::oware::{Board, Side, Variant, HALF_SEEDS};
+use crate::oware::{Board, RuleSet, Side, HALF_SEEDS};
 
 /// The rules a game is played under: the variant and the cycle rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
     /// Abapa (default) or Awari.
-    pub variant: Variant,
+    pub variant: RuleSet,
     /// The cycle rule: repetitions of a position since the last capture that end the game (3 by
     /// default; some GUIs end at the first repetition, 2), and plies without capture that end it
     /// (500 by default; 0 disables).
@@ -20,7 +20,7 @@ pub struct Rules {
 impl Default for Rules {
     fn default() -> Self {
         Rules {
-            variant: Variant::Abapa,
+            variant: RuleSet::Abapa,
             cycle: CycleRule::default(),
         }
     }

@@ -8,7 +8,7 @@ use crate::bench::bench_positions;
 use crate::game::{CycleRule, Game};
 use crate::oware::tablebase::index::{houses, layer_len, unrank};
 use crate::oware::tablebase::oracle::TableOracle;
-use crate::oware::{Board, Move, Side, Variant, Weights};
+use crate::oware::{Board, Move, RuleSet, Side, Weights};
 
 fn config(cycle: CycleRule) -> SearchConfig<Weights> {
     SearchConfig {
@@ -481,7 +481,7 @@ fn finds_the_capture_chain() {
         }
     }
     assert_eq!(pos.side_to_move(), Side::South);
-    assert_eq!(pos.variant(), Variant::Abapa);
+    assert_eq!(pos.variant(), RuleSet::Abapa);
 }
 
 #[test]
@@ -661,7 +661,7 @@ fn multipv_from_the_table_scores_a_move_that_ends_the_game_for_its_mover() {
     // game at once (a capture past 24 seeds, or to 24-24) is scored by the game's result, from
     // the mover's side. Such a move is not always the table's best (the first line, scored by
     // the table's final margin), which wants the widest margin: those roots are the ones checked.
-    let oracle = std::sync::Arc::new(TableOracle::in_memory(Variant::Abapa, 5));
+    let oracle = std::sync::Arc::new(TableOracle::in_memory(RuleSet::Abapa, 5));
     let mut searcher = Searcher::<Board>::with_hash_mb(1);
     searcher.set_oracle(Some(oracle.clone()));
     let limits = Limits {
@@ -673,7 +673,7 @@ fn multipv_from_the_table_scores_a_move_that_ends_the_game_for_its_mover() {
     let mut checked = 0;
     for (rank, south) in (0..layer_len(5)).flat_map(|r| (21..=24).map(move |s| (r, s))) {
         let houses = houses(unrank(rank, 5));
-        let board = Board::new(houses, [south, 43 - south], Side::South, Variant::Abapa).unwrap();
+        let board = Board::new(houses, [south, 43 - south], Side::South, RuleSet::Abapa).unwrap();
         let legal = board.legal_move_list();
         let ends = |mv: Move| Game::outcome(&board.sow_and_capture(mv).0);
         let Some(best) = oracle.root_move(&board) else {

@@ -18,7 +18,7 @@ use super::{
 };
 use crate::arena::games::GameRecord;
 use crate::game::CycleRule;
-use crate::oware::{Board, GameEnd, GameState, Move, NotationError, Rules, Side, Variant};
+use crate::oware::{Board, GameEnd, GameState, Move, NotationError, RuleSet, Rules, Side};
 
 pub use super::ReplayError;
 
@@ -77,8 +77,8 @@ impl OgnGame {
     ) -> OgnGame {
         let mut g = OgnGame::default();
         let variant = match rules.variant {
-            Variant::Abapa => "Oware Abapa",
-            Variant::Awari => "Oware Awari",
+            RuleSet::Abapa => "Oware Abapa",
+            RuleSet::Awari => "Oware Awari",
         };
         g.set_tag("Variant", variant);
         g.set_tag("Event", event);
@@ -114,8 +114,8 @@ impl OgnGame {
         let variant = match given_tag(&self.tags, "Variant") {
             None => default.variant,
             Some(v) => match v.trim().to_ascii_lowercase().as_str() {
-                "oware abapa" | "abapa" => Variant::Abapa,
-                "oware awari" | "awari" => Variant::Awari,
+                "oware abapa" | "abapa" => RuleSet::Abapa,
+                "oware awari" | "awari" => RuleSet::Awari,
                 _ => return Err(ReplayError::tag("Variant", v, "Oware Abapa or Oware Awari")),
             },
         };
@@ -138,7 +138,7 @@ impl OgnGame {
     ///
     /// # Errors
     /// The [`NotationError`] of a bad diagram.
-    pub fn start(&self, variant: Variant) -> Result<Board, NotationError> {
+    pub fn start(&self, variant: RuleSet) -> Result<Board, NotationError> {
         match self.tag("FEN") {
             Some(fen) => Ok(fen.parse::<Board>()?.with_variant(variant)),
             None => Ok(Board::start(variant)),
@@ -396,7 +396,7 @@ mod tests {
         );
         assert_eq!(
             games[0].rules(Rules::default()).unwrap().variant,
-            Variant::Abapa
+            RuleSet::Abapa
         );
         let r = replay(&games[0], Rules::default()).unwrap();
         assert_eq!((r.end, r.winner, r.plies), (None, None, 6));
@@ -504,20 +504,20 @@ mod tests {
     fn replay_refuses_unknown_rules_tags() {
         let with = |tags: &str| parse(&format!("{tags}\n1. F f *\n")).unwrap().remove(0);
         let rules = |tags: &str| with(tags).rules(Rules::default());
-        assert_eq!(rules("").unwrap().variant, Variant::Abapa);
-        assert_eq!(rules("[Variant \"?\"]").unwrap().variant, Variant::Abapa);
+        assert_eq!(rules("").unwrap().variant, RuleSet::Abapa);
+        assert_eq!(rules("[Variant \"?\"]").unwrap().variant, RuleSet::Abapa);
         let awari = Rules {
-            variant: Variant::Awari,
+            variant: RuleSet::Awari,
             ..Rules::default()
         };
-        assert_eq!(with("").rules(awari).unwrap().variant, Variant::Awari);
+        assert_eq!(with("").rules(awari).unwrap().variant, RuleSet::Awari);
         assert_eq!(
             rules("[Variant \"Oware Awari\"]").unwrap().variant,
-            Variant::Awari
+            RuleSet::Awari
         );
         assert_eq!(
             rules("[Variant \"ABAPA\"]").unwrap().variant,
-            Variant::Abapa
+            RuleSet::Abapa
         );
         for bad in ["", "Oware", "Oware Mancala", "not awari"] {
             let err = replay(&with(&format!("[Variant \"{bad}\"]")), Rules::default()).unwrap_err();

@@ -53,7 +53,7 @@ pub trait WebGame: Refereed {
 }
 
 /// The name of the variant of an Oware rule set.
-fn oware_variant_name(variant: oware::Variant) -> &'static str {
+fn rule_set_name(variant: oware::RuleSet) -> &'static str {
     Variant::of_oware(variant).name()
 }
 
@@ -82,7 +82,7 @@ impl WebGame for oware::Board {
         json!({
             "houses": houses,
             "stores": {"South": self.store(Side::South), "North": self.store(Side::North)},
-            "variant": oware_variant_name(self.variant()),
+            "variant": rule_set_name(self.variant()),
         })
     }
 
@@ -102,7 +102,7 @@ impl WebGame for oware::Board {
                     .map_err(|e| e.to_string())?;
                 let start = game.start(rules.variant).map_err(|e| e.to_string())?;
                 Ok(ImportedRecord {
-                    variant: oware_variant_name(rules.variant).to_string(),
+                    variant: rule_set_name(rules.variant).to_string(),
                     start: (start != oware::Board::start(rules.variant)).then(|| start.to_string()),
                     moves: game.moves.iter().map(|m| m.to_string()).collect(),
                     tags: game.tags.clone(),
@@ -117,8 +117,8 @@ impl WebGame for oware::Board {
         record.set_tag(
             "Variant",
             match variant {
-                oware::Variant::Abapa => "Oware Abapa",
-                oware::Variant::Awari => "Oware Awari",
+                oware::RuleSet::Abapa => "Oware Abapa",
+                oware::RuleSet::Awari => "Oware Awari",
             },
         );
         record.set_tag("Event", event);

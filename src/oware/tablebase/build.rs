@@ -48,7 +48,7 @@ use super::distance;
 use super::index::houses;
 use super::reachable::{self, next, reachable_len, unrank, Cursor};
 use super::split::{self, Part, Split};
-use crate::oware::{Board, Move, Variant};
+use crate::oware::{Board, Move, RuleSet};
 use crate::retro::{prefetch, Buffer, Phase, Progress};
 
 /// A solved layer as the build reads it: the lower bounds and the upper bounds, one value byte
@@ -206,7 +206,7 @@ const AFTER: [[usize; 11]; 6] = {
 /// Calls `f` with every position (word of houses, its mover's row first) that has a legal move
 /// without capture leading to `child` (one call per such position and move).
 #[inline]
-pub(super) fn predecessors(child: u128, variant: Variant, mut f: impl FnMut(u128)) {
+pub(super) fn predecessors(child: u128, variant: RuleSet, mut f: impl FnMut(u128)) {
     const ROW: u128 = 0xFFFF_FFFF_FFFF;
     // The position before, from its mover's side: the child's second row first (as a word, and
     // as bytes for the tests; a word read back from bytes just stored would wait for them).
@@ -217,7 +217,7 @@ pub(super) fn predecessors(child: u128, variant: Variant, mut f: impl FnMut(u128
     // abapa the move did not feed an empty row and was illegal; under awari it starved the
     // opponent and was legal only if every move did.
     let fed = child & ROW != 0;
-    if !fed && variant == Variant::Abapa {
+    if !fed && variant == RuleSet::Abapa {
         return;
     }
     for h in 0..6 {
@@ -241,7 +241,7 @@ pub(super) fn predecessors(child: u128, variant: Variant, mut f: impl FnMut(u128
             // slam), which abapa forbids (the move is played, nothing is taken) and awari allows.
             // Such a house holds seeds, so the opponent is fed.
             if house >= 6 && matches!(p[house], 2 | 3) {
-                if variant == Variant::Abapa && takes_the_row(&p[6..], house - 6) {
+                if variant == RuleSet::Abapa && takes_the_row(&p[6..], house - 6) {
                     f(before);
                 }
                 continue;
@@ -291,12 +291,12 @@ struct Moves {
 /// Plays every legal move of a position (`n` seeds) once, keeping the captures whose child is
 /// in a layer of `sweep` (the others are not ranked).
 #[inline]
-fn play_moves(houses: u128, n: u32, variant: Variant, sweep: &Range<u32>) -> Moves {
+fn play_moves(houses: u128, n: u32, variant: RuleSet, sweep: &Range<u32>) -> Moves {
     let board = Board::from_relative_houses(houses, variant);
     let h = houses.to_le_bytes();
     let mut children = [(0u128, 0u8); 6];
     let mut mask = 0u8;
-    if variant == Variant::Awari {
+    if variant == RuleSet::Awari {
         // Each move played once: the child, its capture, and whether the opponent keeps seeds.
         let mut sown = 0u8;
         for k in 0..6 {
@@ -530,7 +530,7 @@ fn assign(state: &AtomicU32, shift: u32, value: i32, ok: impl Fn(u8) -> bool) ->
 /// If `lower` does not hold `n` layers or the sweeps do not make `0..n` in order.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn build_layer(
-    variant: Variant,
+    variant: RuleSet,
     n: u32,
     lower: &[LayerRef<'_>],
     sweeps: &[Range<u32>],
@@ -551,7 +551,7 @@ pub(super) fn build_layer(
         "the sweeps {sweeps:?} make 0..{n}"
     );
     let len = reachable_len(n);
-    let exact = variant == Variant::Awari;
+    let exact = variant == RuleSet::Awari;
     // A checkpoint holds the whole layer: a split build neither saves nor resumes one.
     let checkpoint: &dyn Checkpoint = if split.is_some() {
         &NoCheckpoint
@@ -696,7 +696,7 @@ impl Checkpoint for NoCheckpoint {
 
 /// The build of one layer up to its values, with what it needs besides the layers below.
 struct LayerValues<'a> {
-    variant: Variant,
+    variant: RuleSet,
     n: u32,
     split: Option<&'a Split<'a>>,
     progress: &'a dyn Progress,
@@ -706,7 +706,7 @@ struct LayerValues<'a> {
 impl LayerValues<'_> {
     /// The passes' view of the layer, its state words in `state`.
     fn layer_build<'b>(&self, state: &'b mut Buffer, part: Part) -> LayerBuild<'b> {
-        let exact = self.variant == Variant::Awari;
+        let exact = self.variant == RuleSet::Awari;
         LayerBuild {
             variant: self.variant,
             n: self.n,
@@ -731,7 +731,7 @@ impl LayerValues<'_> {
     ) -> (Built, Exits) {
         let (variant, n, split, progress) = (self.variant, self.n, self.split, self.progress);
         let len = reachable_len(n);
-        let exact = variant == Variant::Awari;
+        let exact = variant == RuleSet::Awari;
         let part = split.map_or(Part::WHOLE, Split::part);
         // Under abapa, the bytes of the upper bound's exits and of the cycle pass's join
         // thresholds (a multiple of 8, for its scans).
@@ -829,7 +829,7 @@ impl LayerValues<'_> {
 /// The shared state of the build of one layer (all positions with `n` seeds), between its
 /// passes.
 pub(super) struct LayerBuild<'a> {
-    pub variant: Variant,
+    pub variant: RuleSet,
     pub n: u32,
     /// Positions in the layer.
     len: u64,
@@ -1242,7 +1242,7 @@ mod tests {
     /// ([`Board::legal_mask`], [`Board::sow_and_capture`]), grand slams included.
     #[test]
     fn predecessors_are_the_moves_without_capture_played_backwards() {
-        for variant in [Variant::Abapa, Variant::Awari] {
+        for variant in [RuleSet::Abapa, RuleSet::Awari] {
             let mut grand_slams = 0;
             for n in 0..=10 {
                 let mut forward: HashMap<u128, Vec<u128>> = HashMap::new();
@@ -1257,7 +1257,7 @@ mod tests {
                         if captured > 0 {
                             continue;
                         }
-                        let under_awari = Board::from_relative_houses(before, Variant::Awari);
+                        let under_awari = Board::from_relative_houses(before, RuleSet::Awari);
                         grand_slams +=
                             usize::from(under_awari.sow_and_capture(Move::from_house(k)).1 > 0);
                         forward
@@ -1279,7 +1279,7 @@ mod tests {
             }
             // Abapa's grand slams (moves that would take the whole row, so take nothing) are
             // among the moves checked; awari has none (they capture).
-            assert_eq!(grand_slams > 0, variant == Variant::Abapa, "{variant:?}");
+            assert_eq!(grand_slams > 0, variant == RuleSet::Abapa, "{variant:?}");
         }
     }
 }

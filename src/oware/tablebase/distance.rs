@@ -26,7 +26,7 @@ use rayon::prelude::*;
 use super::build::{atomics, dec, find_bytes, predecessors, CHUNK, EXIT_DISTANCE_SHIFT};
 use super::reachable::{self, next, unrank, Cursor};
 use super::split::{Part, Split};
-use crate::oware::{Board, Move, Variant};
+use crate::oware::{Board, Move, RuleSet};
 use crate::retro::{prefetch, Buffer, Phase, Progress};
 
 /// The distance byte of a position without a distance.
@@ -143,7 +143,7 @@ pub(super) fn exit_scratch(
 /// With `split`, one rank of a split build ([`super::split`]): every rank returns all of them.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn distances(
-    variant: Variant,
+    variant: RuleSet,
     n: u32,
     len: u64,
     low: &[u8],
@@ -214,7 +214,7 @@ pub(super) fn distances(
 
 /// The state of the distance pass of one layer.
 struct Pass<'a> {
-    variant: Variant,
+    variant: RuleSet,
     n: u32,
     len: u64,
     low: &'a [u8],

@@ -30,7 +30,7 @@ use std::ops::Range;
 
 use super::index::MAX_SEEDS;
 use super::reachable::{reachable_len, reachable_total_len};
-use crate::oware::Variant;
+use crate::oware::RuleSet;
 use crate::retro::file::HEADER_LEN;
 
 /// Bytes the process holds besides the tables: code, thread stacks, buffers (about 7 MiB were
@@ -39,20 +39,20 @@ pub const OVERHEAD_BYTES: u64 = 8 << 20;
 
 /// Bytes per position of a solved layer, in memory and in its file: 2 under awari (the exact
 /// value and the distance), 3 under abapa (lower and upper bounds, the distance).
-pub fn bytes_per_value(variant: Variant) -> u64 {
+pub fn bytes_per_value(variant: RuleSet) -> u64 {
     match variant {
-        Variant::Awari => 2,
-        Variant::Abapa => 3,
+        RuleSet::Awari => 2,
+        RuleSet::Abapa => 3,
     }
 }
 
 /// Bytes per position of the layer being built, at the peak: the state word (4) and the new
 /// values, and the best exits for the lower bound unless they are `parked`: 6 under awari, 7
 /// under abapa; 5 and 6 parked.
-pub fn work_bytes_per_position(variant: Variant, parked: bool) -> u64 {
+pub fn work_bytes_per_position(variant: RuleSet, parked: bool) -> u64 {
     match variant {
-        Variant::Awari => 6 - parked as u64,
-        Variant::Abapa => 7 - parked as u64,
+        RuleSet::Awari => 6 - parked as u64,
+        RuleSet::Abapa => 7 - parked as u64,
     }
 }
 
@@ -70,7 +70,7 @@ pub fn capture_layers(n: u32) -> Range<u32> {
 
 /// Bytes of the layers of `sweep` that the moves pass of layer `n` reads (those of
 /// [`capture_layers`]), [`bytes_per_value`] per position.
-fn sweep_bytes(variant: Variant, n: u32, sweep: &Range<u32>) -> u64 {
+fn sweep_bytes(variant: RuleSet, n: u32, sweep: &Range<u32>) -> u64 {
     let read = capture_layers(n);
     (sweep.start.max(read.start)..sweep.end.min(read.end))
         .map(|k| reachable_len(k) * bytes_per_value(variant))
@@ -82,7 +82,7 @@ fn sweep_bytes(variant: Variant, n: u32, sweep: &Range<u32>) -> u64 {
 /// of the layers it reads ([`capture_layers`]) as fit beside layer `n`'s own moves-pass bytes
 /// ([`MOVES_BYTES_PER_POSITION`]) and [`OVERHEAD_BYTES`], the largest layers first. A layer that
 /// does not fit even alone is a sweep of its own: then the bound cannot be kept.
-pub fn sweeps(variant: Variant, n: u32, memory: Option<u64>) -> Vec<Range<u32>> {
+pub fn sweeps(variant: RuleSet, n: u32, memory: Option<u64>) -> Vec<Range<u32>> {
     let Some(memory) = memory else {
         return std::iter::once(0..n).collect();
     };
@@ -129,15 +129,15 @@ pub struct Rate {
 ///   cycle pass, each a random read of the state words, so it falls faster as the layer
 ///   outgrows the caches and the address translations): 1.28 M to 320 M positions a layer,
 ///   then the size to the power -0.31, no floor seen.
-pub fn rate(variant: Variant) -> Rate {
+pub fn rate(variant: RuleSet) -> Rate {
     match variant {
-        Variant::Awari => Rate {
+        RuleSet::Awari => Rate {
             per_core_second: 2.7e6,
             knee: 180e6,
             power: -0.25,
             floor: 0.52,
         },
-        Variant::Abapa => Rate {
+        RuleSet::Abapa => Rate {
             per_core_second: 1.28e6,
             knee: 320e6,
             power: -0.31,
@@ -153,7 +153,7 @@ pub const EXTRA_SWEEP_SHARE: f64 = 0.1;
 /// sweeps: the positions over the variant's [`Rate`], and 10% more for each sweep after the
 /// first ([`EXTRA_SWEEP_SHARE`]; awari's layer 24 in 3 and in 2 sweeps took 280 and 258
 /// core-seconds on a build before 535d675, 9% for the sweep more).
-pub fn layer_core_seconds(variant: Variant, positions: u64, sweeps: u32) -> f64 {
+pub fn layer_core_seconds(variant: RuleSet, positions: u64, sweeps: u32) -> f64 {
     let r = rate(variant);
     let p = positions as f64;
     let fall = (p / r.knee).powf(r.power).clamp(r.floor, 1.0);
@@ -189,7 +189,7 @@ impl LayerEstimate {
     ///
     /// # Panics
     /// If `seeds` is above [`MAX_SEEDS`].
-    pub fn new(variant: Variant, seeds: u32, memory: Option<u64>, parked: bool) -> LayerEstimate {
+    pub fn new(variant: RuleSet, seeds: u32, memory: Option<u64>, parked: bool) -> LayerEstimate {
         let positions = reachable_len(seeds);
         let work = positions * work_bytes_per_position(variant, parked);
         let plan = sweeps(variant, seeds, memory);
@@ -216,7 +216,7 @@ impl LayerEstimate {
 #[derive(Clone, Debug, PartialEq)]
 pub struct BuildEstimate {
     /// The rules.
-    pub variant: Variant,
+    pub variant: RuleSet,
     /// The most seeds on the board the build reaches.
     pub seeds: u32,
     /// The layers to build, `first..=seeds` in order; empty when every layer is there.
@@ -242,7 +242,7 @@ impl BuildEstimate {
     /// # Panics
     /// If `seeds` is above [`MAX_SEEDS`].
     pub fn new(
-        variant: Variant,
+        variant: RuleSet,
         first: u32,
         seeds: u32,
         memory: Option<u64>,
@@ -305,7 +305,7 @@ mod tests {
 
     #[test]
     fn awari_to_20_seeds() {
-        let e = BuildEstimate::new(Variant::Awari, 0, 20, None, false);
+        let e = BuildEstimate::new(RuleSet::Awari, 0, 20, None, false);
         assert_eq!(e.layers.len(), 21);
         assert_eq!(e.positions, 216_135_140);
         let top = e.layers[20];
@@ -316,7 +316,7 @@ mod tests {
             top.peak_memory,
             2 * 135_920_225 + 6 * 80_214_915 + (8 << 20)
         );
-        let parked = BuildEstimate::new(Variant::Awari, 0, 20, None, true);
+        let parked = BuildEstimate::new(RuleSet::Awari, 0, 20, None, true);
         assert_eq!(
             parked.peak_memory,
             2 * 135_920_225 + 5 * 80_214_915 + (8 << 20)
@@ -332,7 +332,7 @@ mod tests {
     #[test]
     fn abapa_from_loaded_layers() {
         // Layers 0 to 16 there: only 17 and 18 are built.
-        let e = BuildEstimate::new(Variant::Abapa, 17, 18, None, false);
+        let e = BuildEstimate::new(RuleSet::Abapa, 17, 18, None, false);
         let seeds: Vec<u32> = e.layers.iter().map(|l| l.seeds).collect();
         assert_eq!(seeds, [17, 18]);
         assert_eq!(e.positions, 20_768_748 + 33_245_212);
@@ -344,7 +344,7 @@ mod tests {
 
     #[test]
     fn the_whole_game() {
-        let e = BuildEstimate::new(Variant::Awari, 0, 48, None, false);
+        let e = BuildEstimate::new(RuleSet::Awari, 0, 48, None, false);
         assert_eq!(e.positions, 1_056_351_956_205);
         // Layers 0 to 47, C(59, 12) - C(53, 12), 2 bytes each, and 6 bytes per position of
         // layer 48.
@@ -353,7 +353,7 @@ mod tests {
             2 * 852_703_940_270 + 6 * 203_648_015_935 + (8 << 20)
         );
         assert_eq!(e.disk, 49 * 192 + 2 * 1_056_351_956_205);
-        let abapa = BuildEstimate::new(Variant::Abapa, 0, 48, None, false);
+        let abapa = BuildEstimate::new(RuleSet::Abapa, 0, 48, None, false);
         assert_eq!(
             abapa.peak_memory,
             3 * 852_703_940_270 + 7 * 203_648_015_935 + (8 << 20)
@@ -362,7 +362,7 @@ mod tests {
 
     #[test]
     fn sweeps_make_the_layers_below_and_keep_the_bound() {
-        for variant in [Variant::Awari, Variant::Abapa] {
+        for variant in [RuleSet::Awari, RuleSet::Abapa] {
             for n in [0, 1, 2, 12, 20, 30, 48] {
                 for memory in [None, Some(0), Some(1 << 30), Some(16 << 30), Some(1 << 50)] {
                     let plan = sweeps(variant, n, memory);
@@ -399,10 +399,10 @@ mod tests {
         // it, where layers 27 and 28 (1,074,297,808 + 1,482,519,324 positions, 2 bytes each)
         // fit together, and the layers below 27 after them.
         assert_eq!(reachable_len(30), 2_742_236_068);
-        let plan = sweeps(Variant::Awari, 30, Some(memory));
+        let plan = sweeps(RuleSet::Awari, 30, Some(memory));
         assert_eq!(plan, [0..27, 27..30]);
-        assert_eq!(sweeps(Variant::Awari, 29, Some(memory)).len(), 1);
-        let e = BuildEstimate::new(Variant::Awari, 0, 30, Some(memory), false);
+        assert_eq!(sweeps(RuleSet::Awari, 29, Some(memory)).len(), 1);
+        let e = BuildEstimate::new(RuleSet::Awari, 0, 30, Some(memory), false);
         assert!(e.peak_memory <= memory, "{}", e.peak_memory);
         assert_eq!(e.layers[30].sweeps, 2);
         // Layer 30's moves pass holds 4 bytes per position and layers 27 and 28, 16.08 GB; its
@@ -410,12 +410,12 @@ mod tests {
         assert_eq!(
             4 * 2_742_236_068 + 2 * (1_074_297_808 + 1_482_519_324) + OVERHEAD_BYTES,
             reachable_len(30) * MOVES_BYTES_PER_POSITION
-                + sweep_bytes(Variant::Awari, 30, &(27..30))
+                + sweep_bytes(RuleSet::Awari, 30, &(27..30))
                 + OVERHEAD_BYTES
         );
         assert_eq!(e.layers[30].peak_memory, 6 * 2_742_236_068 + OVERHEAD_BYTES);
         // With the best exits parked, 5 bytes per position, and the moves pass is the peak.
-        let parked = BuildEstimate::new(Variant::Awari, 0, 30, Some(memory), true);
+        let parked = BuildEstimate::new(RuleSet::Awari, 0, 30, Some(memory), true);
         assert_eq!(
             parked.layers[30].peak_memory,
             4 * 2_742_236_068 + 2 * (1_074_297_808 + 1_482_519_324) + OVERHEAD_BYTES
@@ -424,11 +424,11 @@ mod tests {
         // best exits parked, 6 (15.3 GiB), and its moves pass in 3 sweeps, the peak in the
         // second: layers 26 and 27 (770,319,837 + 1,074,297,808 positions, 3 bytes each) beside
         // the state words, 15.38 GiB.
-        let abapa = BuildEstimate::new(Variant::Abapa, 0, 30, Some(memory), false);
+        let abapa = BuildEstimate::new(RuleSet::Abapa, 0, 30, Some(memory), false);
         assert!(abapa.peak_memory > memory);
-        let abapa = BuildEstimate::new(Variant::Abapa, 0, 30, Some(memory), true);
+        let abapa = BuildEstimate::new(RuleSet::Abapa, 0, 30, Some(memory), true);
         assert_eq!(
-            sweeps(Variant::Abapa, 30, Some(memory)),
+            sweeps(RuleSet::Abapa, 30, Some(memory)),
             [0..26, 26..28, 28..30]
         );
         assert_eq!(
@@ -447,27 +447,27 @@ mod tests {
         // 2 sweeps; 18d81d5 made abapa about 10% faster at 18 to 20 seeds, so its estimate is
         // now long there).
         let measured = [
-            (Variant::Awari, 20, 1, 28.7),
-            (Variant::Awari, 21, 1, 46.8),
-            (Variant::Awari, 22, 1, 67.4),
-            (Variant::Awari, 23, 1, 111.0),
-            (Variant::Awari, 24, 1, 163.8),
-            (Variant::Awari, 25, 1, 279.3),
-            (Variant::Awari, 26, 1, 397.1),
-            (Variant::Awari, 27, 1, 648.2),
-            (Variant::Awari, 28, 1, 891.6),
-            (Variant::Awari, 29, 1, 1_425.1),
-            (Variant::Awari, 30, 2, 2_098.6),
-            (Variant::Abapa, 20, 1, 60.0),
-            (Variant::Abapa, 21, 1, 92.3),
-            (Variant::Abapa, 22, 1, 144.5),
-            (Variant::Abapa, 23, 1, 216.6),
-            (Variant::Abapa, 24, 1, 333.7),
-            (Variant::Abapa, 25, 1, 502.9),
-            (Variant::Abapa, 26, 1, 769.3),
-            (Variant::Abapa, 27, 1, 1_161.4),
-            (Variant::Abapa, 28, 1, 1_958.8),
-            (Variant::Abapa, 29, 2, 3_240.5),
+            (RuleSet::Awari, 20, 1, 28.7),
+            (RuleSet::Awari, 21, 1, 46.8),
+            (RuleSet::Awari, 22, 1, 67.4),
+            (RuleSet::Awari, 23, 1, 111.0),
+            (RuleSet::Awari, 24, 1, 163.8),
+            (RuleSet::Awari, 25, 1, 279.3),
+            (RuleSet::Awari, 26, 1, 397.1),
+            (RuleSet::Awari, 27, 1, 648.2),
+            (RuleSet::Awari, 28, 1, 891.6),
+            (RuleSet::Awari, 29, 1, 1_425.1),
+            (RuleSet::Awari, 30, 2, 2_098.6),
+            (RuleSet::Abapa, 20, 1, 60.0),
+            (RuleSet::Abapa, 21, 1, 92.3),
+            (RuleSet::Abapa, 22, 1, 144.5),
+            (RuleSet::Abapa, 23, 1, 216.6),
+            (RuleSet::Abapa, 24, 1, 333.7),
+            (RuleSet::Abapa, 25, 1, 502.9),
+            (RuleSet::Abapa, 26, 1, 769.3),
+            (RuleSet::Abapa, 27, 1, 1_161.4),
+            (RuleSet::Abapa, 28, 1, 1_958.8),
+            (RuleSet::Abapa, 29, 2, 3_240.5),
         ];
         for (variant, n, sweeps, seconds) in measured {
             let e = layer_core_seconds(variant, reachable_len(n), sweeps);
@@ -479,8 +479,8 @@ mod tests {
         // The whole builds to 30 seeds within 16 GiB on 2 cores: awari 52 min; abapa
         // (layers 29 and 30 in 2 and 3 sweeps) about 1 h 52 min.
         for (variant, parked, minutes) in [
-            (Variant::Awari, false, 50.0..54.0),
-            (Variant::Abapa, true, 105.0..120.0),
+            (RuleSet::Awari, false, 50.0..54.0),
+            (RuleSet::Abapa, true, 105.0..120.0),
         ] {
             let e = BuildEstimate::new(variant, 0, 30, Some(16 << 30), parked);
             let m = e.wall_seconds(2) / 60.0;
@@ -490,7 +490,7 @@ mod tests {
 
     #[test]
     fn nothing_to_build() {
-        let e = BuildEstimate::new(Variant::Awari, 13, 12, None, false);
+        let e = BuildEstimate::new(RuleSet::Awari, 13, 12, None, false);
         assert!(e.layers.is_empty());
         assert_eq!((e.positions, e.disk), (0, 0));
         assert_eq!(e.peak_memory, OVERHEAD_BYTES);

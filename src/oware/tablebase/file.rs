@@ -12,7 +12,7 @@ use std::sync::Mutex;
 use super::index::MAX_SEEDS;
 use super::reachable::reachable_len;
 use super::{Checkpoint, Layer, Pass, Tablebase};
-use crate::oware::Variant;
+use crate::oware::RuleSet;
 use crate::retro::file::{self as table, TableError, TableFile, COUNTS};
 use crate::retro::Storage;
 
@@ -23,15 +23,15 @@ pub const GAME: &str = "oware";
 /// move, [`super::reachable`]); abapa's 4 since its bounds count the cycles that keep a margin
 /// (the build's cycle pass), tighter than version 3's (whose files are refused by name
 /// rather than read as if they were these). Awari's layers did not change.
-pub fn version(variant: Variant) -> u32 {
+pub fn version(variant: RuleSet) -> u32 {
     match variant {
-        Variant::Awari => 3,
-        Variant::Abapa => 4,
+        RuleSet::Awari => 3,
+        RuleSet::Abapa => 4,
     }
 }
 
 /// The file name of the layer of `seeds` seeds.
-pub fn layer_name(variant: Variant, seeds: u32) -> String {
+pub fn layer_name(variant: RuleSet, seeds: u32) -> String {
     format!("oware-{variant}-{seeds:02}.tb")
 }
 
@@ -102,7 +102,7 @@ pub fn save_and_map_layer(
 
 /// Maps and verifies the layer file at `path`, which must hold the layer of `seeds` seeds for
 /// `variant`.
-fn load_layer(path: &Path, variant: Variant, seeds: u32) -> Result<Layer, TableError> {
+fn load_layer(path: &Path, variant: RuleSet, seeds: u32) -> Result<Layer, TableError> {
     let file = TableFile::open(path, GAME, version(variant))?;
     let c = *file.counts();
     let inconsistent = |reason: String| TableError::Inconsistent {
@@ -115,7 +115,7 @@ fn load_layer(path: &Path, variant: Variant, seeds: u32) -> Result<Layer, TableE
             c[0], c[1]
         )));
     }
-    let exact = variant == Variant::Awari;
+    let exact = variant == RuleSet::Awari;
     let per = if exact { 2 } else { 3 };
     let len = reachable_len(seeds);
     if c[2] != len || c[3] != per || file.payload().len() as u64 != per * len {
@@ -149,7 +149,7 @@ fn load_layer(path: &Path, variant: Variant, seeds: u32) -> Result<Layer, TableE
 /// below the highest file there and each whose header or length is wrong (their payloads are not
 /// read); and stray files (any name in `dir` that is no layer file of either variant), which
 /// are skipped.
-pub fn load(dir: &Path, variant: Variant, up_to: Option<u32>) -> (Tablebase, Vec<TableError>) {
+pub fn load(dir: &Path, variant: RuleSet, up_to: Option<u32>) -> (Tablebase, Vec<TableError>) {
     let mut tb = Tablebase::empty(variant);
     let mut problems = Vec::new();
     let last = up_to.unwrap_or(MAX_SEEDS).min(MAX_SEEDS);
@@ -205,7 +205,7 @@ fn stray_files(dir: &Path) -> Vec<TableError> {
 /// ([`PassFiles`]) of either variant.
 fn is_layer_name(name: &str) -> bool {
     (0..=MAX_SEEDS).any(|n| {
-        [Variant::Abapa, Variant::Awari].iter().any(|&v| {
+        [RuleSet::Abapa, RuleSet::Awari].iter().any(|&v| {
             layer_name(v, n) == name || pass_name(v, n) == name || park_name(v, n) == name
         })
     })
@@ -219,12 +219,12 @@ pub const PASS_GAME: &str = "oware-pass";
 pub const PASS_VERSION: u32 = 2;
 
 /// The file name of the checkpoint of the layer of `seeds` seeds ([`PassFiles`]).
-pub fn pass_name(variant: Variant, seeds: u32) -> String {
+pub fn pass_name(variant: RuleSet, seeds: u32) -> String {
     format!("oware-{variant}-{seeds:02}.pass")
 }
 
 /// The file name of the bytes parked by the build of the layer of `seeds` seeds ([`PassFiles`]).
-pub fn park_name(variant: Variant, seeds: u32) -> String {
+pub fn park_name(variant: RuleSet, seeds: u32) -> String {
     format!("oware-{variant}-{seeds:02}.park")
 }
 
@@ -240,7 +240,7 @@ pub fn park_name(variant: Variant, seeds: u32) -> String {
 /// [`PassFiles::take_problems`].
 pub struct PassFiles {
     dir: PathBuf,
-    variant: Variant,
+    variant: RuleSet,
     min_positions: u64,
     problems: Mutex<Problems>,
 }
@@ -262,7 +262,7 @@ pub struct Problems {
 
 impl PassFiles {
     /// Checkpoints of the layers of `variant` with at least `min_positions` positions, in `dir`.
-    pub fn new(dir: &Path, variant: Variant, min_positions: u64) -> PassFiles {
+    pub fn new(dir: &Path, variant: RuleSet, min_positions: u64) -> PassFiles {
         PassFiles {
             dir: dir.to_owned(),
             variant,

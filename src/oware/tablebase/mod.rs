@@ -10,8 +10,8 @@
 //! one file per layer, [`estimate`] says what a build takes (positions, memory, disk, time);
 //! [`Tablebase`] answers probes. The build reports through a [`Progress`]; nothing here prints.
 //!
-//! What a value promises (see docs/tablebases.md): under [`Variant::Awari`] a [`Value`] is exact
-//! (a game that never ends splits the seeds left evenly). Under [`Variant::Abapa`] a game ended by
+//! What a value promises (see docs/tablebases.md): under [`RuleSet::Awari`] a [`Value`] is exact
+//! (a game that never ends splits the seeds left evenly). Under [`RuleSet::Abapa`] a game ended by
 //! the cycle rule gives each player their own row, so a value can depend on where the game's
 //! history cuts a cycle: a [`Value`] is then a pair of sound bounds, `low` (the mover secures at
 //! least this: it forces an exit worth it with no repetition on the way, or keeps the game among
@@ -33,7 +33,7 @@ pub mod split;
 use std::collections::HashMap;
 use std::fmt;
 
-use crate::oware::{Board, Move, Variant};
+use crate::oware::{Board, Move, RuleSet};
 use crate::retro::{Progress, Storage};
 use build::LayerRef;
 pub use build::{Checkpoint, NoCheckpoint, Pass};
@@ -111,13 +111,13 @@ impl Layer {
 /// The values of every position with up to [`Tablebase::seeds`] seeds on the board, for one
 /// variant: built ([`Tablebase::build`], [`Tablebase::extend`]) or loaded ([`file::load`]).
 pub struct Tablebase {
-    variant: Variant,
+    variant: RuleSet,
     layers: Vec<Layer>,
 }
 
 impl Tablebase {
     /// A table with no layer yet.
-    pub fn empty(variant: Variant) -> Tablebase {
+    pub fn empty(variant: RuleSet) -> Tablebase {
         Tablebase {
             variant,
             layers: Vec::new(),
@@ -125,7 +125,7 @@ impl Tablebase {
     }
 
     /// Builds the layers of 0 to `seeds` seeds (at most [`MAX_SEEDS`]).
-    pub fn build(variant: Variant, seeds: u32, progress: &dyn Progress) -> Tablebase {
+    pub fn build(variant: RuleSet, seeds: u32, progress: &dyn Progress) -> Tablebase {
         let mut tb = Tablebase::empty(variant);
         tb.extend(seeds, progress);
         tb
@@ -255,7 +255,7 @@ impl Tablebase {
     }
 
     /// The variant the values are for.
-    pub fn variant(&self) -> Variant {
+    pub fn variant(&self) -> RuleSet {
         self.variant
     }
 
@@ -430,8 +430,8 @@ impl Tablebase {
         }
         let n = board.seeds_on_board() as i8;
         let forcing = match self.variant {
-            Variant::Awari => value.low > 0,
-            Variant::Abapa => value.low > -n,
+            RuleSet::Awari => value.low > 0,
+            RuleSet::Abapa => value.low > -n,
         };
         if forcing {
             let mut proof = Proof {

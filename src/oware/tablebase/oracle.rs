@@ -22,7 +22,7 @@ use std::thread::JoinHandle;
 use super::{file, Tablebase};
 use crate::game::Oracle;
 use crate::game::{Outcome, TableSettings, Tables};
-use crate::oware::{Board, Move, Variant};
+use crate::oware::{Board, Move, RuleSet};
 use crate::retro::Silent;
 
 /// The seeds of the table built in memory when no files are given (the `TablebaseSeeds`
@@ -46,7 +46,7 @@ enum Source {
 
 /// An Oware tablebase for the search, used up to `seeds` seeds on the board.
 pub struct TableOracle {
-    variant: Variant,
+    variant: RuleSet,
     seeds: u32,
     source: Source,
     /// Whether the whole table was asked for ([`Oracle::prepare`]).
@@ -58,7 +58,7 @@ pub struct TableOracle {
 impl TableOracle {
     /// A table of `seeds` seeds (at most [`MAX_IN_MEMORY_SEEDS`]) for `variant`, built the
     /// first time it is needed.
-    pub fn in_memory(variant: Variant, seeds: u32) -> TableOracle {
+    pub fn in_memory(variant: RuleSet, seeds: u32) -> TableOracle {
         TableOracle {
             variant,
             seeds: seeds.min(MAX_IN_MEMORY_SEEDS),
@@ -305,7 +305,7 @@ impl Oracle<Board> for TableOracle {
 /// the directory gives no layer at all.
 pub fn load_tables(
     tables: &TableSettings,
-    variant: Variant,
+    variant: RuleSet,
 ) -> Result<Option<Tables<Board>>, String> {
     if tables.limit == Some(0) {
         return Ok(None);
@@ -378,7 +378,7 @@ mod tests {
 
     #[test]
     fn a_prepared_table_is_built_whole_in_the_background() {
-        let oracle = TableOracle::in_memory(Variant::Abapa, 9);
+        let oracle = TableOracle::in_memory(RuleSet::Abapa, 9);
         assert_eq!(oracle.built_seeds(), None);
         // Waiting for a build nobody started builds nothing.
         oracle.wait_prepared();
@@ -391,7 +391,7 @@ mod tests {
         assert_eq!(oracle.built_seeds(), Some(9));
         handle.join().unwrap();
         // Probes answer as those of a table built when first needed.
-        let lazy = TableOracle::in_memory(Variant::Abapa, 9);
+        let lazy = TableOracle::in_memory(RuleSet::Abapa, 9);
         for b in boards() {
             assert_eq!(oracle.score(&b), lazy.score(&b), "{b}");
         }
@@ -399,10 +399,10 @@ mod tests {
 
     #[test]
     fn probes_during_the_build_answer_as_without_it() {
-        let lazy = TableOracle::in_memory(Variant::Abapa, 10);
+        let lazy = TableOracle::in_memory(RuleSet::Abapa, 10);
         let expected: Vec<Option<i32>> = boards().iter().map(|b| lazy.score(b)).collect();
         assert!(expected.iter().any(Option::is_some));
-        let oracle = TableOracle::in_memory(Variant::Abapa, 10);
+        let oracle = TableOracle::in_memory(RuleSet::Abapa, 10);
         let handle = oracle.start_build().expect("a build thread");
         let got: Vec<Option<i32>> = boards().iter().map(|b| oracle.score(b)).collect();
         assert_eq!(got, expected);
@@ -412,9 +412,9 @@ mod tests {
 
     #[test]
     fn a_search_on_the_clock_does_not_wait_for_the_table() {
-        let lazy = TableOracle::in_memory(Variant::Abapa, 10);
+        let lazy = TableOracle::in_memory(RuleSet::Abapa, 10);
         let expected: Vec<Option<i32>> = boards().iter().map(|b| lazy.score(b)).collect();
-        let oracle = TableOracle::in_memory(Variant::Abapa, 10);
+        let oracle = TableOracle::in_memory(RuleSet::Abapa, 10);
         oracle.set_waiting(false);
         // Nothing built yet: no answer, and the whole table is asked for in the background.
         assert_eq!(oracle.score(&boards()[1]), None);
@@ -426,7 +426,7 @@ mod tests {
         assert_eq!(got, expected);
         assert!(expected.iter().any(Option::is_some));
         // Waiting again: a fresh table builds what a probe needs at once.
-        let fresh = TableOracle::in_memory(Variant::Abapa, 10);
+        let fresh = TableOracle::in_memory(RuleSet::Abapa, 10);
         fresh.set_waiting(false);
         fresh.set_waiting(true);
         assert_eq!(fresh.score(&boards()[1]), expected[1]);
@@ -435,7 +435,7 @@ mod tests {
 
     #[test]
     fn a_dropped_oracle_stops_its_build() {
-        let oracle = TableOracle::in_memory(Variant::Abapa, MAX_IN_MEMORY_SEEDS);
+        let oracle = TableOracle::in_memory(RuleSet::Abapa, MAX_IN_MEMORY_SEEDS);
         let table = match &oracle.source {
             Source::Lazy(lock) => Arc::downgrade(lock),
             Source::Files(_) => unreachable!(),
@@ -449,8 +449,8 @@ mod tests {
 
     #[test]
     fn go_prepares_only_a_table_the_game_can_reach_and_needs_later() {
-        let oracle = TableOracle::in_memory(Variant::Abapa, 4);
-        let start = Board::start(Variant::Abapa);
+        let oracle = TableOracle::in_memory(RuleSet::Abapa, 4);
+        let start = Board::start(RuleSet::Abapa);
         oracle.prepare_for(&start);
         // A root inside the table: its search builds what it needs itself.
         oracle.prepare_for(&"0-0-0-0-0-1-1-1-0-0-0-0-22-23-S".parse::<Board>().unwrap());

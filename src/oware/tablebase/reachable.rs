@@ -285,7 +285,7 @@ impl Cursor {
 mod tests {
     use super::super::index::{self, houses, layer_len, total_len};
     use super::*;
-    use crate::oware::{Board, Move, Variant};
+    use crate::oware::{Board, Move, RuleSet};
     use proptest::prelude::*;
 
     /// A cursor gives unrank's boards for ranks asked for in any order, near ones (walked) and
@@ -461,7 +461,7 @@ mod tests {
         /// it, is in the set, under both rules.
         #[test]
         fn every_child_is_in_the_set((_n, h) in any_board(), awari in any::<bool>()) {
-            let variant = if awari { Variant::Awari } else { Variant::Abapa };
+            let variant = if awari { RuleSet::Awari } else { RuleSet::Abapa };
             let board = Board::from_relative_houses(word(&h), variant);
             for k in 0..6 {
                 if board.legal_mask() & (1 << k) == 0 {
