@@ -6,8 +6,10 @@
 //! To add a perft position, write its `id`/`fen` and run
 //! `cargo test --test dobutsu_rules -- --ignored --nocapture` to print the reference counts.
 
+use crate::common::perft_file::{self, Record};
 use perfectplay::dobutsu::{FenError, Kind, Move, MoveError, Player, Position, Square};
 use perfectplay::game::{perft, Outcome};
+use perfectplay::variant::Variant;
 use proptest::prelude::*;
 use std::collections::HashMap;
 
@@ -287,58 +289,10 @@ mod reference {
     }
 }
 
-struct Case {
-    id: String,
-    fen: String,
-    counts: Vec<(u32, u64)>,
-}
-
-const PERFT_FILE: &str = include_str!("data/dobutsu.perft");
-
-fn cases() -> Vec<Case> {
-    let mut cases = Vec::new();
-    let mut current: Option<Case> = None;
-    for (n, raw) in PERFT_FILE.lines().enumerate() {
-        let line = raw.trim();
-        if line.starts_with('#') {
-            continue;
-        }
-        if line.is_empty() {
-            cases.extend(current.take());
-            continue;
-        }
-        let case = current.get_or_insert_with(|| Case {
-            id: format!("line {}", n + 1),
-            fen: String::new(),
-            counts: Vec::new(),
-        });
-        let (key, value) = line
-            .split_once(' ')
-            .unwrap_or_else(|| panic!("line {}: {raw}", n + 1));
-        match key {
-            "id" => case.id = value.to_string(),
-            "fen" => case.fen = value.to_string(),
-            "depth" => {
-                let (d, c) = value.split_once(' ').unwrap();
-                case.counts.push((d.parse().unwrap(), c.parse().unwrap()));
-            }
-            other => panic!("line {}: unknown key {other}", n + 1),
-        }
-    }
-    cases.extend(current);
+fn cases() -> Vec<Record> {
+    let cases = perft_file::records(perft_file::DOBUTSU, Variant::Dobutsu);
     assert!(cases.len() >= 8, "too few perft cases");
     cases
-}
-
-/// Perft of every count in the file, with the library.
-#[test]
-fn perft_file_library() {
-    for case in cases() {
-        let pos = Position::from_fen(&case.fen).unwrap();
-        for &(depth, count) in &case.counts {
-            assert_eq!(perft(&pos, depth), count, "{} depth {depth}", case.id);
-        }
-    }
 }
 
 /// Perft of every count up to 300 000 leaves, with the reference generator.

@@ -3,11 +3,9 @@
 //! `searchmoves`, `UCI_ShowWDL`, and `Threads` (reproducible with one, stopped at once and
 //! within its node budget with two).
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::{transcript, without_timing, Engine};
+use crate::common::{transcript, without_timing, Engine};
 
 /// The value after `key` in an `info` line.
 fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {

@@ -4,9 +4,10 @@
 //! the position the Awari solvers published (ignored: it needs the 16-seed layers).
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 
+use crate::common::fresh_dir;
 use perfectplay::oware::tablebase::{
     estimate, file, index, reachable, Checkpoint, Pass, Tablebase, Value,
 };
@@ -531,13 +532,6 @@ fn assert_same_layers(variant: RuleSet, seeds: u32, a: &Path, b: &Path) {
     }
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// Runs `perfectplay tablebase ARGS --dir DIR`: whether it succeeded, its standard output and
 /// its standard error.
 fn tablebase(args: &[&str], dir: &Path) -> (bool, String, String) {
@@ -554,7 +548,7 @@ fn tablebase(args: &[&str], dir: &Path) -> (bool, String, String) {
 
 #[test]
 fn files_round_trip_and_bad_files_are_refused() {
-    let dir = scratch("oware_tablebase_files");
+    let dir = fresh_dir("oware_tablebase_files");
     for variant in [RuleSet::Abapa, RuleSet::Awari] {
         let tb = Tablebase::build(variant, 4, &Silent);
         let written = file::save(&tb, &dir).unwrap();
@@ -616,7 +610,7 @@ fn files_round_trip_and_bad_files_are_refused() {
     );
     assert_eq!(std::fs::read(name(0)).unwrap()[12..16], 3u32.to_le_bytes());
     // Nothing there: an empty table, and with `up_to` the missing layer 0 is named.
-    let empty = scratch("oware_tablebase_empty");
+    let empty = fresh_dir("oware_tablebase_empty");
     let (loaded, problems) = file::load(&empty, RuleSet::Awari, Some(3));
     assert_eq!(loaded.seeds(), None);
     assert!(matches!(&problems[..], [TableError::Missing(p)] if p.ends_with("oware-awari-00.tb")));
@@ -626,7 +620,7 @@ fn files_round_trip_and_bad_files_are_refused() {
 /// command that builds the rest.
 #[test]
 fn probe_beyond_the_layers_built_says_what_is_there_and_how_to_build_the_rest() {
-    let dir = scratch("oware_tablebase_probe_missing");
+    let dir = fresh_dir("oware_tablebase_probe_missing");
     let probe = |diagram: &str| {
         let (ok, _, err) = tablebase(&["probe", "--variant", "awari", diagram], &dir);
         assert!(!ok);
@@ -666,7 +660,7 @@ fn probe_beyond_the_layers_built_says_what_is_there_and_how_to_build_the_rest() 
 /// short, with a status that says so.
 #[test]
 fn build_says_what_it_takes_and_refuses_what_the_machine_cannot_hold() {
-    let dir = scratch("oware_tablebase_estimate");
+    let dir = fresh_dir("oware_tablebase_estimate");
     let build = |seeds: &str| tablebase(&["build", "--variant", "awari", "--seeds", seeds], &dir);
     // The whole game. Layer 48's moves pass alone holds 4 bytes per position of it, and then
     // its sweeps over the layers below each read one layer (no machine these tests run on has
@@ -745,15 +739,15 @@ fn a_memory_bound_builds_the_same_layers_in_sweeps() {
             swept.build_next_within(Some(tiny), &Silent);
         }
         let (a, b) = (
-            scratch(&format!("sweeps_whole_{variant}")),
-            scratch(&format!("sweeps_swept_{variant}")),
+            fresh_dir(&format!("sweeps_whole_{variant}")),
+            fresh_dir(&format!("sweeps_swept_{variant}")),
         );
         file::save(&whole, &a).unwrap();
         file::save(&swept, &b).unwrap();
         assert_same_layers(variant, 12, &a, &b);
     }
     // The command line: `--memory` gives the bound, and the files are the same.
-    let (a, b) = (scratch("bound_cli_default"), scratch("bound_cli_1m"));
+    let (a, b) = (fresh_dir("bound_cli_default"), fresh_dir("bound_cli_1m"));
     let (ok, out, err) = tablebase(&["build", "--seeds", "10"], &a);
     assert!(ok, "{out}{err}");
     assert!(!out.contains("sweeps over"), "{out}");
@@ -811,8 +805,6 @@ fn probe_refuses_other_variants_and_larger_boards() {
     assert_eq!(v, Value { low: 2, high: 2 });
 }
 
-mod common;
-
 /// The engine scores a position of the table by it (`tbhits`, an exact `score cp`: 100 per seed
 /// of final margin, stores included) and plays a move that keeps the value; with
 /// `TablebaseSeeds` 0 it searches without the table.
@@ -826,9 +818,9 @@ fn the_engine_plays_table_positions_by_the_table() {
     let tb = Tablebase::build(RuleSet::Awari, 10, &Silent);
     let value = tb.probe(&b).unwrap().exact().unwrap() as i32;
     let input = format!("setoption name Variant value awari\nposition fen {diagram}\ngo depth 6\n");
-    let out = common::transcript(&input);
+    let out = crate::common::transcript(&input);
     let (last, infos) = out.split_last().unwrap();
-    let info = common::parse_info(infos.last().unwrap());
+    let info = crate::common::parse_info(infos.last().unwrap());
     assert_eq!(info.score, format!("cp {}", 100 * (2 + value)), "{out:?}");
     assert!(infos.iter().all(|l| l.contains(" tbhits ")), "{out:?}");
     let best: perfectplay::oware::Move = last.strip_prefix("bestmove ").unwrap().parse().unwrap();
@@ -839,7 +831,8 @@ fn the_engine_plays_table_positions_by_the_table() {
             .any(|(m, v)| *m == best && v.exact() == Some(value as i8)),
         "{best} in {moves:?}"
     );
-    let without = common::transcript(&format!("setoption name TablebaseSeeds value 0\n{input}"));
+    let without =
+        crate::common::transcript(&format!("setoption name TablebaseSeeds value 0\n{input}"));
     assert!(without.iter().all(|l| !l.contains("tbhits")), "{without:?}");
 }
 
@@ -857,9 +850,9 @@ fn the_engine_reports_table_distances_as_mate() {
     let plies = tb.distance(&b).unwrap();
     // South, 3 seeds behind in the stores, is also behind on the board: it loses.
     assert!(value < 0 && plies > 10, "{value} {plies}");
-    let out = common::transcript(&format!("position fen {diagram}\ngo depth 6\n"));
+    let out = crate::common::transcript(&format!("position fen {diagram}\ngo depth 6\n"));
     let (last, infos) = out.split_last().unwrap();
-    let info = common::parse_info(infos.last().unwrap());
+    let info = crate::common::parse_info(infos.last().unwrap());
     assert_eq!(
         info.score,
         format!("mate -{}", plies.div_ceil(2)),
@@ -874,7 +867,7 @@ fn the_engine_reports_table_distances_as_mate() {
     // With a line per move, each move's score is its child's distance plus the move, as the
     // child's result says (here every move loses: South stays behind).
     let lines = b.legal_move_list().len();
-    let out = common::transcript(&format!(
+    let out = crate::common::transcript(&format!(
         "setoption name MultiPV value {lines}\nposition fen {diagram}\ngo depth 6\n"
     ));
     let last_lines = &out[out.len() - 1 - lines..out.len() - 1];
@@ -906,9 +899,9 @@ fn the_engine_reports_table_distances_as_mate() {
         "position fen {diagram} moves {}\ngo depth 6\n",
         moves.join(" ")
     );
-    let out = common::transcript(&input);
+    let out = crate::common::transcript(&input);
     let (last, infos) = out.split_last().unwrap();
-    let info = common::parse_info(infos.last().unwrap());
+    let info = crate::common::parse_info(infos.last().unwrap());
     assert_eq!(info.score, format!("mate {}", left.div_ceil(2)), "{out:?}");
     let best: perfectplay::oware::Move = last.strip_prefix("bestmove ").unwrap().parse().unwrap();
     assert_eq!(
@@ -926,7 +919,7 @@ fn the_engine_reports_table_distances_as_mate() {
 fn a_table_built_in_the_background_searches_as_one_built_when_needed() {
     let position = "position fen 2-0-1-0-3-0-0-1-0-2-1-2-18-18-S";
     let search = |before: &[&str]| {
-        let mut engine = common::Engine::start();
+        let mut engine = crate::common::Engine::start();
         for line in before {
             engine.send(line);
         }
@@ -937,7 +930,7 @@ fn a_table_built_in_the_background_searches_as_one_built_when_needed() {
         let out: Vec<String> = engine
             .until_bestmove()
             .iter()
-            .map(|l| common::without_timing(l))
+            .map(|l| crate::common::without_timing(l))
             .collect();
         engine.finish();
         out
@@ -967,7 +960,7 @@ fn the_engine_keeps_abapa_scores_within_the_tables_bounds() {
         let v = tb.probe(&b).unwrap();
         assert!(v.exact().is_none() && v.low > -10, "{diagram}: {v}");
         let (low, high) = (100 * v.low as i64, 100 * v.high as i64);
-        let mut engine = common::Engine::start();
+        let mut engine = crate::common::Engine::start();
         for depth in 3..=7 {
             engine.send(&format!("position fen {diagram}"));
             engine.send(&format!("go depth {depth}"));
@@ -1000,10 +993,10 @@ fn the_engine_keeps_abapa_scores_within_the_tables_bounds() {
 /// without the tables, and the engine plays on.
 #[test]
 fn a_layer_file_cut_while_loaded_is_dropped_before_the_next_search() {
-    let dir = scratch("oware_tablebase_cut_while_loaded");
+    let dir = fresh_dir("oware_tablebase_cut_while_loaded");
     let tb = Tablebase::build(RuleSet::Abapa, 10, &Silent);
     file::save(&tb, &dir).unwrap();
-    let mut engine = common::Engine::start();
+    let mut engine = crate::common::Engine::start();
     engine.send(&format!(
         "setoption name TablebasePath value {}",
         dir.display()
@@ -1016,7 +1009,7 @@ fn a_layer_file_cut_while_loaded_is_dropped_before_the_next_search() {
     );
     // Ten seeds on the board: the root's own layer is the one cut.
     let position = "position fen 2-0-1-0-3-0-0-1-0-2-1-0-20-18-S";
-    let search = |engine: &mut common::Engine| {
+    let search = |engine: &mut crate::common::Engine| {
         engine.send(position);
         engine.send("go depth 4");
         engine.until_bestmove()
@@ -1064,7 +1057,7 @@ fn a_layer_file_cut_while_loaded_is_dropped_before_the_next_search() {
 /// does not use, and why.
 #[test]
 fn a_damaged_directory_is_reported_in_one_line_naming_each_bad_file() {
-    let dir = scratch("oware_tablebase_damaged_directory");
+    let dir = fresh_dir("oware_tablebase_damaged_directory");
     let tb = Tablebase::build(RuleSet::Abapa, 12, &Silent);
     file::save(&tb, &dir).unwrap();
     let name = |n| dir.join(file::layer_name(RuleSet::Abapa, n));
@@ -1074,7 +1067,7 @@ fn a_damaged_directory_is_reported_in_one_line_naming_each_bad_file() {
     std::fs::write(name(10), &bytes[..full as usize / 2]).unwrap();
     std::fs::write(dir.join("junk.tb"), b"junk").unwrap();
     std::fs::write(dir.join("README"), b"layers 0 to 12").unwrap();
-    let mut engine = common::Engine::start();
+    let mut engine = crate::common::Engine::start();
     engine.send(&format!(
         "setoption name TablebasePath value {}",
         dir.display()
@@ -1116,7 +1109,7 @@ fn a_damaged_directory_is_reported_in_one_line_naming_each_bad_file() {
 /// `RUST_BACKTRACE` set.
 #[test]
 fn probe_prints_values_once_and_errors_without_backtraces() {
-    let dir = scratch("oware_tablebase_probe_words");
+    let dir = fresh_dir("oware_tablebase_probe_words");
     let run = |diagram: &str| {
         std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
             .args(["tablebase", "probe", "--dir"])
@@ -1219,7 +1212,7 @@ impl Checkpoint for Kept {
 
 /// The bytes of the file of layer `n` of `tb`, written to a scratch directory `name`.
 fn layer_file(tb: &Tablebase, n: u32, name: &str) -> Vec<u8> {
-    let dir = scratch(name);
+    let dir = fresh_dir(name);
     file::save(tb, &dir).unwrap();
     std::fs::read(dir.join(file::layer_name(tb.variant(), n))).unwrap()
 }
@@ -1287,7 +1280,7 @@ fn a_layer_resumed_from_either_checkpoint_is_the_same_layer() {
 
 #[test]
 fn checkpoint_files_are_read_back_whole_or_not_at_all() {
-    let dir = scratch("pass_files");
+    let dir = fresh_dir("pass_files");
     let files = file::PassFiles::new(&dir, RuleSet::Abapa, 0);
     let len = reachable::reachable_len(5) as usize;
     let (a, b): (Vec<u8>, Vec<u8>) = ((0..4 * len).map(|i| i as u8).collect(), vec![7; len]);
@@ -1354,7 +1347,7 @@ fn checkpoint_files_are_read_back_whole_or_not_at_all() {
 
 #[test]
 fn the_command_line_keeps_checkpoints_only_while_a_layer_is_built() {
-    let dir = scratch("pass_cli");
+    let dir = fresh_dir("pass_cli");
     // A stale, broken checkpoint of layer 10: said, built again, and gone with the layer.
     std::fs::write(dir.join("oware-abapa-10.pass"), b"PPTABLE\0 broken").unwrap();
     let (ok, out, err) = tablebase(
@@ -1379,7 +1372,7 @@ fn the_command_line_keeps_checkpoints_only_while_a_layer_is_built() {
         .collect();
     assert!(left.is_empty(), "{left:?}");
     // The same layers as without checkpoints.
-    let plain = scratch("pass_cli_plain");
+    let plain = fresh_dir("pass_cli_plain");
     let (ok, out, err) = tablebase(&["build", "--seeds", "10"], &plain);
     assert!(ok, "{out}{err}");
     // Only the parked best exits.

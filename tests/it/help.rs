@@ -1,9 +1,7 @@
 //! `perfectplay --help` and the subcommands' help: lines wrapped to at most 100 columns (help is
 //! read on narrow terminals and in pipes), and pointers to the documents that say more.
 
-mod common;
-
-use common::help;
+use crate::common::help;
 
 #[test]
 fn help_lines_are_wrapped_to_100_columns() {

@@ -6,14 +6,12 @@
 //! Ignored by default (it needs the browser); CI runs it. With `PERFECTPLAY_SCREENSHOTS=DIR`
 //! it also saves the screenshots docs/web.md shows.
 
-mod common;
-
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::web::WebServer;
+use crate::common::web::WebServer;
 use serde_json::{json, Value};
 
 /// A ChromeDriver process and one headless Chromium session of it.

@@ -2,12 +2,13 @@
 //! see `fake_engine`), faults of every kind, records written and replayed, SPRT stops, interrupts;
 //! and matches between two instances of the real engine (`CARGO_BIN_EXE_perfectplay`).
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use clap::Parser;
+use crate::common::arena::{match_args, played, run_quiet, scratch};
+use crate::fake_engine;
 use perfectplay::arena::client::EngineSpec;
 use perfectplay::arena::ogn;
 use perfectplay::arena::runner::{
@@ -15,240 +16,8 @@ use perfectplay::arena::runner::{
     SPRT_MIN_GAMES,
 };
 use perfectplay::arena::stats::SprtDecision;
-use perfectplay::arena::{run_match, MatchArgs, MatchEvent, MatchReport, MatchSummary};
-use perfectplay::oware::{parse_moves, Board, GameState, RuleSet, Rules, Side};
-
-#[derive(Parser)]
-struct Cli {
-    #[command(flatten)]
-    args: MatchArgs,
-}
-
-fn match_args(words: &[&str]) -> MatchArgs {
-    Cli::try_parse_from(std::iter::once("match").chain(words.iter().copied()))
-        .expect("valid match options")
-        .args
-}
-
-/// Runs a match as the command line does, without interrupt and without watching its events.
-fn run_quiet(args: MatchArgs) -> anyhow::Result<MatchReport> {
-    run_match(args, &AtomicBool::new(false), &mut |_| {})
-}
-
-fn played(report: MatchReport) -> MatchSummary {
-    match report {
-        MatchReport::Played(s) => *s,
-        MatchReport::Replayed(_) => panic!("expected a played match"),
-    }
-}
-
-/// A scratch file path for `name` (unique per test) under Cargo's temporary directory for
-/// integration tests, inside `target/`, in a folder of this test process (`cargo clean` removes
-/// them).
-fn scratch(name: &str) -> PathBuf {
-    let dir =
-        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("arena-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
-// ---------------------------------------------------------------------------------------------
-// Fake engines.
-//
-// The test binary doubles as a family of fake engines: run as
-// `<test binary> fake_engine --exact --ignored --nocapture fake-mode=MODE`, the ignored test
-// `fake_engine` speaks the protocol on stdin/stdout (libtest's own lines before `uciok` and after
-// `quit` are ignored by the runner, as unknown lines are). MODE is `random` (a legal move picked by
-// a hash of the Seed option and the ply), `first` (the first legal move), or `KIND:K`, which plays
-// random legal moves and does KIND at its K-th `go` of the process: `crash` (exit status 3),
-// `illegal` (a house of the opponent's row), `silent` (never answers, ignores even `quit`),
-// `garbage` (junk lines and a `bestmove` without a move), `nomove` (`bestmove 0000` although it has
-// legal moves). Two more modes play random moves too: `slowstart:MS` waits MS milliseconds before
-// `uciok` (a JVM starting), `strict` reads `position` as Aalina does, the moves run together in one
-// word (`moves FfBe`), and exits with status 4 on moves separated by blanks. The game is chosen
-// with the option `Variant` (`abapa` or `awari`); `ucivariant` lists `UCI_Variant` instead,
-// `bothvariants` lists both and exits with status 7 when told `Variant`, `novariant` lists
-// neither; `resetonuci` lists `UCI_Variant`, forgets it at each `uci` (as Fairy-Stockfish does)
-// and exits with status 8 at a `position` not told it since; `refuserules` also lists
-// `Repetitions` and refuses any value but 3. `clock:MS` needs
-// a game clock (`go wtime ...` when South moves, `go btime ...` when North does, else exit status 5) and sleeps MS milliseconds before
-// each move; `nodes` needs `go nodes N` (else exit status 6).
-
-fn fake_engine_command(mode: &str) -> String {
-    let exe = std::env::current_exe().unwrap();
-    format!(
-        "'{}' fake_engine --exact --ignored --nocapture --quiet fake-mode={mode}",
-        exe.display()
-    )
-}
-
-#[test]
-#[ignore = "not a test: the fake engine run by the other tests"]
-fn fake_engine() {
-    let Some(mode) =
-        std::env::args().find_map(|a| a.strip_prefix("fake-mode=").map(str::to_string))
-    else {
-        return;
-    };
-    let (kind, fault_at) = match mode.split_once(':') {
-        Some((kind, k)) => (kind.to_string(), k.parse::<u32>().unwrap()),
-        None => (mode.clone(), 0),
-    };
-    let mut out = std::io::stdout();
-    let mut say = |text: &str| {
-        out.write_all(text.as_bytes()).unwrap();
-        out.write_all(b"\n").unwrap();
-        out.flush().unwrap();
-    };
-    let mut rules = Rules::default();
-    let mut seed = 1u64;
-    let mut game = GameState::new(Board::start(rules.variant), rules);
-    let mut gos = 0;
-    let mut told_variant = false;
-    for line in std::io::stdin().lock().lines() {
-        let line = line.unwrap();
-        let words: Vec<&str> = line.split_whitespace().collect();
-        match words.first().copied() {
-            Some("uci") => {
-                // As Fairy-Stockfish does: `uci` sets the variant back to the default.
-                if kind == "resetonuci" {
-                    rules.variant = Default::default();
-                    told_variant = false;
-                }
-                if kind == "slowstart" {
-                    std::thread::sleep(Duration::from_millis(u64::from(fault_at)));
-                }
-                say(&format!("id name fake-{kind}"));
-                let variant = "type combo default abapa var abapa var awari";
-                match kind.as_str() {
-                    "novariant" => {}
-                    "ucivariant" | "resetonuci" => {
-                        say(&format!("option name UCI_Variant {variant}"))
-                    }
-                    "bothvariants" => {
-                        say(&format!("option name Variant {variant}"));
-                        say(&format!("option name UCI_Variant {variant}"));
-                    }
-                    _ => say(&format!("option name Variant {variant}")),
-                }
-                if kind == "refuserules" {
-                    say("option name Repetitions type spin default 3 min 3 max 9");
-                }
-                say("option name Seed type string default 1");
-                say("uciok");
-            }
-            Some("isready") => say("readyok"),
-            Some("setoption") if words.len() >= 5 => match words[2] {
-                "Variant" if kind == "bothvariants" => {
-                    eprintln!("fake engine: told Variant, though it lists UCI_Variant");
-                    std::process::exit(7);
-                }
-                "Variant" | "UCI_Variant" => {
-                    rules.variant = words[4].parse().unwrap();
-                    told_variant = true;
-                }
-                "Repetitions" if words[4] != "3" => say("info string error: Repetitions below 3"),
-                "Seed" => {
-                    seed = words[4]
-                        .bytes()
-                        .fold(7u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)))
-                }
-                _ => {}
-            },
-            Some("position") => {
-                if kind == "resetonuci" && !told_variant {
-                    eprintln!("fake engine: a position without the variant since the last uci");
-                    std::process::exit(8);
-                }
-                let (board, rest) = if words.get(1) == Some(&"fen") {
-                    (words[2].parse::<Board>().unwrap(), &words[3..])
-                } else {
-                    (Board::start(rules.variant), &words[2..])
-                };
-                let moves: Vec<&str> = rest.iter().copied().filter(|w| *w != "moves").collect();
-                if kind == "strict" && moves.len() > 1 {
-                    eprintln!("fake engine: moves must be run together: {line}");
-                    std::process::exit(4);
-                }
-                let moves = parse_moves(moves).unwrap();
-                game = GameState::new(board.with_variant(rules.variant), rules);
-                game.play_all(&moves).unwrap();
-            }
-            Some("go") => {
-                gos += 1;
-                if kind == "clock" {
-                    let own = if game.board().side_to_move() == Side::South {
-                        "wtime"
-                    } else {
-                        "btime"
-                    };
-                    if !words.contains(&own) {
-                        eprintln!("fake engine: no clock in '{line}'");
-                        std::process::exit(5);
-                    }
-                    std::thread::sleep(Duration::from_millis(u64::from(fault_at)));
-                }
-                if kind == "nodes" && words.get(1) != Some(&"nodes") {
-                    eprintln!("fake engine: no node limit in '{line}'");
-                    std::process::exit(6);
-                }
-                if gos == fault_at {
-                    match kind.as_str() {
-                        "crash" => {
-                            eprintln!("fake engine: crashing on purpose");
-                            std::process::exit(3);
-                        }
-                        "illegal" => {
-                            let them = game.board().side_to_move().opponent();
-                            say(&format!(
-                                "bestmove {}",
-                                if them == Side::South { 'A' } else { 'a' }
-                            ));
-                            continue;
-                        }
-                        "silent" => loop {
-                            std::thread::sleep(Duration::from_secs(1));
-                        },
-                        "nomove" => {
-                            say("bestmove 0000");
-                            continue;
-                        }
-                        "garbage" => {
-                            let mut raw = std::io::stdout();
-                            raw.write_all(b"\x00\xff\xfe garbage ###\nnonsense\n")
-                                .unwrap();
-                            say("info depth banana");
-                            say("bestmove Q9");
-                            continue;
-                        }
-                        _ => {}
-                    }
-                }
-                let legal = game.legal_moves();
-                if legal.is_empty() {
-                    say("bestmove 0000");
-                    continue;
-                }
-                let pick = if kind == "first" {
-                    0
-                } else {
-                    let mut h = seed ^ (game.ply() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                    h ^= h >> 29;
-                    h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-                    h ^= h >> 32;
-                    (h % legal.len() as u64) as usize
-                };
-                // The record keeps the last line with a score: depth 4, the ply as the score.
-                say("info depth 1 score cp 0");
-                say(&format!("info depth 4 score cp {} nodes 9", game.ply()));
-                say("info depth 5 currmove A currmovenumber 1");
-                say(&format!("bestmove {}", legal[pick]));
-            }
-            Some("quit") => return,
-            _ => {}
-        }
-    }
-}
+use perfectplay::arena::{run_match, MatchEvent, MatchReport};
+use perfectplay::oware::{Board, RuleSet, Rules, Side};
 
 // ---------------------------------------------------------------------------------------------
 // Matches between fake engines.
@@ -260,9 +29,9 @@ fn fake_match_counts_records_and_replays() {
     let summary = played(
         run_quiet(match_args(&[
             "--engine",
-            &fake_engine_command("random"),
+            &fake_engine::command("oware", "random"),
             "--engine",
-            &fake_engine_command("random"),
+            &fake_engine::command("oware", "random"),
             "--option",
             "1:Seed=one",
             "--option",
@@ -411,9 +180,9 @@ fn same_seed_same_games() {
         let path = scratch(&format!("repro-{seed}.ogn"));
         run_quiet(match_args(&[
             "--engine",
-            &fake_engine_command("random"),
+            &fake_engine::command("oware", "random"),
             "--engine",
-            &fake_engine_command("first"),
+            &fake_engine::command("oware", "first"),
             "--games",
             "2",
             "--seed",
@@ -447,9 +216,9 @@ fn check_fault(mode: &str, fault: Fault, games: usize) {
     let summary = played(
         run_quiet(match_args(&[
             "--engine",
-            &fake_engine_command(mode),
+            &fake_engine::command("oware", mode),
             "--engine",
-            &fake_engine_command("random"),
+            &fake_engine::command("oware", "random"),
             "--games",
             &games_arg,
             "--timeout",
@@ -529,7 +298,7 @@ fn closed_pipe_loses() {
             "--engine",
             &command,
             "--engine",
-            &fake_engine_command("random"),
+            &fake_engine::command("oware", "random"),
             "--games",
             "2",
             "--quiet",
@@ -552,9 +321,9 @@ fn sprt_stops_when_decided() {
     let summary = played(
         run_quiet(match_args(&[
             "--engine",
-            &fake_engine_command("random"),
+            &fake_engine::command("oware", "random"),
             "--engine",
-            &fake_engine_command("illegal:1"),
+            &fake_engine::command("oware", "illegal:1"),
             "--games",
             "200",
             "--sprt",
@@ -583,9 +352,9 @@ fn an_engine_over_its_clock_loses_on_time() {
     let summary = played(
         run_quiet(match_args(&[
             "--engine",
-            &fake_engine_command("clock:120"),
+            &fake_engine::command("oware", "clock:120"),
             "--engine",
-            &fake_engine_command("clock:0"),
+            &fake_engine::command("oware", "clock:0"),
             "--tc",
             "0.3",
             "--time-margin",
@@ -628,9 +397,9 @@ fn each_engine_gets_its_own_limit() {
     let summary = played(
         run_quiet(match_args(&[
             "--engine",
-            &fake_engine_command("clock:0"),
+            &fake_engine::command("oware", "clock:0"),
             "--engine",
-            &fake_engine_command("nodes"),
+            &fake_engine::command("oware", "nodes"),
             "--tc",
             "5+0.1",
             "--limit",
@@ -701,8 +470,8 @@ fn ctrl_c_exits_130_with_the_records_whole() {
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
         .args(["match", "--quiet", "--games", "100000", "--ogn"])
         .arg(&path)
-        .args(["--engine", &fake_engine_command("random")])
-        .args(["--engine", &fake_engine_command("first")])
+        .args(["--engine", &fake_engine::command("oware", "random")])
+        .args(["--engine", &fake_engine::command("oware", "first")])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -736,7 +505,7 @@ fn ctrl_c_exits_130_with_the_records_whole() {
 fn interrupt_keeps_finished_games() {
     let rules = Rules::default();
     let spec = |mode: &str| EngineSpec {
-        command: fake_engine_command(mode),
+        command: fake_engine::command("oware", mode),
         ..EngineSpec::default()
     };
     let config = MatchConfig {
@@ -794,9 +563,9 @@ fn openings_file_is_used_in_turn() {
     let summary = played(
         run_quiet(match_args(&[
             "--engine",
-            &fake_engine_command("random"),
+            &fake_engine::command("oware", "random"),
             "--engine",
-            &fake_engine_command("first"),
+            &fake_engine::command("oware", "first"),
             "--games",
             "6",
             "--openings",
@@ -932,9 +701,9 @@ fn an_option_the_engine_does_not_list_is_an_error() {
     let result = run_match(
         match_args(&[
             "--engine",
-            &fake_engine_command("random"),
+            &fake_engine::command("oware", "random"),
             "--engine",
-            &fake_engine_command("first"),
+            &fake_engine::command("oware", "first"),
             "--option",
             "1:seed=x",
             "--option",
@@ -950,7 +719,7 @@ fn an_option_the_engine_does_not_list_is_an_error() {
             }
         },
     );
-    let text = format!("{:#}", result.unwrap_err());
+    let text = format!("{:#}", anyhow::Error::from(result.unwrap_err()));
     assert!(
         text.contains("engine 2") && text.contains("'Bogus'") && !text.contains("'seed'"),
         "{text}"
@@ -961,8 +730,8 @@ fn an_option_the_engine_does_not_list_is_an_error() {
     // The command line fails with it.
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
         .args(["match", "--quiet", "--option", "Bogus=1"])
-        .args(["--engine", &fake_engine_command("random")])
-        .args(["--engine", &fake_engine_command("first")])
+        .args(["--engine", &fake_engine::command("oware", "random")])
+        .args(["--engine", &fake_engine::command("oware", "first")])
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
@@ -974,7 +743,7 @@ fn an_option_the_engine_does_not_list_is_an_error() {
 /// A match of two fake engines (modes `modes`) with the options `words`, run as
 /// [`run_quiet`] runs it.
 fn fake_match(modes: [&str; 2], words: &[&str]) -> anyhow::Result<MatchReport> {
-    let engines = modes.map(fake_engine_command);
+    let engines = modes.map(|mode| fake_engine::command("oware", mode));
     let mut all = vec!["--engine", &engines[0], "--engine", &engines[1]];
     all.extend_from_slice(words);
     run_quiet(match_args(&all))
@@ -1017,9 +786,9 @@ fn the_game_is_selected_with_uci_variant_or_variant() {
     let err = run_match(
         match_args(&[
             "--engine",
-            &fake_engine_command("novariant"),
+            &fake_engine::command("oware", "novariant"),
             "--engine",
-            &fake_engine_command("ucivariant"),
+            &fake_engine::command("oware", "ucivariant"),
             "--variant",
             "dobutsu",
             "--quiet",
@@ -1096,7 +865,7 @@ fn the_start_notes_whose_cycle_rule_applies() {
             "--engine",
             &real_engine(),
             "--engine",
-            &fake_engine_command("first"),
+            &fake_engine::command("oware", "first"),
             "--games",
             "0",
             "--quiet",
@@ -1124,9 +893,9 @@ fn interrupt_before_any_game_says_no_game_finished() {
     let report = run_match(
         match_args(&[
             "--engine",
-            &fake_engine_command("random"),
+            &fake_engine::command("oware", "random"),
             "--engine",
-            &fake_engine_command("first"),
+            &fake_engine::command("oware", "first"),
             "--games",
             "4",
             "--ogn",
@@ -1167,9 +936,9 @@ fn moves_are_sent_run_together() {
     let summary = played(
         run_quiet(match_args(&[
             "--engine",
-            &fake_engine_command("strict"),
+            &fake_engine::command("oware", "strict"),
             "--engine",
-            &fake_engine_command("random"),
+            &fake_engine::command("oware", "random"),
             "--games",
             "2",
             "--quiet",
@@ -1195,9 +964,9 @@ fn no_move_with_legal_moves_is_a_fault_of_its_own() {
     let summary = played(
         run_quiet(match_args(&[
             "--engine",
-            &fake_engine_command("nomove:1"),
+            &fake_engine::command("oware", "nomove:1"),
             "--engine",
-            &fake_engine_command("random"),
+            &fake_engine::command("oware", "random"),
             "--games",
             "1",
             "--quiet",
@@ -1220,13 +989,13 @@ fn no_move_with_legal_moves_is_a_fault_of_its_own() {
 /// handshake limit.
 #[test]
 fn slow_starting_engine_gets_the_handshake_limit() {
-    let slow = fake_engine_command("slowstart:2500");
+    let slow = fake_engine::command("oware", "slowstart:2500");
     let summary = played(
         run_quiet(match_args(&[
             "--engine",
             &slow,
             "--engine",
-            &fake_engine_command("random"),
+            &fake_engine::command("oware", "random"),
             "--games",
             "2",
             "--timeout",
@@ -1241,7 +1010,7 @@ fn slow_starting_engine_gets_the_handshake_limit() {
         "--engine",
         &slow,
         "--engine",
-        &fake_engine_command("random"),
+        &fake_engine::command("oware", "random"),
         "--handshake-timeout",
         "500",
         "--quiet",
@@ -1263,7 +1032,7 @@ fn start_line_says_the_limit() {
             "--engine",
             &real_engine(),
             "--engine",
-            &fake_engine_command("first"),
+            &fake_engine::command("oware", "first"),
             "--option",
             "1:Level=2",
             "--games",
@@ -1300,9 +1069,9 @@ fn records_that_cannot_be_written_are_reported_and_fail_the_command() {
     let summary = played(
         run_quiet(match_args(&[
             "--engine",
-            &fake_engine_command("random"),
+            &fake_engine::command("oware", "random"),
             "--engine",
-            &fake_engine_command("first"),
+            &fake_engine::command("oware", "first"),
             "--games",
             "2",
             "--ogn",
@@ -1321,8 +1090,12 @@ fn records_that_cannot_be_written_are_reported_and_fail_the_command() {
         "{text}"
     );
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
-        .args(["match", "--engine", &fake_engine_command("random")])
-        .args(["--engine", &fake_engine_command("first")])
+        .args([
+            "match",
+            "--engine",
+            &fake_engine::command("oware", "random"),
+        ])
+        .args(["--engine", &fake_engine::command("oware", "first")])
         .args(["--games", "2", "--ogn", "/dev/full", "--quiet"])
         .output()
         .unwrap();
@@ -1347,9 +1120,9 @@ fn a_record_file_in_use_is_refused() {
     other.lock().unwrap();
     let err = run_quiet(match_args(&[
         "--engine",
-        &fake_engine_command("random"),
+        &fake_engine::command("oware", "random"),
         "--engine",
-        &fake_engine_command("first"),
+        &fake_engine::command("oware", "first"),
         "--ogn",
         path.to_str().unwrap(),
         "--quiet",
@@ -1365,9 +1138,9 @@ fn a_record_file_in_use_is_refused() {
     let summary = played(
         run_quiet(match_args(&[
             "--engine",
-            &fake_engine_command("random"),
+            &fake_engine::command("oware", "random"),
             "--engine",
-            &fake_engine_command("first"),
+            &fake_engine::command("oware", "first"),
             "--ogn",
             path.to_str().unwrap(),
             "--quiet",
@@ -1387,9 +1160,9 @@ fn two_matches_do_not_share_a_record_file() {
     let args = |games: &str| {
         match_args(&[
             "--engine",
-            &fake_engine_command("random"),
+            &fake_engine::command("oware", "random"),
             "--engine",
-            &fake_engine_command("first"),
+            &fake_engine::command("oware", "first"),
             "--games",
             games,
             "--ogn",
@@ -1428,9 +1201,9 @@ fn openings_file_is_not_the_record_file() {
     std::fs::write(&path, "F f\n").unwrap();
     let err = run_quiet(match_args(&[
         "--engine",
-        &fake_engine_command("random"),
+        &fake_engine::command("oware", "random"),
         "--engine",
-        &fake_engine_command("first"),
+        &fake_engine::command("oware", "first"),
         "--openings",
         path.to_str().unwrap(),
         "--ogn",
@@ -1455,9 +1228,9 @@ fn replay_checks_captures_and_variant() {
     let path = scratch("annotations.ogn");
     run_quiet(match_args(&[
         "--engine",
-        &fake_engine_command("random"),
+        &fake_engine::command("oware", "random"),
         "--engine",
-        &fake_engine_command("first"),
+        &fake_engine::command("oware", "first"),
         "--games",
         "2",
         "--ogn",
@@ -1557,16 +1330,16 @@ fn closed_stdout_ends_quietly() {
     let records = scratch("closed-stdout.ogn");
     run_quiet(match_args(&[
         "--engine",
-        &fake_engine_command("random"),
+        &fake_engine::command("oware", "random"),
         "--engine",
-        &fake_engine_command("first"),
+        &fake_engine::command("oware", "first"),
         "--ogn",
         records.to_str().unwrap(),
         "--quiet",
     ]))
     .unwrap();
-    let random = fake_engine_command("random");
-    let first = fake_engine_command("first");
+    let random = fake_engine::command("oware", "random");
+    let first = fake_engine::command("oware", "first");
     let cases: [(&[&str], &str); 5] = [
         (&["bench", "--depth", "2"], ""),
         (&["perft", "--depth", "3"], ""),

@@ -2,9 +2,7 @@
 //! and drop positions, a Lion capture searched like a mate, and bad input refused with one error
 //! line each.
 
-mod common;
-
-use common::{transcript, Engine};
+use crate::common::{transcript, Engine};
 
 fn bestmove(lines: &[String]) -> &str {
     lines

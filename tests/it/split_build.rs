@@ -2,8 +2,9 @@
 //! this process (`InProcess`), against the plain build: every rank's layer files are the same
 //! bytes as the plain build's, for both variants, with 2 and 3 ranks.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use crate::common::fresh_dir;
 use perfectplay::oware::tablebase::split::Split;
 use perfectplay::oware::tablebase::{file, Tablebase};
 use perfectplay::oware::RuleSet;
@@ -16,14 +17,6 @@ const SEEDS: u32 = 12;
 /// Blocks of 32,768 positions (the least), so that the layers from 8 seeds on are spread over
 /// every rank.
 const BLOCK: u64 = 1 << 15;
-
-/// A fresh directory under the target directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// One rank's build up to `seeds`: its table and the bytes it received from the other ranks.
 fn rank_build(variant: RuleSet, seeds: u32, transport: &dyn Transport) -> (Tablebase, u64) {
@@ -50,12 +43,12 @@ fn split_builds_write_the_plain_builds_files() {
     for variant in [RuleSet::Awari, RuleSet::Abapa] {
         let plain = layer_files(
             &Tablebase::build(variant, SEEDS, &Silent),
-            &scratch(&format!("split_plain_{variant}")),
+            &fresh_dir(&format!("split_plain_{variant}")),
         );
         let (alone, received) = rank_build(variant, SEEDS, &Alone);
         assert_eq!(received, 0);
         assert!(
-            layer_files(&alone, &scratch(&format!("split_alone_{variant}"))) == plain,
+            layer_files(&alone, &fresh_dir(&format!("split_alone_{variant}"))) == plain,
             "{variant}: one rank differs"
         );
         for k in [2, 3] {
@@ -72,7 +65,7 @@ fn split_builds_write_the_plain_builds_files() {
                     *received > 0,
                     "{variant}, {k} ranks: rank {r} received nothing"
                 );
-                let files = layer_files(tb, &scratch(&format!("split_{variant}_{k}_{r}")));
+                let files = layer_files(tb, &fresh_dir(&format!("split_{variant}_{k}_{r}")));
                 for (n, (a, b)) in files.iter().zip(&plain).enumerate() {
                     assert!(a == b, "{variant}, {k} ranks: rank {r}'s layer {n} differs");
                 }

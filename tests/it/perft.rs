@@ -17,8 +17,10 @@
 //! add a position, write its `id`/`fen`/`variant` and run
 //! `cargo test --release --test perft -- --ignored --nocapture` to print its reference counts.
 
+use crate::common::perft_file;
 use perfectplay::game::{perft, perft_divide, Game, Step};
 use perfectplay::oware::{Board, GameState, Move, RuleSet, Rules};
+use perfectplay::variant::Variant;
 use proptest::prelude::*;
 
 /// A slow, obviously correct second implementation of the rules, written from the rules text
@@ -234,47 +236,16 @@ impl Case {
     }
 }
 
-const PERFT_FILE: &str = include_str!("data/oware.perft");
-
 fn cases() -> Vec<Case> {
-    let mut cases = Vec::new();
-    let mut current: Option<Case> = None;
-    for (n, raw) in PERFT_FILE.lines().enumerate() {
-        let line = raw.trim();
-        if line.starts_with('#') {
-            continue;
-        }
-        if line.is_empty() {
-            cases.extend(current.take());
-            continue;
-        }
-        let case = current.get_or_insert_with(|| Case {
-            id: format!("line {}", n + 1),
-            fen: String::new(),
-            variant: RuleSet::Abapa,
-            counts: Vec::new(),
-        });
-        let (key, value) = line
-            .split_once(' ')
-            .unwrap_or_else(|| panic!("line {}: {raw}", n + 1));
-        match key {
-            "id" => case.id = value.to_string(),
-            "fen" => case.fen = value.to_string(),
-            "variant" => case.variant = value.parse().unwrap(),
-            "depth" => {
-                let (d, c) = value
-                    .split_once(' ')
-                    .unwrap_or_else(|| panic!("line {}: {raw}", n + 1));
-                case.counts.push((d.parse().unwrap(), c.parse().unwrap()));
-            }
-            _ => panic!("line {}: unknown key {key}", n + 1),
-        }
-    }
-    cases.extend(current);
-    for c in &cases {
-        assert!(!c.fen.is_empty(), "{}: no fen", c.id);
-    }
-    cases
+    perft_file::records(perft_file::OWARE, Variant::Abapa)
+        .into_iter()
+        .map(|r| Case {
+            variant: r.variant.rule_set().expect("an Oware variant"),
+            id: r.id,
+            fen: r.fen,
+            counts: r.counts,
+        })
+        .collect()
 }
 
 /// The reference implementation checks counts up to this size (it is some 20 times slower).
@@ -309,22 +280,6 @@ fn start_position_counts_are_the_known_ones() {
     assert_eq!(start.variant, RuleSet::Abapa);
     let expected: Vec<(u32, u64)> = (1..).zip(known).collect();
     assert_eq!(start.counts, expected);
-}
-
-#[test]
-fn board_perft_matches_the_file() {
-    for c in cases() {
-        let b = c.board();
-        for &(depth, count) in &c.counts {
-            assert_eq!(
-                perft(&b, depth),
-                count,
-                "{} ({}) depth {depth}",
-                c.id,
-                c.variant
-            );
-        }
-    }
 }
 
 #[test]

@@ -1,12 +1,10 @@
 //! The transposition table's memory (`Hash`): made resident when set, its making reported, a
 //! table shrunk for lack of memory reported, and sizes out of range refused.
 
-mod common;
-
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use common::transcript;
+use crate::common::transcript;
 use perfectplay::oware::Board;
 use perfectplay::search::Searcher;
 

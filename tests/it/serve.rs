@@ -3,13 +3,11 @@
 //! and analysis streams that stop when their page goes away. The checks that need the 16-seed
 //! awari table or the whole Dobutsu solution are ignored by default (CI runs them).
 
-mod common;
-#[path = "serve/hostile.rs"]
 mod hostile;
 
 use std::time::{Duration, Instant};
 
-use common::web::WebServer;
+use crate::common::web::WebServer;
 use perfectplay::arena::games::Refereed;
 use perfectplay::dobutsu::Position;
 use perfectplay::game::{Game, GameState, Notation};

@@ -2,48 +2,13 @@
 //! real engine, a fake engine (this test binary re-run as one, see `fake_dobutsu_engine`) that
 //! plays an illegal move, and PGN records written and replayed.
 
-use std::io::{BufRead, Write};
-use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
-
-use clap::Parser;
+use crate::common::arena::{match_args, played, run_quiet, scratch};
+use crate::fake_engine;
 use perfectplay::arena::games::Refereed;
 use perfectplay::arena::pgn;
 use perfectplay::arena::runner::{Fault, GameRecord, Opening, Termination};
-use perfectplay::arena::{run_match, MatchArgs, MatchReport, MatchSummary};
 use perfectplay::dobutsu::{Position, Rules};
 use perfectplay::game::{GameState, Notation};
-
-#[derive(Parser)]
-struct Cli {
-    #[command(flatten)]
-    args: MatchArgs,
-}
-
-fn match_args(words: &[&str]) -> MatchArgs {
-    Cli::try_parse_from(std::iter::once("match").chain(words.iter().copied()))
-        .expect("valid match options")
-        .args
-}
-
-fn run_quiet(args: MatchArgs) -> anyhow::Result<MatchReport> {
-    run_match(args, &AtomicBool::new(false), &mut |_| {})
-}
-
-fn played(report: MatchReport) -> MatchSummary {
-    match report {
-        MatchReport::Played(s) => *s,
-        MatchReport::Replayed(_) => panic!("expected a played match"),
-    }
-}
-
-/// A scratch path for `name` under Cargo's temporary directory for integration tests.
-fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("arena-dobutsu-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
 
 fn real_engine() -> String {
     // No solution from the machine's default place, and none built there: the plain search
@@ -53,114 +18,6 @@ fn real_engine() -> String {
         env!("CARGO_TARGET_TMPDIR"),
         env!("CARGO_BIN_EXE_perfectplay")
     )
-}
-
-// ---------------------------------------------------------------------------------------------
-// The fake engine.
-//
-// Run as `<test binary> fake_dobutsu_engine --exact --ignored --nocapture fake-mode=MODE`, the
-// ignored test `fake_dobutsu_engine` speaks the protocol for Dobutsu: MODE `first` plays the
-// first legal move, `illegal:K` plays the first legal move except at its K-th `go`, where it
-// answers a well-formed move that is not legal. It reads `position` with the moves separated by
-// blanks (as UCI engines do) and exits with status 5 if it was not told `Variant dobutsu` before
-// its first `position`, or was sent Oware's `NoCaptureLimit`.
-
-fn fake_engine_command(mode: &str) -> String {
-    let exe = std::env::current_exe().unwrap();
-    format!(
-        "'{}' fake_dobutsu_engine --exact --ignored --nocapture --quiet fake-mode={mode}",
-        exe.display()
-    )
-}
-
-/// A well-formed move that is not legal in `pos` (Fairy-Stockfish's notation, `a1b2`).
-fn illegal_move(pos: &Position) -> String {
-    let mut legal = Vec::new();
-    pos.legal_moves(&mut legal);
-    let legal: Vec<String> = legal.iter().map(|m| m.to_string()).collect();
-    let squares: Vec<String> = (0..4)
-        .flat_map(|r| (0..3).map(move |f| format!("{}{}", (b'a' + f) as char, r + 1)))
-        .collect();
-    squares
-        .iter()
-        .flat_map(|a| squares.iter().map(move |b| format!("{a}{b}")))
-        .find(|m| !legal.contains(m))
-        .expect("some step is illegal")
-}
-
-#[test]
-#[ignore = "not a test: the fake engine run by the other tests"]
-fn fake_dobutsu_engine() {
-    let Some(mode) =
-        std::env::args().find_map(|a| a.strip_prefix("fake-mode=").map(str::to_string))
-    else {
-        return;
-    };
-    let fault_at = mode
-        .split_once(':')
-        .map_or(0, |(_, k)| k.parse::<u32>().unwrap());
-    let mut out = std::io::stdout();
-    let mut say = |text: &str| {
-        out.write_all(text.as_bytes()).unwrap();
-        out.write_all(b"\n").unwrap();
-        out.flush().unwrap();
-    };
-    let rules = Rules::default();
-    let mut variant = String::new();
-    let mut game = GameState::<Position>::from_start(rules);
-    let mut gos = 0;
-    for line in std::io::stdin().lock().lines() {
-        let line = line.unwrap();
-        let words: Vec<&str> = line.split_whitespace().collect();
-        match words.first().copied() {
-            Some("uci") => {
-                say("id name fake-dobutsu");
-                say("option name Variant type combo default abapa var abapa var dobutsu");
-                say("option name Repetitions type spin default 3 min 2 max 1000");
-                say("option name NoCaptureLimit type spin default 500 min 0 max 1000");
-                say("uciok");
-            }
-            Some("isready") => say("readyok"),
-            Some("setoption") if words.len() >= 5 => match words[2] {
-                "Variant" => variant = words[4].to_string(),
-                "NoCaptureLimit" => {
-                    eprintln!("fake engine: NoCaptureLimit is no Dobutsu rule");
-                    std::process::exit(5);
-                }
-                _ => {}
-            },
-            Some("position") => {
-                if variant != "dobutsu" {
-                    eprintln!("fake engine: not told Variant dobutsu");
-                    std::process::exit(5);
-                }
-                let cut = words.iter().position(|&w| w == "moves");
-                let moves = cut.map_or(&[][..], |i| &words[i + 1..]);
-                let start = if words.get(1) == Some(&"fen") {
-                    let fen = words[2..cut.unwrap_or(words.len())].join(" ");
-                    Position::parse_position(&fen, &rules).unwrap()
-                } else {
-                    <Position as perfectplay::game::Game>::start(&rules)
-                };
-                let moves = start.parse_moves(moves).unwrap();
-                game = GameState::new(start, rules);
-                game.play_all(&moves).unwrap();
-            }
-            Some("go") => {
-                gos += 1;
-                if gos == fault_at {
-                    say(&format!("bestmove {}", illegal_move(game.position())));
-                    continue;
-                }
-                match game.legal_moves().first() {
-                    Some(mv) => say(&format!("bestmove {mv}")),
-                    None => say("bestmove 0000"),
-                }
-            }
-            Some("quit") => return,
-            _ => {}
-        }
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -264,9 +121,9 @@ fn dobutsu_illegal_move_forfeits() {
             "--variant",
             "dobutsu",
             "--engine",
-            &fake_engine_command("illegal:2"),
+            &fake_engine::command("dobutsu", "illegal:2"),
             "--engine",
-            &fake_engine_command("first"),
+            &fake_engine::command("dobutsu", "first"),
             "--games",
             "2",
             "--ogn",

@@ -10,9 +10,7 @@
 //! past an end by the rules is refused with one `info string error` saying the game is over, and
 //! then there is no position (`d` says so) until the next valid `position`.
 
-mod common;
-
-use common::{parse_info, Engine};
+use crate::common::{parse_info, Engine};
 use perfectplay::bench::BENCH_GAMES;
 use perfectplay::oware::{parse_moves, Board, GameState, Move, Rules};
 

@@ -1,17 +1,15 @@
 //! End-to-end tests of the protocol: they start the built binary and check whole transcripts.
 //!
-//! Every read has a timeout (see `common::Engine`), so a missing reply fails the test instead of
+//! Every read has a timeout (see `crate::common::Engine`), so a missing reply fails the test instead of
 //! hanging it. Exact search figures (depth, nodes, score, pv) are recorded here on purpose: the
 //! search is deterministic on a node or depth budget, and these numbers change only when its
 //! behaviour does. If a deliberate change to the search moves them, update them here.
-
-mod common;
 
 use std::io::Cursor;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use common::{parse_info, transcript, without_timing, Engine, Info};
+use crate::common::{parse_info, transcript, without_timing, Engine, Info};
 use perfectplay::oware::{parse_moves, Board, GameState, Move, Rules};
 
 const START: &str = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S";

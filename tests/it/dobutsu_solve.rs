@@ -1,13 +1,11 @@
 //! The Dobutsu Shogi solver checked against a brute-force solver on reduced piece sets (always
 //! run), and the full analysis against Tanaka's figures (ignored: it takes minutes).
 
-mod common;
-
 use std::collections::HashMap;
 
 use std::path::PathBuf;
 
-use common::Engine;
+use crate::common::Engine;
 use perfectplay::arena::pgn;
 use perfectplay::dobutsu::Rules;
 use perfectplay::game::{Game, Notation};
@@ -764,7 +762,7 @@ fn engine_plays_the_start_out(solution: &Solution, path: &std::path::Path) {
 fn matches_against_the_plain_search(solution: &Solution, path: &std::path::Path) {
     let engine = format!(
         "env 'XDG_DATA_HOME={}' '{}' --option AutoSolve=false",
-        common::NO_DATA,
+        crate::common::NO_DATA,
         env!("CARGO_BIN_EXE_perfectplay")
     );
     let mut games = 0;
@@ -871,7 +869,7 @@ fn a_bad_preset_solution_is_a_warning_and_table_needs_probe() {
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
         .args(["--option", "Variant=dobutsu", "--option"])
         .arg(format!("SolutionPath={}", missing.display()))
-        .env("XDG_DATA_HOME", common::NO_DATA)
+        .env("XDG_DATA_HOME", crate::common::NO_DATA)
         .env_remove("RUST_LOG")
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())

@@ -2,7 +2,6 @@
 //!
 //! Every read has a timeout, so a test that expects a reply that never comes fails with what it
 //! did get instead of hanging.
-#![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -314,4 +313,15 @@ pub fn without_timing(line: &str) -> String {
     }
     words.join(" ")
 }
+pub mod arena;
+pub mod perft_file;
 pub mod web;
+
+/// A fresh, empty directory `name` under Cargo's temporary directory for integration tests
+/// (inside `target/`); what an earlier run left there is removed first.
+pub fn fresh_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
