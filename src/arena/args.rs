@@ -4,9 +4,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use anyhow::{bail, Context};
-
 use crate::arena::client::{split_command, EngineSpec};
+use crate::arena::error::{LimitError, MatchError};
 use crate::arena::games::Refereed;
 use crate::arena::runner::{
     parse_openings, random_openings, MatchConfig, SearchLimit, TimeControl,
@@ -148,12 +147,12 @@ pub struct MatchArgs {
 pub(super) fn match_config<G: Refereed>(
     args: &MatchArgs,
     rules: G::Rules,
-) -> anyhow::Result<MatchConfig<G>> {
+) -> Result<MatchConfig<G>, MatchError> {
     if args.engines.len() != 2 {
-        bail!(
+        return Err(MatchError::Options(format!(
             "a match needs exactly two --engine options (found {})",
             args.engines.len()
-        );
+        )));
     }
     let mut engines = [EngineSpec::default(), EngineSpec::default()];
     for (spec, command) in engines.iter_mut().zip(&args.engines) {
@@ -161,9 +160,9 @@ pub(super) fn match_config<G: Refereed>(
     }
     for option in &args.options {
         let (targets, setting) = engine_target(option)?;
-        let (name, value) = setting
-            .split_once('=')
-            .with_context(|| format!("--option '{option}' is not [N:]NAME=VALUE"))?;
+        let (name, value) = setting.split_once('=').ok_or_else(|| {
+            MatchError::Options(format!("--option '{option}' is not [N:]NAME=VALUE"))
+        })?;
         for t in targets {
             engines[t]
                 .options
@@ -173,7 +172,9 @@ pub(super) fn match_config<G: Refereed>(
     for name in &args.names {
         let (targets, value) = engine_target(name)?;
         if targets.len() != 1 {
-            bail!("--name '{name}' must say which engine: 1:NAME or 2:NAME");
+            return Err(MatchError::Options(format!(
+                "--name '{name}' must say which engine: 1:NAME or 2:NAME"
+            )));
         }
         engines[targets[0]].name = Some(value.to_string());
     }
@@ -189,25 +190,39 @@ pub(super) fn match_config<G: Refereed>(
     for text in &args.limits {
         let (targets, spec) = engine_target(text)?;
         if targets.len() != 1 {
-            bail!("--limit '{text}' must say which engine: 1:KIND=VALUE or 2:KIND=VALUE");
+            return Err(MatchError::Options(format!(
+                "--limit '{text}' must say which engine: 1:KIND=VALUE or 2:KIND=VALUE"
+            )));
         }
         let engine = targets[0];
         if std::mem::replace(&mut set[engine], true) {
-            bail!("--limit: engine {} is given two limits", engine + 1);
+            return Err(MatchError::Options(format!(
+                "--limit: engine {} is given two limits",
+                engine + 1
+            )));
         }
-        limits[engine] = engine_limit(spec).with_context(|| format!("--limit '{text}'"))?;
+        limits[engine] = engine_limit(spec).map_err(|source| MatchError::Limit {
+            text: text.clone(),
+            source,
+        })?;
     }
     let pairs = args.games.div_ceil(2);
     let openings = match &args.openings {
         Some(path) => {
-            let text = fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            parse_openings::<G>(&text, &rules).with_context(|| format!("in {}", path.display()))?
+            let text = fs::read_to_string(path).map_err(|source| MatchError::File {
+                action: "read",
+                path: path.clone(),
+                source,
+            })?;
+            parse_openings::<G>(&text, &rules).map_err(|source| MatchError::Openings {
+                path: path.clone(),
+                source,
+            })?
         }
         None => random_openings::<G>(pairs.max(1), args.opening_plies, args.seed, &rules),
     };
     let sprt = match &args.sprt {
-        Some(words) => Some(Sprt::from_words(words.iter().map(String::as_str)).context("--sprt")?),
+        Some(words) => Some(Sprt::from_words(words.iter().map(String::as_str))?),
         None => None,
     };
     let fallback_names = [0, 1].map(|i| {
@@ -234,43 +249,42 @@ pub(super) fn match_config<G: Refereed>(
 }
 
 /// One engine's limit from `--limit N:KIND=VALUE` (the `KIND=VALUE` or `go` part).
-fn engine_limit(spec: &str) -> anyhow::Result<SearchLimit> {
+fn engine_limit(spec: &str) -> Result<SearchLimit, LimitError> {
     if spec.trim() == "go" {
         return Ok(SearchLimit::EngineDefault);
     }
-    let (kind, value) = spec
-        .split_once('=')
-        .context("expected KIND=VALUE (nodes=N, depth=D, movetime=MS, tc=SECONDS[+INC]) or go")?;
+    let (kind, value) = spec.split_once('=').ok_or(LimitError::Form)?;
     let value = value.trim();
-    let positive = |what: &str| -> anyhow::Result<u64> {
-        match value.parse::<u64>() {
-            Ok(n) if n >= 1 => Ok(n),
-            _ => bail!("{what} must be a whole number of at least 1 (found '{value}')"),
-        }
+    let positive = |what: &'static str| match value.parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(LimitError::NotPositive {
+            what,
+            value: value.to_string(),
+        }),
     };
     Ok(match kind.trim() {
         "nodes" => SearchLimit::Nodes(positive("nodes")?),
-        "depth" => {
-            SearchLimit::Depth(u32::try_from(positive("depth")?).context("depth is too large")?)
-        }
+        "depth" => SearchLimit::Depth(
+            u32::try_from(positive("depth")?).map_err(|_| LimitError::DepthTooLarge)?,
+        ),
         "movetime" => SearchLimit::MoveTime(
             value
                 .parse()
-                .with_context(|| format!("movetime must be milliseconds (found '{value}')"))?,
+                .map_err(|_| LimitError::MoveTime(value.to_string()))?,
         ),
         "tc" => SearchLimit::Clock(value.parse()?),
-        other => bail!("unknown limit '{other}' (nodes, depth, movetime, tc or go)"),
+        other => return Err(LimitError::Unknown(other.to_string())),
     })
 }
 
 /// Splits `N:REST` into the engine index and the rest; without a valid `N:` prefix, both engines.
-fn engine_target(text: &str) -> anyhow::Result<(Vec<usize>, &str)> {
+fn engine_target(text: &str) -> Result<(Vec<usize>, &str), MatchError> {
     match text.split_once(':') {
         Some(("1", rest)) => Ok((vec![0], rest)),
         Some(("2", rest)) => Ok((vec![1], rest)),
-        Some((n, _)) if !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) => {
-            bail!("'{text}': engine number must be 1 or 2")
-        }
+        Some((n, _)) if !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) => Err(
+            MatchError::Options(format!("'{text}': engine number must be 1 or 2")),
+        ),
         _ => Ok((vec![0, 1], text)),
     }
 }
@@ -317,7 +331,7 @@ mod tests {
             .args
     }
 
-    fn quiet(args: MatchArgs) -> anyhow::Result<MatchReport> {
+    fn quiet(args: MatchArgs) -> Result<MatchReport, MatchError> {
         run_match(args, &AtomicBool::new(false), &mut |_| {})
     }
 

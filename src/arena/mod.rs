@@ -22,6 +22,7 @@
 pub mod args;
 pub mod client;
 pub mod dobutsu;
+pub mod error;
 pub mod games;
 pub mod oware;
 pub mod record;
@@ -31,6 +32,7 @@ pub mod runner;
 pub mod stats;
 
 pub use args::MatchArgs;
+pub use error::{LimitError, MatchError};
 pub use record::{ogn, pgn};
 pub use report::{
     progress_message, MatchEvent, MatchReport, MatchStart, MatchSummary, ReplaySummary,
@@ -40,8 +42,6 @@ use std::fs;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
-
-use anyhow::{bail, Context};
 
 use crate::game::CycleRule;
 use crate::variant::Variant;
@@ -99,18 +99,19 @@ pub fn run_match(
     args: MatchArgs,
     interrupt: &AtomicBool,
     on_event: &mut dyn FnMut(MatchEvent<'_>),
-) -> anyhow::Result<MatchReport> {
+) -> Result<MatchReport, MatchError> {
     if args.repetitions < 2 {
-        bail!(
+        return Err(MatchError::Options(format!(
             "--repetitions must be at least 2 (found {})",
             args.repetitions
-        );
+        )));
     }
     if args.variant == Variant::Dobutsu && args.no_capture_limit.is_some() {
-        bail!(
+        return Err(MatchError::Options(
             "--no-capture-limit is an Oware rule: Dobutsu has no ply limit (its cycle rule is \
              --repetitions)"
-        );
+                .to_string(),
+        ));
     }
     let cycle = CycleRule {
         repetitions: args.repetitions,
@@ -123,10 +124,10 @@ pub fn run_match(
     }
     if let (Some(openings), Some(ogn)) = (&args.openings, &args.ogn) {
         if same_file(openings, ogn) {
-            bail!(
+            return Err(MatchError::Options(format!(
                 "--openings and --ogn name the same file ({}): the records would replace the openings",
                 ogn.display()
-            );
+            )));
         }
     }
     let variant = args.variant;
@@ -148,9 +149,9 @@ struct PlayMatch<'a> {
     on_event: &'a mut dyn FnMut(MatchEvent<'_>),
 }
 impl VisitRefereed for PlayMatch<'_> {
-    type Output = anyhow::Result<MatchReport>;
+    type Output = Result<MatchReport, MatchError>;
 
-    fn visit<G: Refereed>(self, rules: G::Rules) -> anyhow::Result<MatchReport> {
+    fn visit<G: Refereed>(self, rules: G::Rules) -> Result<MatchReport, MatchError> {
         let PlayMatch {
             args,
             interrupt,
@@ -206,10 +207,10 @@ impl VisitRefereed for PlayMatch<'_> {
 /// Starts both engines for the first games. An engine that cannot start does not keep the other
 /// from being tried: the error names every engine that failed, so that one run shows all that is
 /// wrong with the options.
-fn start_both<G: Refereed>(config: &MatchConfig<G>) -> anyhow::Result<[Engine; 2]> {
+fn start_both<G: Refereed>(config: &MatchConfig<G>) -> Result<[Engine; 2], MatchError> {
     let started = [0, 1].map(|i| {
-        config.start_engine(i, None).map_err(|e| {
-            let what = match e {
+        config.start_engine(i, None).map_err(|source| {
+            let what = match source {
                 EngineError::UnknownOptions { .. } | EngineError::RefusedOption { .. } => {
                     "cannot play with the options given"
                 }
@@ -219,14 +220,18 @@ fn start_both<G: Refereed>(config: &MatchConfig<G>) -> anyhow::Result<[Engine; 2
                 EngineError::RefusedRule { .. } => "cannot play by the referee's rules",
                 _ => "did not start",
             };
-            let command = &config.engines[i].command;
-            anyhow::Error::new(e).context(format!("engine {} ('{command}') {what}", i + 1))
+            MatchError::Engine {
+                number: i + 1,
+                command: config.engines[i].command.clone(),
+                what,
+                source: Box::new(source),
+            }
         })
     });
     match started {
         [Ok(a), Ok(b)] => Ok([a, b]),
         [Err(e), Ok(_)] | [Ok(_), Err(e)] => Err(e),
-        [Err(a), Err(b)] => bail!("{a:#}\n{b:#}"),
+        [Err(a), Err(b)] => Err(MatchError::BothEngines(Box::new(a), Box::new(b))),
     }
 }
 
@@ -234,11 +239,18 @@ fn start_both<G: Refereed>(config: &MatchConfig<G>) -> anyhow::Result<[Engine; 2
 /// has the tag `[Variant "dobutsu"]`, or any file with `--variant dobutsu`, is read as PGN of
 /// Dobutsu games; others as OGN under `variant`'s Oware rules (records' own tags take
 /// precedence).
-fn replay_file(path: &Path, variant: Variant, cycle: CycleRule) -> anyhow::Result<ReplaySummary> {
-    let text =
-        fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+fn replay_file(
+    path: &Path,
+    variant: Variant,
+    cycle: CycleRule,
+) -> Result<ReplaySummary, MatchError> {
+    let text = fs::read_to_string(path).map_err(|source| MatchError::File {
+        action: "read",
+        path: path.to_path_buf(),
+        source,
+    })?;
     if text.trim().is_empty() {
-        bail!("{} holds no game records", path.display());
+        return Err(MatchError::NoRecords(path.to_path_buf()));
     }
     let tagged = pgn::first_variant_tag(&text).and_then(|v| v.parse::<Variant>().ok());
     let variant = match tagged {
@@ -255,11 +267,14 @@ struct ReplayFile<'a> {
 }
 
 impl VisitRefereed for ReplayFile<'_> {
-    type Output = anyhow::Result<ReplaySummary>;
+    type Output = Result<ReplaySummary, MatchError>;
 
-    fn visit<G: Refereed>(self, rules: G::Rules) -> anyhow::Result<ReplaySummary> {
-        let checked = G::replay_records(self.text, &rules)
-            .with_context(|| format!("in {}", self.path.display()))?;
+    fn visit<G: Refereed>(self, rules: G::Rules) -> Result<ReplaySummary, MatchError> {
+        let checked =
+            G::replay_records(self.text, &rules).map_err(|source| MatchError::Records {
+                path: self.path.to_path_buf(),
+                source,
+            })?;
         summarize_replays(checked, G::PLAYER_NAMES)
     }
 }

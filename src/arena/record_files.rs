@@ -8,7 +8,7 @@ use std::io::{self, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use anyhow::{bail, Context};
+use crate::arena::MatchError;
 
 /// Where a match's records go (the `--ogn` file, the `--ogn-dir` folder), and what reached them.
 pub(super) struct RecordWriter {
@@ -25,15 +25,24 @@ impl RecordWriter {
     /// # Errors
     /// A file that cannot be created or written, or is locked by another match; a folder that
     /// cannot be created.
-    pub(super) fn open(file: Option<&Path>, dir: Option<&Path>) -> anyhow::Result<RecordWriter> {
+    pub(super) fn open(
+        file: Option<&Path>,
+        dir: Option<&Path>,
+    ) -> Result<RecordWriter, MatchError> {
+        let failed = |action, path: &Path| {
+            let path = path.to_path_buf();
+            move |source| MatchError::File {
+                action,
+                path,
+                source,
+            }
+        };
         let mut opened = file.map(RecordFile::open).transpose()?;
         if let (Some(opened), Some(path)) = (opened.as_mut(), file) {
-            opened
-                .start()
-                .with_context(|| format!("cannot write {}", path.display()))?;
+            opened.start().map_err(failed("write", path))?;
         }
         if let Some(dir) = dir {
-            fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+            fs::create_dir_all(dir).map_err(failed("create", dir))?;
         }
         Ok(RecordWriter {
             file: opened,
@@ -88,19 +97,22 @@ struct RecordFile {
 impl RecordFile {
     /// Opens `path` for writing without truncating it, and locks it; [`RecordFile::start`]
     /// empties it.
-    fn open(path: &Path) -> anyhow::Result<RecordFile> {
+    fn open(path: &Path) -> Result<RecordFile, MatchError> {
         let file = fs::OpenOptions::new()
             .write(true)
             .create(true)
             .truncate(false)
             .open(path)
-            .with_context(|| format!("cannot create {}", path.display()))?;
+            .map_err(|source| MatchError::File {
+                action: "create",
+                path: path.to_path_buf(),
+                source,
+            })?;
         match file.try_lock() {
             Ok(()) => {}
-            Err(fs::TryLockError::WouldBlock) => bail!(
-                "{} is locked by another program (another match writing its records?)",
-                path.display()
-            ),
+            Err(fs::TryLockError::WouldBlock) => {
+                return Err(MatchError::Locked(path.to_path_buf()))
+            }
             Err(fs::TryLockError::Error(e)) => {
                 // A file system without locks (some network mounts): write unlocked.
                 log::warn!("cannot lock {}: {e}", path.display());

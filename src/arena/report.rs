@@ -6,8 +6,6 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::time::Duration;
 
-use anyhow::bail;
-
 use crate::arena::client::{Engine, EngineSpec, RuleSettings};
 use crate::arena::record::Checked;
 use crate::arena::record_files::RecordsWritten;
@@ -416,7 +414,7 @@ pub fn progress_message(names: &[String; 2], tally: &Tally, sprt: Option<&Sprt>)
 pub(super) fn summarize_replays(
     checked: Vec<Checked>,
     players: [&'static str; 2],
-) -> anyhow::Result<ReplaySummary> {
+) -> Result<ReplaySummary, crate::arena::MatchError> {
     let mut summary = ReplaySummary {
         games: checked.len(),
         sides: players,
@@ -486,12 +484,11 @@ pub(super) fn summarize_replays(
     }
     summary.players = head_to_head;
     if !errors.is_empty() {
-        bail!(
-            "{} of {} games do not replay:\n{}",
-            errors.len(),
-            checked.len(),
-            errors.join("\n")
-        );
+        return Err(crate::arena::MatchError::Replays {
+            count: errors.len(),
+            total: checked.len(),
+            lines: errors,
+        });
     }
     Ok(summary)
 }

@@ -160,7 +160,7 @@ impl Game for Position {
                 .into(),
             run: Box::new(move || {
                 let (solution, figures) = solve::analyse(&Position::start(), &crate::retro::Silent);
-                file::save(&solution, &figures, &target).map_err(|e| e.to_string())
+                file::save(&solution, &figures, &target)
             }),
         })
     }

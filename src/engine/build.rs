@@ -101,7 +101,7 @@ impl Build {
             let mut state = state.lock().unwrap_or_else(PoisonError::into_inner);
             *state = match result {
                 Ok(()) => State::Done,
-                Err(e) => State::Failed(e),
+                Err(e) => State::Failed(e.to_string()),
             };
         });
         Ok((started, Some(note)))

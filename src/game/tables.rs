@@ -28,7 +28,7 @@ pub struct TablesBuild {
     /// cores, under 300 MiB)`).
     pub description: String,
     /// Builds and writes the file; the error says why it could not.
-    pub run: Box<dyn FnOnce() -> Result<(), String> + Send>,
+    pub run: Box<dyn FnOnce() -> Result<(), crate::retro::file::TableError> + Send>,
 }
 
 impl std::fmt::Debug for TablesBuild {
@@ -145,7 +145,7 @@ pub trait Oracle<G: Game>: Send + Sync {
     /// gone, so a front end checks before each search and drops the tables when it fails (a
     /// file cut between the check and the read still does). The error names the file. The
     /// default (no file): always whole.
-    fn check_files(&self) -> Result<(), String> {
+    fn check_files(&self) -> Result<(), crate::retro::file::TableError> {
         Ok(())
     }
 

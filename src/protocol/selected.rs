@@ -19,6 +19,25 @@ use crate::variant::{Variant, VisitGame};
 /// The error when there is no position: the last `position` command was refused.
 pub(crate) const NO_POSITION: &str = "no valid position (the last 'position' command was refused)";
 
+/// Why a `position` command was refused, or why a command needing a position has none.
+#[derive(Debug, thiserror::Error)]
+pub enum PositionError {
+    /// The start position or a move word does not read in the game's notation.
+    #[error(transparent)]
+    Notation(Box<dyn std::error::Error + Send + Sync>),
+    /// Move `number` (1-based) of the list is not legal where it is played.
+    #[error("move {number} of the list: {reason}")]
+    Move {
+        /// 1-based.
+        number: usize,
+        /// What the rules say.
+        reason: crate::game::PlayError,
+    },
+    /// The last `position` command was refused.
+    #[error("{NO_POSITION}")]
+    NoPosition,
+}
+
 /// What `go` did.
 pub(crate) enum Go {
     /// No search was started: the lines to write (ending with `bestmove`).
@@ -51,13 +70,13 @@ pub(crate) trait SelectedGame: Send {
     fn load_stale_tables(&mut self) -> Option<String>;
     /// `position`: the game from `start` (`None` for the start position) with `moves`. On error
     /// there is no position until the next valid one.
-    fn set_position(&mut self, start: Option<&str>, moves: &[&str]) -> Result<(), String>;
+    fn set_position(&mut self, start: Option<&str>, moves: &[&str]) -> Result<(), PositionError>;
     /// Forgets the position (after a `position` line that could not be read).
     fn forget_position(&mut self);
     /// The `legal` reply.
-    fn legal(&self) -> Result<String, String>;
+    fn legal(&self) -> Result<String, PositionError>;
     /// The `d` reply.
-    fn display(&self) -> Result<String, String>;
+    fn display(&self) -> Result<String, PositionError>;
     /// The game so far as text: the start position (`None` for the start position) and the moves.
     fn game_text(&self) -> Option<(Option<String>, Vec<String>)>;
     /// Makes a new transposition table of `megabytes` MiB; returns the `info string` saying what
@@ -160,18 +179,20 @@ impl<G: Notation> GameEngine<G> {
         self.searcher.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn replay(&self, start: Option<&str>, moves: &[&str]) -> Result<GameState<G>, String> {
+    fn replay(&self, start: Option<&str>, moves: &[&str]) -> Result<GameState<G>, PositionError> {
         let rules = &self.settings.rules;
+        let notation = |e: G::Error| PositionError::Notation(Box::new(e));
         let (start, counters) = match start {
-            Some(text) => {
-                G::parse_position_with_counters(text, rules).map_err(|e| e.to_string())?
-            }
+            Some(text) => G::parse_position_with_counters(text, rules).map_err(notation)?,
             None => (G::start(rules), Default::default()),
         };
-        let moves = start.parse_moves(moves).map_err(|e| e.to_string())?;
+        let moves = start.parse_moves(moves).map_err(notation)?;
         let mut game = GameState::with_counters(start, counters, rules.clone());
         game.play_all_past_cycle_end(&moves)
-            .map_err(|(i, e)| format!("move {} of the list: {e}", i + 1))?;
+            .map_err(|(i, reason)| PositionError::Move {
+                number: i + 1,
+                reason,
+            })?;
         Ok(game)
     }
 }
@@ -218,7 +239,9 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
             Ok(game) => self.game = Some(game),
             Err(e) => {
                 self.game = Some(GameState::from_start(self.settings.rules.clone()));
-                lines.push(info_line(&Note::RulesReset { error: e }));
+                lines.push(info_line(&Note::RulesReset {
+                    error: e.to_string(),
+                }));
             }
         }
         Some(Ok(lines))
@@ -252,7 +275,7 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
             .map(info_line)
     }
 
-    fn set_position(&mut self, start: Option<&str>, moves: &[&str]) -> Result<(), String> {
+    fn set_position(&mut self, start: Option<&str>, moves: &[&str]) -> Result<(), PositionError> {
         match self.replay(start, moves) {
             Ok(game) => {
                 self.game = Some(game);
@@ -269,8 +292,8 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
         self.game = None;
     }
 
-    fn legal(&self) -> Result<String, String> {
-        let game = self.game.as_ref().ok_or(NO_POSITION)?;
+    fn legal(&self) -> Result<String, PositionError> {
+        let game = self.game.as_ref().ok_or(PositionError::NoPosition)?;
         let moves: Vec<String> = game
             .moves_past_cycle_end()
             .iter()
@@ -279,8 +302,8 @@ impl<G: Notation> SelectedGame for GameEngine<G> {
         Ok(format!("legal {}", moves.join(" ")).trim_end().to_string())
     }
 
-    fn display(&self) -> Result<String, String> {
-        let game = self.game.as_ref().ok_or(NO_POSITION)?;
+    fn display(&self) -> Result<String, PositionError> {
+        let game = self.game.as_ref().ok_or(PositionError::NoPosition)?;
         Ok(crate::protocol::format_board(game))
     }
 

@@ -425,7 +425,7 @@ impl<W: Write> Session<W> {
                         lines.push(format!(
                             "info string the current game is not legal under the new rules \
                              ({}); the position is reset to the start",
-                            crate::game::quoted(&e)
+                            crate::game::quoted(&e.to_string())
                         ));
                     }
                 }

@@ -489,7 +489,7 @@ pub struct Checked {
     /// The `Round` tag.
     pub round: String,
     /// What the replay found, or why the record does not replay.
-    pub outcome: Result<CheckedOutcome, String>,
+    pub outcome: Result<CheckedOutcome, ReplayError>,
 }
 
 /// What the replay of a record that replays found.
@@ -513,13 +513,11 @@ impl Checked {
         Checked {
             names: R::PLAYER_TAGS.map(|name| tag(tags, name).unwrap_or("?").to_string()),
             round: tag(tags, "Round").unwrap_or("?").to_string(),
-            outcome: replayed
-                .map(|r| CheckedOutcome {
-                    ended_by_rules: r.end.is_some(),
-                    forfeit: r.forfeit,
-                    winner: r.winner.map(|w| w.map(Player::index)),
-                })
-                .map_err(|e| e.to_string()),
+            outcome: replayed.map(|r| CheckedOutcome {
+                ended_by_rules: r.end.is_some(),
+                forfeit: r.forfeit,
+                winner: r.winner.map(|w| w.map(Player::index)),
+            }),
         }
     }
 }

@@ -234,8 +234,8 @@ impl crate::game::Oracle<Position> for Solution {
         Solution::probe(self, pos).map(|v| (v.outcome, u32::from(v.plies)))
     }
 
-    fn check_files(&self) -> Result<(), String> {
-        self.storage.check_length().map_err(|e| e.to_string())
+    fn check_files(&self) -> Result<(), crate::retro::file::TableError> {
+        self.storage.check_length()
     }
 }
 

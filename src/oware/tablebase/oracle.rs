@@ -262,9 +262,9 @@ impl Oracle<Board> for TableOracle {
         }
     }
 
-    fn check_files(&self) -> Result<(), String> {
+    fn check_files(&self) -> Result<(), crate::retro::file::TableError> {
         match &self.source {
-            Source::Files(tb) => tb.check_files().map_err(|e| e.to_string()),
+            Source::Files(tb) => tb.check_files(),
             Source::Lazy(_) => Ok(()),
         }
     }
