@@ -9,7 +9,7 @@
 //!
 //! `generate` plays perfectplay against itself from random openings (`--opening-plies` random
 //! legal moves drawn from `--seed` by the match runner's opening generator) at `--nodes` nodes a
-//! move with the evaluation `--weights` (`fitted`, the default, or `hand-set`), so that the
+//! move with the evaluation `--weights` (`fitted`, the linear one and the default, `hand-set` or `network`), so that the
 //! positions are the kind the search meets, `--random` percent of the moves played at random to
 //! spread the games (the labels are exact whatever the play); and writes every position after the opening that
 //! is quiet (the side to move has no capture: the static evaluation is what the search would
@@ -67,7 +67,7 @@ enum Command {
         /// Seed of the random openings.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// The evaluation that plays: `fitted` or `hand-set`.
+        /// The evaluation that plays: `fitted` (linear), `hand-set` or `network`.
         #[arg(long, default_value = "fitted")]
         weights: String,
         /// Percent of the moves after the opening played at random (drawn from the seed and
@@ -104,9 +104,10 @@ fn main() -> anyhow::Result<()> {
             solution,
         } => {
             let weights = match weights.as_str() {
-                "fitted" => Weights::default(),
+                "fitted" => Weights::linear(),
                 "hand-set" => Weights::hand_set(),
-                other => bail!("--weights: '{other}' is not fitted or hand-set"),
+                "network" => Weights::default(),
+                other => bail!("--weights: '{other}' is not fitted, hand-set or network"),
             };
             let path = match solution {
                 Some(path) => path,

@@ -75,11 +75,15 @@ pub fn feature_names() -> Vec<String> {
     names
 }
 
-/// The evaluation's weights, one per feature ([`feature`]), in hundredths of a Chick.
+/// The evaluation's weights, one per feature ([`feature`]), in hundredths of a Chick, and
+/// whether the search evaluates with the network instead ([`crate::dobutsu::net`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Weights {
     /// The weight of each feature.
     pub table: [i32; FEATURES],
+    /// The search evaluates with the built-in network, not with `table` (the `EvalNetwork`
+    /// option).
+    pub network: bool,
 }
 
 /// The fitted weights (`examples/tune_dobutsu.rs fit`, docs/evaluation.md).
@@ -96,9 +100,12 @@ const FITTED: [i32; FEATURES] = [
 ];
 
 impl Default for Weights {
-    /// The fitted weights.
+    /// The network, with the fitted weights behind it when it is turned off.
     fn default() -> Self {
-        Weights { table: FITTED }
+        Weights {
+            table: FITTED,
+            network: true,
+        }
     }
 }
 
@@ -122,7 +129,10 @@ impl Weights {
         table[feature::TRY] = 900;
         table[feature::LION_NET] = -20;
         table[feature::MOBILITY] = 20;
-        Weights { table }
+        Weights {
+            table,
+            network: false,
+        }
     }
 
     /// Material only: the hand-set piece values on the board and in hand, every other weight
@@ -135,7 +145,18 @@ impl Weights {
         for w in &mut table[feature::TEMPO..] {
             *w = 0;
         }
-        Weights { table }
+        Weights {
+            table,
+            network: false,
+        }
+    }
+
+    /// The fitted linear evaluation, without the network.
+    pub fn linear() -> Weights {
+        Weights {
+            network: false,
+            ..Weights::default()
+        }
     }
 
     /// The mobility weight (the `Mobility` option).
@@ -168,7 +189,8 @@ impl Sink for [i32; FEATURES] {
     }
 }
 
-/// The evaluation of `pos` from the side to move: the features weighted by `w`.
+/// The linear evaluation of `pos` from the side to move: the features weighted by `w` (whatever
+/// `w.network` says; [`Weights::network`] is the search's choice, made in `Game::evaluate`).
 #[inline]
 pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
     let mut sum = Sum {

@@ -80,8 +80,15 @@ impl Game for Position {
                 |s| OptionValue::Spin(s.rules.cycle.repetitions.into()),
                 |s, v| s.rules.cycle.repetitions = v.spin() as u32,
             ),
+            // The trained network (`crate::dobutsu::net`); false evaluates with the linear
+            // weights (the fitted ones unless other options changed them).
+            OptionDecl::check(
+                "EvalNetwork",
+                |s| OptionValue::Check(s.weights.network),
+                |s, v| s.weights.network = v.check(),
+            ),
             // The baseline of evaluation matches: the piece values alone
-            // (`Weights::material_only`); false restores the positional terms' defaults.
+            // (`Weights::material_only`, no network); false restores the defaults.
             OptionDecl::check(
                 "MaterialOnly",
                 |s| OptionValue::Check(s.weights == Weights::material_only()),
@@ -209,7 +216,11 @@ impl Game for Position {
     }
     #[inline]
     fn evaluate(&self, weights: &Weights) -> i32 {
-        evaluate(self, weights)
+        if weights.network {
+            crate::dobutsu::net::evaluate(self)
+        } else {
+            evaluate(self, weights)
+        }
     }
     #[inline]
     fn key(&self) -> u64 {

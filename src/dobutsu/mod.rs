@@ -86,6 +86,7 @@
 
 pub mod eval;
 mod game;
+pub mod net;
 mod notation;
 mod position;
 pub mod solve;

@@ -456,7 +456,7 @@ fn full_analysis_reproduces_tanaka_and_plays_perfectly() {
     }
 }
 
-/// The fitted evaluation (`Weights::default`) against the hand-set one it replaced, on the quiet
+/// The fitted evaluation (`Weights::linear`) against the hand-set one it replaced, on the quiet
 /// positions (no capture for the side to move) that end 10,000 random walks from the start (of
 /// up to 59 plies, each a random move that does not leave the Lion to be taken), which the
 /// tuner's self-play games did not draw from: the mean squared error of `sigmoid(K × eval)`
@@ -465,7 +465,7 @@ fn full_analysis_reproduces_tanaka_and_plays_perfectly() {
 /// positions: 0.0464 against 0.0743).
 fn the_fitted_evaluation_predicts_the_solution_better(solution: &Solution) {
     use perfectplay::dobutsu::eval::{evaluate, Weights};
-    let (fitted, hand_set) = (Weights::default(), Weights::hand_set());
+    let (fitted, hand_set) = (Weights::linear(), Weights::hand_set());
     let k = 0.006;
     let mut rng = Rng(7);
     let mut moves = Vec::new();
