@@ -72,23 +72,54 @@ fn seen_from(bits: u16, me: Player) -> u16 {
 /// The active inputs of `pos` ([`input`]) into `out`; returns how many.
 #[inline]
 pub fn active_inputs(pos: &Position, out: &mut [u16; MAX_ACTIVE]) -> usize {
-    let mut n = 0;
-    for_each_input(pos, |i| {
-        out[n] = i as u16;
-        n += 1;
-    });
-    n
+    let mut list = List { out, n: 0 };
+    for_each_input(pos, &mut list);
+    list.n
 }
 
-/// Calls `f` with each active input of `pos` ([`input`]): what [`active_inputs`] lists and the
-/// inference adds up, without a list in between.
+/// What is done with each active input: listed ([`active_inputs`]) or added up (the
+/// inference). A trait with an always-inlined method rather than a closure, so that the
+/// inference's adds are compiled into its AVX2 version whatever the compiler's inlining says.
+trait Inputs {
+    fn add(&mut self, input: usize);
+}
+
+struct List<'a> {
+    out: &'a mut [u16; MAX_ACTIVE],
+    n: usize,
+}
+
+impl Inputs for List<'_> {
+    #[inline(always)]
+    fn add(&mut self, input: usize) {
+        self.out[self.n] = input as u16;
+        self.n += 1;
+    }
+}
+
+/// The hidden sums, and the input weights they add.
+struct Sums<'a> {
+    acc: [i16; HIDDEN],
+    w1: &'a [[i16; HIDDEN]; INPUTS],
+}
+
+impl Inputs for Sums<'_> {
+    #[inline(always)]
+    fn add(&mut self, input: usize) {
+        for (a, w) in self.acc.iter_mut().zip(&self.w1[input]) {
+            *a += w;
+        }
+    }
+}
+
+/// Gives `sink` each active input of `pos` ([`input`]).
 #[inline(always)]
-fn for_each_input(pos: &Position, mut f: impl FnMut(usize)) {
+fn for_each_input(pos: &Position, sink: &mut impl Inputs) {
     let me = pos.side_to_move();
     let them = me.opponent();
     let mut push_bits = |base: usize, mut bits: u16| {
         while bits != 0 {
-            f(base + bits.trailing_zeros() as usize);
+            sink.add(base + bits.trailing_zeros() as usize);
             bits &= bits - 1;
         }
     };
@@ -274,12 +305,12 @@ impl Network {
 
     #[inline(always)]
     fn output_portable(&self, pos: &Position) -> i32 {
-        let mut acc = self.b1;
-        for_each_input(pos, |i| {
-            for (a, w) in acc.iter_mut().zip(&self.w1[i]) {
-                *a += w;
-            }
-        });
+        let mut sums = Sums {
+            acc: self.b1,
+            w1: &self.w1,
+        };
+        for_each_input(pos, &mut sums);
+        let acc = sums.acc;
         let mut out = 0;
         for (a, w) in acc.iter().zip(&self.w2) {
             out += i32::from((*a).clamp(0, QA as i16)) * i32::from(*w);
