@@ -10,10 +10,13 @@
 //!
 //! Positions are drawn uniformly from the solution's stored positions (every position reachable
 //! from the start that the rules do not decide at once, mirror images merged): a random index
-//! of the solution's index, kept if the solution stores it, mirrored at random. A separate
-//! draw gives the validation positions. Each is labelled with its value for the side to move
-//! (win 1, draw 1/2, loss 0), and with `--games FILE` (the lines of `tune_dobutsu generate`,
-//! `FEN<TAB>VALUE`) positions of played games are added to the training set.
+//! of the solution's index, kept if the solution stores it, mirrored at random; and positions
+//! met on walks from the start, of random moves (`--walks`) or half of them the linear
+//! evaluation's choice after one ply (`--guided-walks`). Separate draws before these give the
+//! validation positions, kept where the training set does not hold them. Each position is
+//! labelled with its value for the side to move (win 1, draw 1/2, loss 0). With `--games FILE`
+//! (the lines of `tune_dobutsu generate`, `FEN<TAB>VALUE`) positions of played games are added
+//! to the training set.
 //!
 //! The network's float twin is trained by Adam on minibatches to minimise the mean squared
 //! error between `sigmoid(logit)` and the label; then quantized (`Network::quantize`). The
@@ -46,6 +49,10 @@ struct Args {
     /// Training positions from random walks from the start (see `walk`).
     #[arg(long, default_value_t = 4_000_000)]
     walks: usize,
+    /// Training positions from guided walks (see `walk`): half the moves the linear evaluation's
+    /// best after one ply, half at random.
+    #[arg(long, default_value_t = 0)]
+    guided_walks: usize,
     /// Validation positions from random walks (apart from the training ones).
     #[arg(long, default_value_t = 20_000)]
     walk_validation: usize,
@@ -151,9 +158,11 @@ fn draw(solution: &Solution, count: usize, state: &mut u64) -> Samples {
 /// `count` positions met on random walks from the start: each walk a random length of up to 80
 /// plies, each ply a random legal move among those after which the rules do not decide the game
 /// (the Lion left en prise, a Try given up), every position after the first two plies kept with
-/// probability 1/4 (so that one walk gives few of the positions kept). These are closer to the
-/// positions of games than the uniform draw.
-fn walk(solution: &Solution, count: usize, state: &mut u64) -> Samples {
+/// probability 1/4 (so that one walk gives few of the positions kept). `guided`: half the moves
+/// (drawn at random) are instead the one after which the linear evaluation is best for the
+/// mover. These are closer to the positions of games than the uniform draw.
+fn walk(solution: &Solution, count: usize, guided: bool, state: &mut u64) -> Samples {
+    let linear = Weights::linear();
     let mut samples = Samples::default();
     let mut moves = Vec::new();
     while samples.len() < count {
@@ -166,9 +175,15 @@ fn walk(solution: &Solution, count: usize, state: &mut u64) -> Samples {
             if moves.is_empty() {
                 break;
             }
-            pos = pos
-                .play(moves[(splitmix(state) % moves.len() as u64) as usize])
-                .0;
+            let mut pick = (splitmix(state) % moves.len() as u64) as usize;
+            if guided && splitmix(state) & 1 == 0 {
+                // The move after which the enemy's evaluation is lowest (the first such).
+                let child = |m| -evaluate(&pos.play(m).0, &linear);
+                pick = (0..moves.len())
+                    .max_by_key(|&i| (child(moves[i]), std::cmp::Reverse(i)))
+                    .expect("a move");
+            }
+            pos = pos.play(moves[pick]).0;
             if ply >= 2 && splitmix(state).is_multiple_of(4) && samples.len() < count {
                 if let Some(v) = solution.probe(&pos) {
                     samples.push(&pos, label(v.outcome));
@@ -317,11 +332,14 @@ fn main() -> anyhow::Result<()> {
         file::load(&path).with_context(|| format!("loading the solution {}", path.display()))?;
     let mut state = args.seed;
     let valid = draw(&solution, args.validation, &mut state);
-    let valid_walks = walk(&solution, args.walk_validation, &mut state);
+    let valid_walks = walk(&solution, args.walk_validation, false, &mut state);
     let mut train = draw(&solution, args.samples, &mut state);
-    let walks = walk(&solution, args.walks, &mut state);
-    for i in 0..walks.len() {
-        train.push(&walks.positions[i], walks.labels[i]);
+    let walks = walk(&solution, args.walks, false, &mut state);
+    let guided = walk(&solution, args.guided_walks, true, &mut state);
+    for set in [&walks, &guided] {
+        for i in 0..set.len() {
+            train.push(&set.positions[i], set.labels[i]);
+        }
     }
     // The validation sets keep only positions the training set does not hold (mirror images
     // and sides to move merged): the common positions of the openings stay in training.
