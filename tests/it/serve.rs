@@ -55,10 +55,28 @@ fn the_page_and_its_assets_are_served_and_unknown_paths_are_404() {
     let (status, page) = server.get("");
     assert_eq!(status, 200);
     assert!(page.contains(r#"<svg id="board""#), "{page}");
-    assert!(page.contains(r#"src="/app.js""#), "{page}");
-    let (status, script) = server.get("app.js");
-    assert_eq!(status, 200);
-    assert!(script.contains("data-square"));
+    assert!(
+        page.contains(r#"<script type="module" src="/app.js">"#),
+        "{page}"
+    );
+    // The script's modules, followed from app.js through their imports: each is served, and
+    // between them they draw the squares.
+    let mut modules = vec!["app.js".to_string()];
+    let mut served = std::collections::BTreeMap::new();
+    while let Some(module) = modules.pop() {
+        if served.contains_key(&module) {
+            continue;
+        }
+        let (status, script) = server.get(&module);
+        assert_eq!(status, 200, "{module}");
+        assert!(script.starts_with("// @ts-check"), "{module}");
+        for import in script.split("from \"./").skip(1) {
+            modules.push(import.split('"').next().unwrap().to_string());
+        }
+        served.insert(module, script);
+    }
+    assert!(served.len() >= 8, "{:?}", served.keys());
+    assert!(served.values().any(|script| script.contains("data-square")));
     assert_eq!(server.get("style.css").0, 200);
     assert_eq!(server.get("icon.svg").0, 200);
     let (status, body) = server.json("nothing-here");

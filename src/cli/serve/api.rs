@@ -9,7 +9,6 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use serde::Deserialize;
-use serde_json::{json, Value};
 use tokio::sync::mpsc::UnboundedSender;
 
 use perfectplay::engine::{Note, SearchChoices, SearchSetup, TableSlot};
@@ -23,6 +22,10 @@ use perfectplay::variant::Variant;
 use perfectplay::{dobutsu, oware};
 
 use super::board::WebGame;
+use super::reply::{
+    BestReply, EndReply, ImportReply, ImportedGame, LegalMove, LineReply, MoveValue, ProbeReply,
+    ReviewReply, ReviewedMove, ScoreReply, StateReply, ValueReply,
+};
 
 /// A request's query (`?variant=dobutsu&moves=b2b3+b4b3`): every parameter of every endpoint,
 /// each optional and read as text; the endpoints check the values they use (docs/web.md).
@@ -74,9 +77,6 @@ impl ApiError {
         }
     }
 }
-
-/// An API result.
-pub type ApiResult = Result<Value, ApiError>;
 
 /// Runs generic code on the game type of a variant, with the game's web-board parts.
 pub trait WebVisit {
@@ -404,9 +404,9 @@ impl Known {
         }
     }
 
-    /// The JSON of docs/web.md: `result`, `plies`, `score` (exact margin), `low`/`high`
+    /// The reply of docs/web.md: `result`, `plies`, `score` (exact margin), `low`/`high`
     /// (bounds), `text`.
-    pub fn json(self) -> Value {
+    pub fn reply(self) -> ValueReply {
         let result = self.outcome().map(|o| match o {
             Outcome::Win => "win",
             Outcome::Draw => "draw",
@@ -416,8 +416,14 @@ impl Known {
             Known::Result { plies, margin, .. } => (plies, margin, margin, margin),
             Known::Bounds { low, high } => (None, None, Some(low), Some(high)),
         };
-        json!({"result": result, "plies": plies, "score": score, "low": low, "high": high,
-               "text": self.text()})
+        ValueReply {
+            result,
+            plies,
+            score,
+            low,
+            high,
+            text: self.text(),
+        }
     }
 }
 
@@ -508,9 +514,9 @@ fn position_after<G: WebGame>(game: &GameState<G>, mv: G::Move) -> String {
     }
 }
 
-/// The JSON of an optional value (`null` when unknown).
-fn value_json(value: Option<Known>) -> Value {
-    value.map_or(Value::Null, Known::json)
+/// The reply of an optional value (`null` when unknown).
+fn value_reply(value: Option<Known>) -> Option<ValueReply> {
+    value.map(Known::reply)
 }
 
 /// The player's name in the page (`South`, `Sente`, ...).
@@ -520,37 +526,44 @@ fn player_name<G: WebGame>(player: G::Player) -> &'static str {
 
 /// `GET /api/state`: the game, its board, legal moves (each with the position after it), and
 /// the end with its reason in words.
-pub fn state<G: WebGame>(game: &GameState<G>) -> Value {
+pub fn state<G: WebGame>(game: &GameState<G>) -> StateReply {
     let pos = game.position();
-    let legal: Vec<Value> = game
+    let legal = game
         .legal_moves()
         .into_iter()
-        .map(|mv| json!({"move": mv.to_string(), "position": position_after(game, mv)}))
-        .collect();
-    let end = game.end().map(|end| {
-        json!({
-            "result": G::result_text(&end),
-            "winner": end.winner.map(player_name::<G>),
-            "reason": G::end_reason(&end),
+        .map(|mv| LegalMove {
+            mv: mv.to_string(),
+            position: position_after(game, mv),
         })
-    });
-    json!({
-        "game": G::NAME,
-        "players": G::PLAYER_NAMES,
-        "start": game.start().write_position_with_counters(game.start_counters()),
-        "moves": game.moves().iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-        "position": pos.write_position_with_counters(game.counters()),
-        "to_move": player_name::<G>(pos.to_move()),
-        "board": pos.board_json(),
-        "legal": legal,
-        "end": end,
-        "ply": game.ply(),
+        .collect();
+    StateReply {
+        game: G::NAME,
+        players: G::PLAYER_NAMES,
+        start: game
+            .start()
+            .write_position_with_counters(game.start_counters()),
+        moves: game.moves().iter().map(|m| m.to_string()).collect(),
+        position: pos.write_position_with_counters(game.counters()),
+        to_move: player_name::<G>(pos.to_move()),
+        board: pos.board_reply(),
+        legal,
+        end: end_reply(game),
+        ply: game.ply(),
+    }
+}
+
+/// How `game` ended, `None` while it goes on.
+fn end_reply<G: WebGame>(game: &GameState<G>) -> Option<EndReply> {
+    game.end().map(|end| EndReply {
+        result: G::result_text(&end),
+        winner: end.winner.map(player_name::<G>),
+        reason: G::end_reason(&end),
     })
 }
 
 /// `GET /api/probe`: the value of the position and of every legal move, best first, from the
 /// game's tables (lila-tablebase's shape: the position, then the moves).
-pub fn probe<G: WebGame>(slot: &GameSlot<G>, game: &GameState<G>) -> Value {
+pub fn probe<G: WebGame>(slot: &GameSlot<G>, game: &GameState<G>) -> ProbeReply {
     let (tables, note) = slot.tables();
     let oracle = tables.as_ref().map(|t| t.oracle.as_ref());
     let value = game
@@ -566,22 +579,28 @@ pub fn probe<G: WebGame>(slot: &GameSlot<G>, game: &GameState<G>) -> Value {
             margin: None,
         })
         .or_else(|| position_value(game.position(), oracle));
-    let moves: Vec<Value> = move_values(game, oracle)
+    let moves = move_values(game, oracle)
         .into_iter()
-        .map(|(mv, _, v)| {
-            json!({"move": mv.to_string(), "position": position_after(game, mv),
-                   "value": value_json(v)})
+        .map(|(mv, _, v)| MoveValue {
+            mv: mv.to_string(),
+            position: position_after(game, mv),
+            value: value_reply(v),
         })
         .collect();
-    json!({
-        "position": game.position().write_position_with_counters(game.counters()),
-        "to_move": player_name::<G>(game.position().to_move()),
-        "value": value_json(value),
-        "moves": moves,
+    ProbeReply {
+        position: game
+            .position()
+            .write_position_with_counters(game.counters()),
+        to_move: player_name::<G>(game.position().to_move()),
+        value: value_reply(value),
+        moves,
         // What was loaded is said once, by /api/info; a position says only what concerns it
         // (a build running, an error).
-        "tables": note.as_ref().filter(|n| !matches!(n, Note::Loaded { .. })).map(note_text),
-    })
+        tables: note
+            .as_ref()
+            .filter(|n| !matches!(n, Note::Loaded { .. }))
+            .map(note_text),
+    }
 }
 
 /// What a move cost, from the values before and after it (mover's view): a result thrown
@@ -623,7 +642,7 @@ fn cost(before: Option<Known>, after: Option<Known>) -> Option<String> {
 /// `GET /api/review`: every move of the game with the value of the position before it and the
 /// value of the move played (both from the mover's view), and what the move cost where it threw
 /// a value away.
-pub fn review<G: WebGame>(slot: &GameSlot<G>, game: &GameState<G>) -> Value {
+pub fn review<G: WebGame>(slot: &GameSlot<G>, game: &GameState<G>) -> ReviewReply {
     let (tables, note) = slot.tables();
     let oracle = tables.as_ref().map(|t| t.oracle.as_ref());
     let mut replay = GameState::with_counters(
@@ -637,17 +656,20 @@ pub fn review<G: WebGame>(slot: &GameSlot<G>, game: &GameState<G>) -> Value {
         let mover = player_name::<G>(replay.position().to_move());
         let (child, _) = replay.position().play(mv);
         let after = position_value(&child, oracle).map(Known::before_move);
-        plies.push(json!({
-            "move": mv.to_string(),
-            "player": mover,
-            "before": value_json(before),
-            "after": value_json(after),
-            "cost": cost(before, after),
-        }));
+        plies.push(ReviewedMove {
+            mv: mv.to_string(),
+            player: mover,
+            before: value_reply(before),
+            after: value_reply(after),
+            cost: cost(before, after),
+        });
         // The moves were checked by game_of.
         let _ = replay.play(mv);
     }
-    json!({"moves": plies, "tables": note.as_ref().map(note_text)})
+    ReviewReply {
+        moves: plies,
+        tables: note.as_ref().map(note_text),
+    }
 }
 
 /// `GET /api/record`: the game as a record of the game's format (OGN, PGN).
@@ -667,7 +689,7 @@ pub fn record<G: WebGame>(game: &GameState<G>, query: &Query) -> String {
 pub const MAX_RECORDS: usize = 1000;
 
 /// `POST /api/import`: the records of `text` in the game's format (at most [`MAX_RECORDS`]).
-pub fn import<G: WebGame>(text: &str, rules: &G::Rules) -> ApiResult {
+pub fn import<G: WebGame>(text: &str, rules: &G::Rules) -> Result<ImportReply, ApiError> {
     // A file saved by Windows Notepad starts with a byte-order mark.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let records = G::import_records(text).map_err(|e| ApiError::bad(format!("record: {e}")))?;
@@ -695,20 +717,15 @@ pub fn import<G: WebGame>(text: &str, rules: &G::Rules) -> ApiResult {
             None => rules.clone(),
         };
         let game = game_of::<G>(&query, &variant_rules)?;
-        let tags: serde_json::Map<String, Value> = record
-            .tags
-            .iter()
-            .map(|(k, v)| (k.clone(), json!(v)))
-            .collect();
-        out.push(json!({
-            "variant": record.variant,
-            "position": record.start,
-            "moves": record.moves,
-            "tags": tags,
-            "end": state(&game)["end"],
-        }));
+        out.push(ImportedGame {
+            end: end_reply(&game),
+            variant: record.variant,
+            position: record.start,
+            moves: record.moves,
+            tags: record.tags.into_iter().collect(),
+        });
     }
-    Ok(json!({"records": out}))
+    Ok(ImportReply { records: out })
 }
 
 /// How a request asks to search: the level, the lines, the limits.
@@ -795,19 +812,24 @@ pub fn search_params(
 /// What a running search sends to the request that streams it.
 pub enum SearchEvent {
     /// An `info` event: one line of one iteration.
-    Info(Value),
+    Info(LineReply),
     /// A `note`: something to tell the user (tables being built, the root outside them).
     Note(String),
     /// The `bestmove` event, the last.
-    Best(Value),
+    Best(BestReply),
 }
 
-/// The JSON of a score: `{"cp": 35}` or `{"mate": -4}`.
-fn score_json(score: Score) -> Value {
+/// The reply of a score: `{"cp": 35}` or `{"mate": -4}`.
+fn score_reply(score: Score) -> ScoreReply {
     match score {
-        Score::Cp(cp) => json!({"cp": cp}),
-        Score::Mate(n) => json!({"mate": n}),
+        Score::Cp(cp) => ScoreReply::Cp(cp),
+        Score::Mate(n) => ScoreReply::Mate(n),
     }
+}
+
+/// Moves in the protocol's notation.
+fn words<M: std::fmt::Display>(moves: &[M]) -> Vec<String> {
+    moves.iter().map(M::to_string).collect()
 }
 
 /// Sends each line of each iteration as an [`SearchEvent::Info`].
@@ -820,31 +842,31 @@ impl<G: WebGame> SearchHandler<G::Move> for EventSender<G> {
     fn iteration(&mut self, info: &Iteration<G::Move>) {
         let ms = info.elapsed.as_millis() as u64;
         let wdl = perfectplay::engine::wdl(info.score, info.exact, &G::wdl_model());
-        let _ = self.tx.send(SearchEvent::Info(json!({
-            "depth": info.depth,
-            "seldepth": info.seldepth,
-            "multipv": info.multipv,
-            "score": score_json(info.score),
-            "wdl": wdl,
-            "exact": info.exact,
-            "nodes": info.nodes,
-            "nps": info.nodes * 1000 / ms.max(1),
-            "time": ms,
-            "tbhits": info.tbhits,
-            "pv": info.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-        })));
+        let _ = self.tx.send(SearchEvent::Info(LineReply {
+            depth: info.depth,
+            seldepth: info.seldepth,
+            multipv: info.multipv,
+            score: score_reply(info.score),
+            wdl,
+            exact: info.exact,
+            nodes: info.nodes,
+            nps: info.nodes * 1000 / ms.max(1),
+            time: ms,
+            tbhits: info.tbhits,
+            pv: words(&info.pv),
+        }));
     }
 }
 
-/// The JSON of a search's result (`bestmove`).
-fn best_json<G: WebGame>(result: &SearchResult<G::Move>) -> Value {
-    json!({
-        "move": result.best_move.map(|m| m.to_string()),
-        "score": score_json(result.score),
-        "depth": result.depth,
-        "nodes": result.nodes,
-        "pv": result.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-    })
+/// The reply of a search's result (`bestmove`).
+fn best_reply<G: WebGame>(result: &SearchResult<G::Move>) -> BestReply {
+    BestReply {
+        mv: result.best_move.map(|m| m.to_string()),
+        score: Some(score_reply(result.score)),
+        depth: result.depth,
+        nodes: result.nodes,
+        pv: words(&result.pv),
+    }
 }
 
 /// Searches `game` as `params` ask on this thread, sending the lines and finally the best move
@@ -859,7 +881,13 @@ pub fn search<G: WebGame>(
     tx: &UnboundedSender<SearchEvent>,
 ) {
     if game.legal_moves().is_empty() {
-        let _ = tx.send(SearchEvent::Best(json!({"move": null})));
+        let _ = tx.send(SearchEvent::Best(BestReply {
+            mv: None,
+            score: None,
+            depth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+        }));
         return;
     }
     let full = params.level.number() == Level::FULL;
@@ -888,7 +916,7 @@ pub fn search<G: WebGame>(
         control,
         &mut handler,
     );
-    let _ = tx.send(SearchEvent::Best(best_json::<G>(&result)));
+    let _ = tx.send(SearchEvent::Best(best_reply::<G>(&result)));
 }
 
 #[cfg(test)]

@@ -1,8 +1,8 @@
-//! What the web board needs of each game beyond the [`Refereed`] trait: the board as JSON for
+//! What the web board needs of each game beyond the [`Refereed`] trait: the board as a reply for
 //! the page to draw, the final margin of an ended Oware game, and the game's record format
 //! (OGN for Oware, PGN for Dobutsu Shogi, as the match runner writes them).
 
-use serde_json::{json, Value};
+use std::collections::BTreeMap;
 
 use perfectplay::arena::games::Refereed;
 use perfectplay::arena::record::{ogn, pgn, tag};
@@ -10,6 +10,8 @@ use perfectplay::dobutsu::{self, Kind, Square};
 use perfectplay::game::{Game, GameState, Notation};
 use perfectplay::oware::{self, Side};
 use perfectplay::variant::Variant;
+
+use super::reply::{BoardReply, PieceReply};
 
 /// A game record as the page imports it: the start position (`None` for the start position),
 /// the moves in the protocol's notation, and the header tags.
@@ -27,7 +29,7 @@ pub struct ImportedRecord {
 /// A game the web board can show.
 pub trait WebGame: Refereed {
     /// The board for the page to draw: Oware's houses and stores, Dobutsu's squares and hands.
-    fn board_json(&self) -> Value;
+    fn board_reply(&self) -> BoardReply;
 
     /// The rules of `variant` if it is a variant of this game (Oware: abapa or awari).
     fn rules_of(variant: Variant) -> Option<Self::Rules>;
@@ -72,18 +74,20 @@ impl WebGame for oware::Board {
         Variant::of_oware(rules.variant)
     }
 
-    fn board_json(&self) -> Value {
+    fn board_reply(&self) -> BoardReply {
         let houses = self.houses();
         let names = "ABCDEFabcdef".chars();
-        let houses: serde_json::Map<String, Value> = names
-            .zip(houses)
-            .map(|(name, seeds)| (name.to_string(), json!(seeds)))
-            .collect();
-        json!({
-            "houses": houses,
-            "stores": {"South": self.store(Side::South), "North": self.store(Side::North)},
-            "variant": rule_set_name(self.variant()),
-        })
+        BoardReply::Oware {
+            houses: names
+                .zip(houses)
+                .map(|(name, seeds)| (name.to_string(), seeds))
+                .collect(),
+            stores: BTreeMap::from([
+                ("South", self.store(Side::South)),
+                ("North", self.store(Side::North)),
+            ]),
+            variant: rule_set_name(self.variant()),
+        }
     }
 
     fn final_margin(&self) -> Option<i32> {
@@ -158,32 +162,32 @@ impl WebGame for dobutsu::Position {
         Variant::Dobutsu
     }
 
-    fn board_json(&self) -> Value {
-        let squares: serde_json::Map<String, Value> = Square::all()
+    fn board_reply(&self) -> BoardReply {
+        let squares = Square::all()
             .filter_map(|sq| {
                 let piece = self.piece_at(sq)?;
-                Some((
-                    sq.to_string(),
-                    json!({"kind": piece.kind.letter().to_string(),
-                           "owner": dobutsu_player(piece.owner)}),
-                ))
+                let reply = PieceReply {
+                    kind: piece.kind.letter().to_string(),
+                    owner: dobutsu_player(piece.owner),
+                };
+                Some((sq.to_string(), reply))
             })
             .collect();
         // The droppable kinds, and the enemy Lion once it has been captured (the game's end).
-        let hand = |holder| -> serde_json::Map<String, Value> {
+        let hand = |holder| -> BTreeMap<String, u8> {
             Kind::DROPPABLE
                 .iter()
                 .chain([&Kind::Lion])
-                .map(|&k| (k.letter().to_string(), json!(self.in_hand(holder, k))))
+                .map(|&k| (k.letter().to_string(), self.in_hand(holder, k)))
                 .collect()
         };
-        json!({
-            "squares": squares,
-            "hands": {
-                "Sente": hand(dobutsu::Player::Sente),
-                "Gote": hand(dobutsu::Player::Gote),
-            },
-        })
+        BoardReply::Dobutsu {
+            squares,
+            hands: BTreeMap::from([
+                ("Sente", hand(dobutsu::Player::Sente)),
+                ("Gote", hand(dobutsu::Player::Gote)),
+            ]),
+        }
     }
 
     fn import_records(text: &str) -> Result<Vec<ImportedRecord>, String> {

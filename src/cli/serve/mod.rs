@@ -14,6 +14,7 @@
 mod api;
 mod board;
 mod pool;
+mod reply;
 mod routes;
 
 use std::io::Write;

@@ -18,20 +18,48 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, MethodRouter};
 use axum::{Json, Router};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
-use serde_json::{json, Value};
+use serde::Serialize;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
 use super::api::{self, ApiError, Games, Query, SearchEvent, WebVisit};
 use super::board::WebGame;
 use super::pool::{Job, SearchPool};
+use super::reply::{
+    BestReply, ErrorReply, ImportReply, InfoReply, NoteReply, ProbeReply, ReviewReply, StateReply,
+    TickReply, VariantInfo,
+};
 use perfectplay::search::Control;
 use perfectplay::variant::Variant;
 
-/// The page, its script and its style, compiled in.
-const INDEX_HTML: &str = include_str!("assets/index.html");
-const APP_JS: &str = include_str!("assets/app.js");
-const STYLE_CSS: &str = include_str!("assets/style.css");
-const ICON_SVG: &str = include_str!("assets/icon.svg");
+/// The page, its script's modules, its style and icon, compiled in: each path and its type.
+const ASSETS: &[(&str, &str, &str)] = {
+    const HTML: &str = "text/html; charset=utf-8";
+    const JS: &str = "text/javascript; charset=utf-8";
+    &[
+        ("/", include_str!("assets/index.html"), HTML),
+        ("/index.html", include_str!("assets/index.html"), HTML),
+        ("/app.js", include_str!("assets/app.js"), JS),
+        ("/api.js", include_str!("assets/api.js"), JS),
+        ("/board.js", include_str!("assets/board.js"), JS),
+        ("/dom.js", include_str!("assets/dom.js"), JS),
+        ("/engine.js", include_str!("assets/engine.js"), JS),
+        ("/format.js", include_str!("assets/format.js"), JS),
+        ("/game.js", include_str!("assets/game.js"), JS),
+        ("/records.js", include_str!("assets/records.js"), JS),
+        ("/state.js", include_str!("assets/state.js"), JS),
+        ("/types.js", include_str!("assets/types.js"), JS),
+        (
+            "/style.css",
+            include_str!("assets/style.css"),
+            "text/css; charset=utf-8",
+        ),
+        (
+            "/icon.svg",
+            include_str!("assets/icon.svg"),
+            "image/svg+xml",
+        ),
+    ]
+};
 
 /// The longest request body read (a pasted record), in bytes.
 const MAX_BODY: usize = 1 << 20;
@@ -78,12 +106,12 @@ pub fn router(shared: Arc<Shared>) -> Router {
         })
         .fallback(not_allowed("GET, HEAD"))
     };
-    Router::new()
-        .route("/", page(INDEX_HTML, "text/html; charset=utf-8"))
-        .route("/index.html", page(INDEX_HTML, "text/html; charset=utf-8"))
-        .route("/app.js", page(APP_JS, "text/javascript; charset=utf-8"))
-        .route("/style.css", page(STYLE_CSS, "text/css; charset=utf-8"))
-        .route("/icon.svg", page(ICON_SVG, "image/svg+xml"))
+    let files = ASSETS
+        .iter()
+        .fold(Router::new(), |router, &(path, body, kind)| {
+            router.route(path, page(body, kind))
+        });
+    files
         .route("/api/info", get(info).fallback(not_allowed("GET, HEAD")))
         .route("/api/state", asking(Ask::State))
         .route("/api/probe", asking(Ask::Probe))
@@ -108,7 +136,13 @@ pub fn router(shared: Arc<Shared>) -> Router {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        let mut response = (status, Json(json!({"error": self.message}))).into_response();
+        let mut response = (
+            status,
+            Json(ErrorReply {
+                error: &self.message,
+            }),
+        )
+            .into_response();
         if status == StatusCode::SERVICE_UNAVAILABLE {
             response
                 .headers_mut()
@@ -168,32 +202,36 @@ async fn blocking<T: Send + 'static>(
 }
 
 /// `GET /api/info`: the engine, its variants and their tables, the searches.
-async fn info(State(shared): State<Arc<Shared>>) -> Result<Json<Value>, ApiError> {
-    blocking(move || Ok(Json(info_json(&shared)))).await
+async fn info(State(shared): State<Arc<Shared>>) -> Result<Json<InfoReply>, ApiError> {
+    blocking(move || Ok(Json(info_reply(&shared)))).await
 }
 
-fn info_json(shared: &Shared) -> Value {
+fn info_reply(shared: &Shared) -> InfoReply {
     struct Tables<'a>(&'a Shared, Variant);
     impl WebVisit for Tables<'_> {
-        type Output = Value;
-        fn visit<G: WebGame>(self, _rules: G::Rules) -> Value {
+        type Output = VariantInfo;
+        fn visit<G: WebGame>(self, _rules: G::Rules) -> VariantInfo {
             let slot = self.0.games.slot::<G>(self.1);
             let (tables, note) = slot.tables();
-            json!({"name": self.1.name(), "game": G::NAME, "players": G::PLAYER_NAMES,
-                   "tables": tables.is_some(), "note": note.as_ref().map(api::note_text)})
+            VariantInfo {
+                name: self.1.name(),
+                game: G::NAME,
+                players: G::PLAYER_NAMES,
+                tables: tables.is_some(),
+                note: note.as_ref().map(api::note_text),
+            }
         }
     }
-    let variants: Vec<Value> = Variant::ALL
-        .iter()
-        .map(|&v| api::visit(v, Tables(shared, v)))
-        .collect();
-    json!({
-        "engine": format!("perfectplay {}", env!("CARGO_PKG_VERSION")),
-        "variants": variants,
-        "searches": shared.pool.running(),
-        "queued": shared.pool.queued(),
-        "search_threads": shared.pool.threads(),
-    })
+    InfoReply {
+        engine: format!("perfectplay {}", env!("CARGO_PKG_VERSION")),
+        variants: Variant::ALL
+            .iter()
+            .map(|&v| api::visit(v, Tables(shared, v)))
+            .collect(),
+        searches: shared.pool.running(),
+        queued: shared.pool.queued(),
+        search_threads: shared.pool.threads(),
+    }
 }
 
 /// What a request asks of one game, answered at once.
@@ -205,16 +243,20 @@ enum Ask {
     Record,
 }
 
-/// An [`Ask`]'s answer: JSON, or a record's text.
+/// An [`Ask`]'s answer: a JSON reply, or a record's text.
 enum Answer {
-    Json(Value),
+    State(StateReply),
+    Probe(ProbeReply),
+    Review(ReviewReply),
     Text(String),
 }
 
 impl IntoResponse for Answer {
     fn into_response(self) -> Response {
         match self {
-            Answer::Json(value) => Json(value).into_response(),
+            Answer::State(reply) => Json(reply).into_response(),
+            Answer::Probe(reply) => Json(reply).into_response(),
+            Answer::Review(reply) => Json(reply).into_response(),
             Answer::Text(text) => {
                 ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response()
             }
@@ -235,9 +277,9 @@ impl WebVisit for AskGame<'_> {
         let slot = self.shared.games.slot::<G>(self.variant);
         let game = api::game_of::<G>(self.query, &slot.settings().rules)?;
         Ok(match self.ask {
-            Ask::State => Answer::Json(api::state(&game)),
-            Ask::Probe => Answer::Json(api::probe(&slot, &game)),
-            Ask::Review => Answer::Json(api::review(&slot, &game)),
+            Ask::State => Answer::State(api::state(&game)),
+            Ask::Probe => Answer::Probe(api::probe(&slot, &game)),
+            Ask::Review => Answer::Review(api::review(&slot, &game)),
             Ask::Record => Answer::Text(api::record(&game, self.query)),
         })
     }
@@ -282,7 +324,7 @@ async fn import(
     query: Result<QueryParams<Query>, QueryRejection>,
     headers: HeaderMap,
     body: Body,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<ImportReply>, ApiError> {
     let too_large = || ApiError {
         status: 413,
         message: format!("the body is over {} MiB", MAX_BODY >> 20),
@@ -316,7 +358,7 @@ async fn import(
     blocking(move || {
         struct Import<'a>(&'a Shared, Variant, &'a str);
         impl WebVisit for Import<'_> {
-            type Output = Result<Value, ApiError>;
+            type Output = Result<ImportReply, ApiError>;
             fn visit<G: WebGame>(self, _rules: G::Rules) -> Self::Output {
                 let slot = self.0.games.slot::<G>(self.1);
                 api::import::<G>(self.2, &slot.settings().rules)
@@ -435,7 +477,7 @@ fn start_search(
 async fn bestmove(
     State(shared): State<Arc<Shared>>,
     query: Result<QueryParams<Query>, QueryRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<BestReply>, ApiError> {
     let query = query_of(query)?;
     if query.infinite.as_deref() == Some("true") {
         return Err(ApiError::bad(
@@ -583,20 +625,29 @@ async fn next_event(mut stream: Stream) -> Option<(Result<Event, Infallible>, St
             } else {
                 (0, 0)
             };
-            let tick = json!({"time": ms, "nodes": nodes, "nps": nodes * 1000 / ms.max(1),
-                              "queued": !started});
-            Event::default().event("tick").data(tick.to_string())
+            let tick = TickReply {
+                time: ms,
+                nodes,
+                nps: nodes * 1000 / ms.max(1),
+                queued: !started,
+            };
+            event("tick", &tick)
         }
         // The search was dropped before it started (its page went away or replaced it).
         Some(None) => return None,
-        Some(Some(SearchEvent::Info(v))) => Event::default().event("info").data(v.to_string()),
-        Some(Some(SearchEvent::Note(text))) => Event::default()
-            .event("note")
-            .data(json!({ "text": text }).to_string()),
-        Some(Some(SearchEvent::Best(v))) => {
+        Some(Some(SearchEvent::Info(line))) => event("info", &line),
+        Some(Some(SearchEvent::Note(text))) => event("note", &NoteReply { text }),
+        Some(Some(SearchEvent::Best(best))) => {
             stream.done = true;
-            Event::default().event("bestmove").data(v.to_string())
+            event("bestmove", &best)
         }
     };
     Some((Ok(event), stream))
+}
+
+/// A Server-Sent Event named `name` whose data is `reply`'s JSON.
+fn event(name: &str, reply: &impl Serialize) -> Event {
+    // The replies are plain structs of strings and numbers: they always serialize.
+    let data = serde_json::to_string(reply).unwrap_or_default();
+    Event::default().event(name).data(data)
 }

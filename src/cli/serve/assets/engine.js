@@ -1,0 +1,143 @@
+// @ts-check
+// The engine on the page: its reply in play (a search of the level and time chosen), and in
+// study its lines as they come, its depth and speed, and the tables' values of every move.
+
+import { app, actions, sideIndex, humanToMove } from "./state.js";
+import { $, html, showError } from "./dom.js";
+import { request, here, stream } from "./api.js";
+import { draw, setEvalBar, setEvalBarToEnd } from "./board.js";
+import { firstShare, scoreText, shareOfValue, valueClass, valueLabel } from "./format.js";
+
+/** @typedef {import("./types.js").ProbeReply} ProbeReply */
+/** @typedef {import("./types.js").TickReply} TickReply */
+
+/**
+ * Play: the engine's move when it is the engine's turn at the game's last position.
+ * @param {number} id  the position's request number (a later position drops the answer)
+ */
+export function maybeEngineMove(id) {
+  if (app.state && app.state.end) setEvalBarToEnd(app.state.end);
+  else setEvalBar(null, "");
+  if (!app.state || app.state.end || humanToMove() || app.ply !== app.moves.length) return;
+  const level = $("level").value;
+  stream({ level, movetime: $("movetime").value }, {
+    best: (best) => {
+      if (id !== app.request || !best.move) return;
+      app.levelsPlayed.add(level);
+      actions.playMove(best.move);
+    },
+  });
+}
+
+/**
+ * Study: the tables' values and the engine's lines of the position shown.
+ * @param {number} id
+ */
+export function study(id) {
+  app.lines = [];
+  app.searchDone = false;
+  $("lines").replaceChildren();
+  $("engine-stats").textContent = "";
+  loadProbe(id);
+  if (!app.state) return;
+  if (app.state.end) { setEvalBarToEnd(app.state.end); return; }
+  if (!$("engine-on").checked) { setEvalBar(null, ""); return; }
+  let pending = false;
+  const [limitName, limitValue] = $("analysis-limit").value.split("=");
+  stream({ multipv: $("multipv").value, [limitName]: limitValue }, {
+    info: (line) => {
+      if (id !== app.request) return;
+      app.lines[line.multipv - 1] = line;
+      app.lines.length = Math.min(app.lines.length, Number($("multipv").value));
+      if (!pending) { pending = true; requestAnimationFrame(() => { pending = false; drawLines(); }); }
+    },
+    tick: (t) => { if (id === app.request) drawStats(t.time, t); },
+    best: () => { if (id === app.request) { app.searchDone = true; drawStats(app.lines[0] ? app.lines[0].time : 0); } },
+  });
+}
+
+/**
+ * The search's depth from its last line, and its speed, nodes and time: from the last tick
+ * (the search's count between two lines) when it is newer than the line.
+ * @param {number} time  ms
+ * @param {TickReply} [tick]
+ */
+function drawStats(time, tick) {
+  const top = app.lines[0];
+  const now = tick && (!top || tick.nodes > top.nodes) ? tick : top;
+  const clock = `${(time / 1000).toFixed(1)} s`;
+  const speed = now ? ` · ${(now.nps / 1000).toFixed(0)} kn/s · ${now.nodes.toLocaleString()} nodes` : "";
+  // A root the tables decide is answered without a search: its depth and speed mean nothing.
+  if (top && top.exact && top.nodes <= Math.max(top.tbhits, 1)) {
+    $("engine-stats").textContent = "exact: the tables' value, no search needed";
+    return;
+  }
+  const done = app.searchDone ? " · done" : "";
+  $("engine-stats").textContent = top
+    ? `depth ${top.depth}/${top.seldepth}${speed} · ${clock}${done}`
+    : `searching${speed} · ${clock}${done}`;
+}
+
+/** The lines, the bar from the best line (where the tables do not know the position), and the
+ * best move's mark (where they do not know every move). */
+function drawLines() {
+  const side = sideIndex();
+  const list = $("lines");
+  list.replaceChildren();
+  app.lines.forEach((line, i) => {
+    if (!line) return;
+    const li = html("li");
+    li.dataset.multipv = String(i + 1);
+    li.append(html("span", "score", scoreText(line.score, side)), html("span", "pv", line.pv.join(" ")));
+    list.appendChild(li);
+  });
+  const top = app.lines[0];
+  if (top) {
+    drawStats(top.time);
+    if (!(app.probe && app.probe.value && app.probe.value.result)) {
+      setEvalBar(firstShare(top, side), scoreText(top.score, side));
+    }
+    if (!app.probe || !app.probe.moves.every((m) => m.value)) {
+      app.bestMove = top.pv[0];
+      draw();
+    }
+  }
+}
+
+/**
+ * The tables' values of the position shown and of each move.
+ * @param {number} id
+ */
+async function loadProbe(id) {
+  /** @type {ProbeReply} */
+  let probe;
+  try { probe = await request("probe", here()); } catch (e) { showError(e); return; }
+  if (id !== app.request || !app.state) return;
+  app.probe = probe;
+  const side = sideIndex();
+  const v = probe.value;
+  const tag = $("position-value");
+  tag.textContent = v ? `${probe.to_move}: ${v.text}` : "";
+  tag.className = `value-tag ${valueClass(v)}`;
+  $("tables-note").textContent = probe.tables || "";
+  const body = $("values").querySelector("tbody");
+  body.replaceChildren();
+  for (const m of probe.moves) {
+    const tr = html("tr", "move");
+    tr.dataset.move = m.move;
+    tr.append(html("td", "mv", m.move), html("td", valueClass(m.value), m.value ? m.value.text : "–"));
+    tr.addEventListener("click", () => actions.playMove(m.move));
+    body.appendChild(tr);
+  }
+  if (v && v.result) {
+    if (!app.state.end) setEvalBar(shareOfValue(v, side), valueLabel(v, side));
+  }
+  // The tables' best move, when they know every move; else the engine's.
+  if (probe.moves.length && probe.moves.every((m) => m.value)) {
+    app.bestMove = probe.moves[0].move;
+    draw();
+  }
+  if (!v && !probe.moves.some((m) => m.value) && !probe.tables) {
+    $("tables-note").textContent = "This position is not in the tables: the engine's lines above are a search.";
+  }
+}

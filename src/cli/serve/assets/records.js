@@ -1,0 +1,94 @@
+// @ts-check
+// Records in and out: a game exported as OGN or PGN (the match runner's formats) and
+// downloaded, records pasted and imported (then reviewed against the tables), and a position
+// set up from a diagram or FEN.
+
+import { app } from "./state.js";
+import { $, showError } from "./dom.js";
+import { gameParams, request } from "./api.js";
+import { drawMoveList, fillSides, newGame, setMode, startSide } from "./game.js";
+
+/** @typedef {import("./types.js").ImportReply} ImportReply */
+/** @typedef {import("./types.js").ReviewReply} ReviewReply */
+
+/** The server reads at most 1 MiB of a record (docs/web.md). */
+const MAX_RECORD_BYTES = 1 << 20;
+
+/** Imports the first record of the record box: shown from its start in study, reviewed. */
+export async function importRecord() {
+  const textValue = $("record-text").value;
+  if (new Blob([textValue]).size > MAX_RECORD_BYTES) {
+    showError(new Error("the record is over 1 MiB: import fewer games at a time"));
+    return;
+  }
+  const guess = /\[Variant\s+"dobutsu"\]/i.test(textValue) ? "dobutsu"
+    : /\[Variant\s+"(Oware )?awari"\]/i.test(textValue) ? "awari"
+    : /\[Variant\s+"(Oware )?abapa"\]/i.test(textValue) ? "abapa" : app.variant;
+  try {
+    /** @type {ImportReply} */
+    const body = await request("import", { variant: guess }, { method: "POST", body: textValue });
+    const rec = body.records[0];
+    app.variant = rec.variant;
+    $("variant").value = rec.variant;
+    fillSides();
+    app.start = rec.position;
+    app.moves = rec.moves;
+    app.ply = 0;
+    app.costs = [];
+    await startSide();
+    setMode("study");
+    showError(null);
+    reviewGame();
+  } catch (e) { showError(e); }
+}
+
+/** Marks each move of the game that threw a value away (the review's costs). */
+async function reviewGame() {
+  try {
+    /** @type {ReviewReply} */
+    const body = await request("review", gameParams(app.moves));
+    app.costs = body.moves.map((m) => m.cost);
+    drawMoveList();
+  } catch (e) { showError(e); }
+}
+
+/** The game's record as the server writes it (OGN or PGN), the whole game whatever position
+ * is shown; in play the engine is named by the levels it played at.
+ * @returns {Promise<string>} */
+async function recordText() {
+  if (!app.state) throw new Error("no game yet");
+  const players = app.state.players;
+  const levels = app.levelsPlayed.size ? [...app.levelsPlayed].sort().join("/") : $("level").value;
+  const names = app.mode === "play"
+    ? players.map((_, i) => (i === app.human ? "You" : `perfectplay level ${levels}`))
+    : ["?", "?"];
+  return request("record", Object.assign(gameParams(app.moves), { first: names[0], second: names[1] }));
+}
+
+/** Writes the record into the record box. */
+export async function exportRecord() {
+  try { $("record-text").value = await recordText(); } catch (e) { showError(e); }
+}
+
+/** Download writes the record of the game as it is now, whether or not it was exported first. */
+export async function downloadRecord() {
+  try {
+    const body = await recordText();
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(new Blob([body], { type: "text/plain" }));
+    link.download = app.state && app.state.game === "oware" ? "game.ogn" : "game.pgn";
+    $("download").dataset.href = link.href;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+  } catch (e) { showError(e); }
+}
+
+/** A new game from the position of the set-up box, if the server reads it. */
+export async function setUp() {
+  const textValue = $("setup-text").value.trim();
+  try {
+    await request("state", { variant: app.variant, position: textValue });
+  } catch (e) { showError(e); return; }
+  newGame(textValue);
+}

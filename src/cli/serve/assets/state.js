@@ -1,0 +1,109 @@
+// @ts-check
+// The page's state, declared in one place: every module reads and writes this one object, and
+// nothing else is kept between events (the DOM is drawn from it).
+
+/** @typedef {import("./types.js").StateReply} StateReply */
+/** @typedef {import("./types.js").ProbeReply} ProbeReply */
+/** @typedef {import("./types.js").LineReply} LineReply */
+
+/**
+ * A move to animate when the next position is drawn: Oware's house sown, or Dobutsu's piece
+ * from one square (none for a drop) to another.
+ * @typedef {{ move?: string, from?: string, to?: string }} Animation
+ */
+
+/**
+ * @typedef {object} AppState
+ * @property {string} variant  `abapa`, `awari` or `dobutsu`
+ * @property {"play" | "study"} mode
+ * @property {string | null} start  the start position's text, null for the game's own
+ * @property {number} startSide  the index of the player to move at the start (move numbers)
+ * @property {string[]} moves  the moves of the game, in the protocol's notation
+ * @property {number} ply  the position shown: after moves[0..ply]
+ * @property {StateReply | null} state  /api/state of the position shown
+ * @property {boolean} flipped
+ * @property {number} human  play: the index of the player the person plays
+ * @property {string | null} selected  Dobutsu: the square or hand piece picked
+ * @property {LineReply[]} lines  study: the last lines, by multipv
+ * @property {AbortController | null} stream  the running search
+ * @property {boolean} paused  the page was hidden while a search ran: it starts again when shown
+ * @property {boolean} offline  the server stopped answering: the page polls until it is back
+ * @property {(string | null)[]} costs  review: what each move cost
+ * @property {ProbeReply | null} probe
+ * @property {string | null} bestMove
+ * @property {number} request  increases with each position shown, to drop stale answers
+ * @property {Animation | null} animate
+ * @property {Set<string>} levelsPlayed  play: the levels the engine played this game's moves at
+ * @property {boolean} searchDone  study: the analysis ended (at its limit)
+ */
+
+/** @type {AppState} */
+export const app = {
+  variant: "abapa",
+  mode: "play",
+  start: null,
+  startSide: 0,
+  moves: [],
+  ply: 0,
+  state: null,
+  flipped: false,
+  human: 0,
+  selected: null,
+  lines: [],
+  stream: null,
+  paused: false,
+  offline: false,
+  costs: [],
+  probe: null,
+  bestMove: null,
+  request: 0,
+  animate: null,
+  levelsPlayed: new Set(),
+  searchDone: false,
+};
+
+/** This page's id: its new analysis stops its last one on the server. */
+export const PAGE = Math.random().toString(36).slice(2);
+
+/**
+ * What the modules call on each other: filled in by app.js, so that the drawing modules need
+ * not import the game's (no import cycle).
+ * @type {{ show: () => void, playMove: (mv: string) => void, goTo: (ply: number) => void }}
+ */
+export const actions = {
+  show: () => {},
+  playMove: () => {},
+  goTo: () => {},
+};
+
+/**
+ * The index of the player to move in the position shown.
+ * @returns {number}
+ */
+export function sideIndex() {
+  return app.state ? app.state.players.indexOf(app.state.to_move) : 0;
+}
+
+/**
+ * The legal moves of the position shown (none once the game is over).
+ * @returns {string[]}
+ */
+export function legalMoves() {
+  return app.state && !app.state.end ? app.state.legal.map((l) => l.move) : [];
+}
+
+/**
+ * Whether the person moves now: always in study, on their side's turn in play.
+ * @returns {boolean}
+ */
+export function humanToMove() {
+  return app.mode === "study" || sideIndex() === app.human;
+}
+
+/**
+ * The move that led to the position shown, if any.
+ * @returns {string | null}
+ */
+export function lastMove() {
+  return app.ply > 0 ? app.moves[app.ply - 1] : null;
+}
