@@ -705,3 +705,59 @@ fn the_evaluation_bar_reads_from_the_first_player_and_flips() {
     );
     assert_eq!(browser.js(fill), "100%");
 }
+
+/// Markup tests and tools can rely on: each move of the game is an element with `data-ply`
+/// and `data-move` (the protocol's notation, a promotion's `+` kept), and each move of an
+/// engine line one with `data-pv-move`, in the line's order.
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn moves_and_engine_lines_carry_their_moves_in_the_markup() {
+    let server = WebServer::start(&[]);
+    let browser = Browser::start(1280, 860);
+    browser.go(&format!(
+        "{}?variant=dobutsu&mode=study&theme=light&moves=b2b3%20b4b3%20a1b2",
+        server.url
+    ));
+    browser.wait_for(
+        "two lines",
+        "return document.querySelectorAll('#lines li').length >= 2",
+    );
+    let moves = browser.js(
+        "return [...document.querySelectorAll('#move-list [data-move]')]\
+         .map(e => [e.dataset.ply, e.dataset.move])",
+    );
+    assert_eq!(moves, json!([["1", "b2b3"], ["2", "b4b3"], ["3", "a1b2"]]));
+    // Each line's moves, one element each, read the line's text, and its first move is legal.
+    let lines = browser.js(
+        "return [...document.querySelectorAll('#lines li')].map(li => \
+         [li.querySelector('.pv').textContent, \
+          [...li.querySelectorAll('[data-pv-move]')].map(e => e.dataset.pvMove)])",
+    );
+    let (_, state) = server.json("api/state?variant=dobutsu&moves=b2b3+b4b3+a1b2");
+    let legal: Vec<&str> = state["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["move"].as_str().unwrap())
+        .collect();
+    for line in lines.as_array().unwrap() {
+        let words: Vec<&str> = line[1]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        assert!(!words.is_empty(), "{lines}");
+        assert_eq!(line[0].as_str().unwrap(), words.join(" "), "{lines}");
+        assert!(legal.contains(&words[0]), "{words:?} against {legal:?}");
+    }
+    // A promotion keeps its `+`.
+    browser.go(&format!(
+        "{}?variant=dobutsu&mode=study&position=1le/C2/3/1L1[]%20w%20-%20-%200%201&moves=a3a4%2B",
+        server.url
+    ));
+    browser.wait_for(
+        "the promotion",
+        "return document.querySelector('#move-list [data-ply=\"1\"]')?.dataset.move == 'a3a4+'",
+    );
+}

@@ -88,7 +88,15 @@ function drawLines() {
     if (!line) return;
     const li = html("li");
     li.dataset.multipv = String(i + 1);
-    li.append(html("span", "score", scoreText(line.score, side)), html("span", "pv", line.pv.join(" ")));
+    const pv = html("span", "pv");
+    // Each move an element of its own, with its notation (a blank between them).
+    line.pv.forEach((mv, k) => {
+      if (k) pv.append(" ");
+      const m = html("span", "pv-move", mv);
+      m.dataset.pvMove = mv;
+      pv.appendChild(m);
+    });
+    li.append(html("span", "score", scoreText(line.score, side)), pv);
     list.appendChild(li);
   });
   const top = app.lines[0];

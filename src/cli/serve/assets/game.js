@@ -77,6 +77,7 @@ export function drawMoveList() {
     }
     const b = html("button", "", mv);
     b.dataset.ply = String(i + 1);
+    b.dataset.move = mv;
     if (i + 1 === app.ply) b.classList.add("current");
     const cost = app.costs[i];
     if (cost) {
