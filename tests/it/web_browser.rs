@@ -73,6 +73,12 @@ impl Browser {
 
     /// One WebDriver command: its `value`.
     fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        self.try_call(method, path, body)
+            .unwrap_or_else(|value| panic!("{method} {path}: {value}"))
+    }
+
+    /// One WebDriver command: its `value`, or the error's `value` when it fails.
+    fn try_call(&self, method: &str, path: &str, body: Option<Value>) -> Result<Value, Value> {
         let url = format!("{}{path}", self.base);
         let mut res = match method {
             "GET" => self.agent.get(&url).call(),
@@ -86,12 +92,11 @@ impl Browser {
         .unwrap_or_else(|e| panic!("{method} {path}: {e}"));
         let text = res.body_mut().read_to_string().unwrap();
         let value: Value = serde_json::from_str(&text).unwrap();
-        assert!(
-            res.status().is_success(),
-            "{method} {path}: {}",
-            value["value"]
-        );
-        value["value"].clone()
+        if res.status().is_success() {
+            Ok(value["value"].clone())
+        } else {
+            Err(value["value"].clone())
+        }
     }
 
     fn cmd(&self, method: &str, what: &str, body: Option<Value>) -> Value {
@@ -111,20 +116,30 @@ impl Browser {
         )
     }
 
-    /// Clicks the element `css` selects, as a person would (WebDriver's element click).
+    /// Clicks the element `css` selects, as a person would (WebDriver's element click); found
+    /// again when the page redrew it between the finding and the click (the board is redrawn
+    /// as the analysis marks its best move).
     fn click(&self, css: &str) {
-        let found = self.cmd(
-            "POST",
-            "/element",
-            Some(json!({"using": "css selector", "value": css})),
-        );
-        let id = found
-            .as_object()
-            .and_then(|o| o.values().next())
-            .and_then(Value::as_str)
-            .unwrap_or_else(|| panic!("no element {css}"))
-            .to_string();
-        self.cmd("POST", &format!("/element/{id}/click"), None);
+        for _ in 0..5 {
+            let found = self.cmd(
+                "POST",
+                "/element",
+                Some(json!({"using": "css selector", "value": css})),
+            );
+            let id = found
+                .as_object()
+                .and_then(|o| o.values().next())
+                .and_then(Value::as_str)
+                .unwrap_or_else(|| panic!("no element {css}"))
+                .to_string();
+            let path = format!("/session/{}/element/{id}/click", self.session);
+            match self.try_call("POST", &path, None) {
+                Ok(_) => return,
+                Err(e) if e["error"] == "stale element reference" => continue,
+                Err(e) => panic!("clicking {css}: {e}"),
+            }
+        }
+        panic!("clicking {css}: the element was redrawn five times");
     }
 
     /// Waits (up to 60 s) until `script` returns something true; returns it.
@@ -342,8 +357,9 @@ fn study_shows_lines_updating_and_a_record_steps_through_with_values() {
     let record = "[Variant \"Oware Awari\"]\n[Event \"?\"]\n[Site \"?\"]\n[Date \"?\"]\n\
                   [Round \"?\"]\n[South \"Ann\"]\n[North \"Bob\"]\n[Result \"*\"]\n\
                   [FEN \"2-0-1-0-3-0-0-1-0-2-1-0-20-18-S\"]\n\n1. A b 2. C *\n";
+    // The import replaces the game shown, once the person says so.
     browser.js(&format!(
-        "document.getElementById('record-box').open = true; \
+        "window.confirm = () => true; document.getElementById('record-box').open = true; \
          document.getElementById('record-text').value = {}; return true",
         serde_json::to_string(record).unwrap()
     ));
@@ -760,4 +776,142 @@ fn moves_and_engine_lines_carry_their_moves_in_the_markup() {
         "the promotion",
         "return document.querySelector('#move-list [data-ply=\"1\"]')?.dataset.move == 'a3a4+'",
     );
+}
+
+/// The moves of `css` in the page, as `data-move`s.
+fn moves_of(browser: &Browser, css: &str) -> Vec<String> {
+    let v = browser.js(&format!(
+        "return [...document.querySelectorAll('{css}')].map(e => e.dataset.move)"
+    ));
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The game as a tree, as lichess keeps it: a move tried in an earlier position adds a side
+/// line and keeps the game (its later moves and the review's marks); a side line is promoted
+/// and deleted; a reload keeps the game and its lines (kept in the browser), and the address
+/// holds the line shown, so that a link shares it; switching game or a new game asks first.
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn side_lines_keep_the_game_and_a_reload_keeps_them() {
+    let server = WebServer::start(&[]);
+    let browser = Browser::start(1280, 860);
+    browser.go(&format!("{}?variant=awari&theme=light", server.url));
+    browser.wait_for(
+        "the board",
+        "return document.querySelectorAll('[data-square]').length == 12",
+    );
+    let record = "[Variant \"Oware Awari\"]\n[South \"Ann\"]\n[North \"Bob\"]\n[Result \"*\"]\n\
+                  [FEN \"2-0-1-0-3-0-0-1-0-2-1-0-20-18-S\"]\n\n1. A b 2. C *\n";
+    browser.js(&format!(
+        "document.getElementById('record-box').open = true; \
+         document.getElementById('record-text').value = {}; return true",
+        serde_json::to_string(record).unwrap()
+    ));
+    browser.click("#import");
+    browser.wait_for(
+        "the review's mark on A",
+        "return document.querySelector('#move-list [data-move=\"A\"]')?.classList.contains('cost-margin')",
+    );
+    // At the start, E instead of A: a side line; the game's three moves and A's mark stay.
+    browser.click(r#"[data-square="E"]"#);
+    browser.wait_for(
+        "E shown as a side line",
+        "return document.querySelector('#move-list .variation button.current')?.dataset.move == 'E'",
+    );
+    assert_eq!(moves_of(&browser, "#move-list > button"), ["A", "b", "C"]);
+    assert_eq!(moves_of(&browser, "#move-list .variation button"), ["E"]);
+    assert_eq!(
+        browser.js("return document.querySelector('#move-list [data-move=\"A\"]').className"),
+        "cost-margin"
+    );
+    // The address holds the line shown.
+    let search = browser.js("return decodeURIComponent(location.search)");
+    assert!(
+        search.as_str().unwrap().contains("moves=E")
+            && search.as_str().unwrap().contains("variant=awari"),
+        "{search}"
+    );
+    // Promoted, E is the main line and the game a side line.
+    browser.click("#promote");
+    browser.wait_for(
+        "E on the main line",
+        "return document.querySelector('#move-list > button')?.dataset.move == 'E'",
+    );
+    assert_eq!(
+        moves_of(&browser, "#move-list .variation button"),
+        ["A", "b", "C"]
+    );
+    // A reload with no game in the address: the game kept in the browser, both lines, at E.
+    browser.go(&server.url);
+    browser.wait_for(
+        "the kept game",
+        "return document.querySelectorAll('#move-list button').length == 4",
+    );
+    assert_eq!(moves_of(&browser, "#move-list > button"), ["E"]);
+    assert_eq!(
+        moves_of(&browser, "#move-list .variation button"),
+        ["A", "b", "C"]
+    );
+    assert_eq!(moves_of(&browser, "#move-list button.current"), ["E"]);
+    assert_eq!(
+        browser.js("return document.getElementById('variant').value"),
+        "awari"
+    );
+    // The address shared: a browser that keeps nothing shows the same line and position.
+    let link = browser.js("return location.href");
+    browser.js("localStorage.clear(); return true");
+    browser.go(link.as_str().unwrap());
+    browser.wait_for(
+        "the shared line",
+        "return document.querySelector('#move-list button.current')?.dataset.move == 'E'",
+    );
+    assert_eq!(moves_of(&browser, "#move-list button"), ["E"]);
+    let houses = browser
+        .js("return document.querySelector('[data-square=\"E\"]').getAttribute('aria-label')");
+    assert_eq!(houses, "E: 0 seeds");
+    // Deleted from the side line's first move, the game is back as it was.
+    browser.js("localStorage.clear(); return true");
+    browser.go(&format!(
+        "{}?variant=awari&mode=study&position=2-0-1-0-3-0-0-1-0-2-1-0-20-18-S&moves=A+b+C",
+        server.url
+    ));
+    browser.wait_for(
+        "the game",
+        "return document.querySelectorAll('#move-list button').length == 3",
+    );
+    browser.click("#nav-first");
+    browser.click(r#"[data-square="E"]"#);
+    browser.wait_for(
+        "E as a side line",
+        "return document.querySelector('#move-list .variation button.current')?.dataset.move == 'E'",
+    );
+    browser.click("#delete-line");
+    browser.wait_for(
+        "the side line gone",
+        "return document.querySelectorAll('#move-list button').length == 3",
+    );
+    assert_eq!(moves_of(&browser, "#move-list > button"), ["A", "b", "C"]);
+    // Switching game asks first: refused, the game stays; a new game asked for, accepted.
+    browser.js(
+        "window.asked = 0; window.confirm = () => { window.asked += 1; return false; }; \
+         const s = document.getElementById('variant'); s.value = 'dobutsu'; \
+         s.dispatchEvent(new Event('change')); return true",
+    );
+    assert_eq!(browser.js("return window.asked"), 1);
+    assert_eq!(
+        browser.js("return document.getElementById('variant').value"),
+        "awari"
+    );
+    assert_eq!(moves_of(&browser, "#move-list button").len(), 3);
+    browser.js("window.confirm = () => { window.asked += 1; return true; }; return true");
+    browser.click("#new-game");
+    browser.wait_for(
+        "the new game",
+        "return document.querySelectorAll('#move-list button').length == 0",
+    );
+    assert_eq!(browser.js("return window.asked"), 2);
 }

@@ -47,6 +47,7 @@ const ASSETS: &[(&str, &str, &str)] = {
         ("/game.js", include_str!("assets/game.js"), JS),
         ("/records.js", include_str!("assets/records.js"), JS),
         ("/state.js", include_str!("assets/state.js"), JS),
+        ("/tree.js", include_str!("assets/tree.js"), JS),
         ("/types.js", include_str!("assets/types.js"), JS),
         (
             "/style.css",

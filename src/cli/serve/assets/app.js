@@ -6,11 +6,13 @@
 // is in state.js, the requests in api.js, the types of the server's answers in types.js.
 
 import { app, actions, legalMoves, humanToMove } from "./state.js";
+import { find, restore } from "./tree.js";
 import { $, showError } from "./dom.js";
 import { stopStream } from "./api.js";
 import { draw } from "./board.js";
 import {
-  fillSides, goTo, keepLegalPrefix, newGame, playMove, setMode, show, startSide, stepForward, takeback,
+  deleteFromHere, fillSides, goTo, keepLegalPrefix, mayDiscard, newGame, playMove, promoteLine, savedGame,
+  setGame, setMode, show, showLine, startSide, stepForward, takeback,
 } from "./game.js";
 import { downloadRecord, exportRecord, importRecord, setUp } from "./records.js";
 
@@ -23,7 +25,9 @@ const THEME_KEY = "perfectplay-theme";
 
 function init() {
   $("variant").addEventListener("change", (/** @type {Event} */ e) => {
-    app.variant = /** @type {HTMLSelectElement} */ (e.target).value;
+    const select = /** @type {HTMLSelectElement} */ (e.target);
+    if (!mayDiscard()) { select.value = app.variant; return; }
+    app.variant = select.value;
     fillSides();
     newGame(null);
   });
@@ -49,7 +53,10 @@ function init() {
   $("nav-forward").addEventListener("click", stepForward);
   $("nav-last").addEventListener("click", () => goTo(app.moves.length));
   $("takeback").addEventListener("click", takeback);
-  $("new-game").addEventListener("click", () => newGame(app.start));
+  $("new-game").addEventListener("click", () => { if (mayDiscard()) newGame(app.start); });
+  $("promote").addEventListener("click", () => promoteLine(false));
+  $("main-line").addEventListener("click", () => promoteLine(true));
+  $("delete-line").addEventListener("click", deleteFromHere);
   $("flip").addEventListener("click", () => { app.flipped = !app.flipped; draw(); });
   $("import").addEventListener("click", importRecord);
   $("export").addEventListener("click", exportRecord);
@@ -102,15 +109,39 @@ function init() {
   try { savedTheme = localStorage.getItem(THEME_KEY); } catch (e) { /* private mode */ }
   const theme = params.get("theme") || savedTheme;
   if (theme === "light" || theme === "dark") document.documentElement.dataset.theme = theme;
-  fillSides();
   app.startSide = 0;
-  const position = params.get("position");
-  if (position) app.start = position;
-  const moves = params.get("moves");
-  if (moves) { app.moves = moves.split(/\s+/).filter(Boolean); app.ply = app.moves.length; }
+  const mode = params.get("mode");
+  const ply = params.has("ply") ? Number(params.get("ply")) : undefined;
+  const saved = savedGame();
+  const tree = saved && restore(saved.tree);
+  if (!params.has("moves") && !params.has("position") && saved && tree && (!wanted || wanted === saved.variant)) {
+    // The game kept in the browser, every line of it, where it was left.
+    app.variant = saved.variant;
+    $("variant").value = saved.variant;
+    app.start = saved.start;
+    app.root = tree;
+    showLine(saved.line, saved.ply);
+    fillSides();
+    startSide().then(() => setMode((mode || saved.mode) === "study" ? "study" : "play"));
+    return;
+  }
+  fillSides();
+  app.start = params.get("position");
+  app.moves = (params.get("moves") || "").split(/\s+/).filter(Boolean);
+  app.ply = app.moves.length;
   startSide()
     .then(keepLegalPrefix)
-    .then(() => setMode(params.get("mode") === "study" ? "study" : "play"));
+    .then(() => {
+      // The address's line of the game kept in the browser: the game with its other lines.
+      const same = saved && tree && saved.variant === app.variant && saved.start === app.start;
+      if (same && tree && find(tree, app.moves)) {
+        app.root = tree;
+        showLine(app.moves, ply);
+      } else {
+        setGame(app.moves, ply);
+      }
+      setMode(mode === "study" ? "study" : "play");
+    });
 }
 
 init();

@@ -1,14 +1,17 @@
 // @ts-check
-// The game on the page: the position shown (asked of the server and drawn), the move list and
-// stepping through it, moves played, new games, takebacks, the mode and the sides.
+// The game on the page: the position shown (asked of the server and drawn), the tree of moves
+// (tree.js) and stepping through it, moves played, side lines promoted and deleted, new games,
+// takebacks, the mode and the sides; the game kept in the address and in the browser.
 
 import { app, humanToMove, legalMoves } from "./state.js";
 import { $, html, showError } from "./dom.js";
 import { ApiError, gameParams, here, request, stopStream } from "./api.js";
 import { animateSowing, draw } from "./board.js";
 import { maybeEngineMove, study } from "./engine.js";
+import { child, lineThrough, lineTree, onMainLine, pathTo, promote, remove, store } from "./tree.js";
 
 /** @typedef {import("./types.js").StateReply} StateReply */
+/** @typedef {import("./tree.js").MoveNode} MoveNode */
 
 /** Shows the position `app.ply` of the game: asks the server for it, draws it, and starts
  * what the mode runs on it (the engine's reply, or the analysis). */
@@ -39,7 +42,10 @@ export async function show() {
   drawStatus();
   $("nav-first").disabled = $("nav-back").disabled = app.ply === 0;
   $("nav-forward").disabled = $("nav-last").disabled = app.ply === app.moves.length;
-  $("takeback").disabled = app.moves.length === 0;
+  $("takeback").disabled = app.ply === 0;
+  $("promote").disabled = $("main-line").disabled = onMainLine(app.node);
+  $("delete-line").disabled = app.ply === 0;
+  save();
   if (app.mode === "study") study(id);
   else maybeEngineMove(id);
 }
@@ -60,33 +66,13 @@ function drawStatus() {
   $("status").textContent = line;
 }
 
-/** The move list, numbered from the start's side, the current move marked, and each move's
- * cost from the review. */
+/** The tree of moves: the main line, each side line after the main move it is played
+ * instead of (nested lines indented), each move numbered where a line starts or after a side
+ * line, the position shown marked, and each move's cost from the review. */
 export function drawMoveList() {
   const list = $("move-list");
   list.replaceChildren();
-  const firstOffset = app.state && app.startSide === 1 ? 1 : 0;
-  /** @type {HTMLLIElement | null} */
-  let li = null;
-  app.moves.forEach((mv, i) => {
-    const k = i + firstOffset;
-    if (k % 2 === 0 || i === 0 || !li) {
-      li = html("li");
-      li.appendChild(html("span", "num", `${Math.floor(k / 2) + 1}.${k % 2 ? ".." : ""}`));
-      list.appendChild(li);
-    }
-    const b = html("button", "", mv);
-    b.dataset.ply = String(i + 1);
-    b.dataset.move = mv;
-    if (i + 1 === app.ply) b.classList.add("current");
-    const cost = app.costs[i];
-    if (cost) {
-      b.classList.add(cost.startsWith("threw") ? "cost-result" : "cost-margin");
-      b.title = cost;
-    }
-    b.addEventListener("click", () => goTo(i + 1));
-    li.appendChild(b);
-  });
+  drawLine(list, app.root, 0);
   // The list scrolls to the current move; the page never does (scrollIntoView would move the
   // whole page and take the board out of view).
   const current = list.querySelector(".current");
@@ -99,11 +85,109 @@ export function drawMoveList() {
 }
 
 /**
+ * The moves after `from` (at `ply`) into `box`: its first line, and the others as side lines.
+ * @param {HTMLElement} box
+ * @param {MoveNode} from
+ * @param {number} ply
+ */
+function drawLine(box, from, ply) {
+  let numbered = false;
+  for (let at = from; at.children.length; ply += 1) {
+    const [next, ...sides] = at.children;
+    box.append(...moveItems(next, ply + 1, !numbered));
+    numbered = true;
+    for (const side of sides) {
+      const line = html("div", "variation");
+      line.append(...moveItems(side, ply + 1, true));
+      drawLine(line, side, ply + 1);
+      box.appendChild(line);
+      numbered = false;
+    }
+    at = next;
+  }
+}
+
+/**
+ * A move's button, after its number where a first player's move or `numbered` asks for it.
+ * @param {MoveNode} n
+ * @param {number} ply  the ply the move makes
+ * @param {boolean} numbered
+ * @returns {HTMLElement[]}
+ */
+function moveItems(n, ply, numbered) {
+  const k = ply - 1 + (app.startSide === 1 ? 1 : 0);
+  const items = [];
+  if (k % 2 === 0 || numbered) items.push(html("span", "num", `${Math.floor(k / 2) + 1}.${k % 2 ? ".." : ""}`));
+  const b = html("button", onMainLine(n) ? "" : "side", n.move);
+  b.dataset.ply = String(ply);
+  b.dataset.move = n.move;
+  if (n === app.node) b.classList.add("current");
+  if (n.cost) {
+    b.classList.add(n.cost.startsWith("threw") ? "cost-result" : "cost-margin");
+    b.title = n.cost;
+  }
+  b.addEventListener("click", () => jumpTo(n));
+  items.push(b);
+  return items;
+}
+
+/**
+ * Shows `n`'s line from `n` on (its path, then its first moves), at `n`.
+ * @param {MoveNode} n
+ */
+function setLine(n) {
+  app.line = lineThrough(n);
+  app.moves = app.line.map((x) => x.move);
+  app.node = n;
+  app.ply = pathTo(n).length;
+}
+
+/**
+ * Shows position `n` of the tree: on the line shown if it is on it, else on its own line.
+ * @param {MoveNode} n
+ */
+export function jumpTo(n) {
+  const i = app.line.indexOf(n);
+  if (i >= 0) goTo(i + 1);
+  else { setLine(n); show(); }
+}
+
+/**
+ * A new tree for the game `moves` from the page's start, shown at `ply` (its end when absent).
+ * @param {string[]} moves
+ * @param {number} [ply]
+ */
+export function setGame(moves, ply) {
+  app.root = lineTree(moves);
+  showLine(moves, ply);
+}
+
+/**
+ * Shows the line `moves` of the tree at `ply` (clamped; its end when absent); a line that
+ * leaves the tree is shown as far as it goes.
+ * @param {string[]} moves
+ * @param {number} [ply]
+ */
+export function showLine(moves, ply) {
+  let end = app.root;
+  for (const mv of moves) {
+    const next = end.children.find((c) => c.move === mv);
+    if (!next) break;
+    end = next;
+  }
+  setLine(end);
+  const at = Math.max(0, Math.min(app.ply, ply === undefined ? app.ply : ply));
+  app.node = at ? app.line[at - 1] : app.root;
+  app.ply = at;
+}
+
+/**
  * Shows the position after `ply` moves (clamped to the game).
  * @param {number} ply
  */
 export function goTo(ply) {
   app.ply = Math.max(0, Math.min(app.moves.length, ply));
+  app.node = app.ply ? app.line[app.ply - 1] : app.root;
   show();
 }
 
@@ -126,15 +210,26 @@ export function playMove(mv) {
   showError(null);
   // Said at once: the seeds are sown once the server has answered.
   if (app.state && app.state.game === "oware") $("status").textContent = `${app.state.to_move} sows ${mv}…`;
-  if (app.ply < app.moves.length) {
-    // A move played in an earlier position starts a new line from there.
-    if (app.moves[app.ply] === mv) { app.animate = animationOf(mv); goTo(app.ply + 1); return; }
-    app.moves = app.moves.slice(0, app.ply);
-    app.costs = [];
-  }
-  app.moves.push(mv);
-  app.ply = app.moves.length;
   app.animate = animationOf(mv);
+  const known = app.node.children.find((c) => c.move === mv);
+  if (known) { jumpTo(known); return; }
+  // A new move: the line it starts is kept beside the others (in play, it becomes the game;
+  // the moves it replaces stay as a side line).
+  const next = child(app.node, mv);
+  if (app.mode === "play") promote(next, true);
+  setLine(next);
+  show();
+}
+
+/** Promotes the line of the position shown: one step (`all`: to the main line). */
+export function promoteLine(/** @type {boolean} */ all) {
+  if (promote(app.node, all)) show();
+}
+
+/** Deletes the position shown and every move after it; shows the position before. */
+export function deleteFromHere() {
+  if (!app.node.parent) return;
+  setLine(remove(app.node));
   show();
 }
 
@@ -154,9 +249,8 @@ export function animationOf(mv) {
  */
 export function newGame(start) {
   app.start = start || null;
-  app.moves = [];
-  app.ply = 0;
-  app.costs = [];
+  setGame([]);
+  try { localStorage.removeItem(GAME_KEY); } catch (e) { /* private mode */ }
   app.state = null;
   app.levelsPlayed = new Set();
   showError(null);
@@ -207,19 +301,68 @@ export async function startSide() {
   } catch (e) { app.startSide = 0; }
 }
 
-/** Takes back the last move; in play, back to the person's turn. */
+/** Takes back the move that led to the position shown (and the moves after it); in play,
+ * back to the person's turn. */
 export function takeback() {
-  if (!app.moves.length) return;
-  app.moves = app.moves.slice(0, app.ply);
-  app.moves.pop();
+  if (!app.node.parent) return;
+  let at = remove(app.node);
   if (app.mode === "play") {
-    /** @param {number} ply */
-    const moverAt = (ply) => (app.startSide + ply) % 2;
-    while (app.moves.length && moverAt(app.moves.length) !== app.human) app.moves.pop();
+    while (at.parent && (app.startSide + pathTo(at).length) % 2 !== app.human) at = remove(at);
   }
-  app.ply = app.moves.length;
-  app.costs = [];
+  setLine(at);
   show();
+}
+
+/** The browser's storage key of the game. */
+const GAME_KEY = "perfectplay-game";
+
+/**
+ * The game as kept in the browser: the tree, the line shown and where.
+ * @typedef {object} SavedGame
+ * @property {string} variant
+ * @property {string | null} start
+ * @property {"play" | "study"} mode
+ * @property {import("./tree.js").StoredNode} tree
+ * @property {string[]} line
+ * @property {number} ply
+ */
+
+/** Keeps the game in the address (the line shown, and the ply when not its end: a link that
+ * shares it) and in the browser's storage (the whole tree: a reload keeps it). */
+function save() {
+  const q = new URLSearchParams({ variant: app.variant, mode: app.mode });
+  if (app.start) q.set("position", app.start);
+  if (app.moves.length) q.set("moves", app.moves.join(" "));
+  if (app.ply !== app.moves.length) q.set("ply", String(app.ply));
+  const address = `?${q}`;
+  if (location.search !== address) history.replaceState(null, "", address);
+  // An empty game is not kept: the page opened on another variant leaves the game kept until
+  // a move is played (a new game asked for forgets it: `newGame`).
+  if (!app.root.children.length) return;
+  /** @type {SavedGame} */
+  const saved = {
+    variant: app.variant, start: app.start, mode: app.mode, tree: store(app.root), line: app.moves, ply: app.ply,
+  };
+  try { localStorage.setItem(GAME_KEY, JSON.stringify(saved)); } catch (e) { /* private mode, or full */ }
+}
+
+/**
+ * The game kept in the browser, if any.
+ * @returns {SavedGame | null}
+ */
+export function savedGame() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(GAME_KEY) || "null");
+    return saved && typeof saved.variant === "string" && Array.isArray(saved.line) ? saved : null;
+  } catch (e) { return null; }
+}
+
+/**
+ * Whether the game may be replaced: it has no move, or the person says so.
+ * @returns {boolean}
+ */
+export function mayDiscard() {
+  return !app.root.children.length || confirm("Discard this game and its lines? (Export it first to keep it.)");
 }
 
 /** The sides of the variant in the side select, and the move box's example. */

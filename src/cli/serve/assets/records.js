@@ -6,7 +6,7 @@
 import { app } from "./state.js";
 import { $, showError } from "./dom.js";
 import { gameParams, request } from "./api.js";
-import { drawMoveList, fillSides, newGame, setMode, startSide } from "./game.js";
+import { drawMoveList, fillSides, mayDiscard, newGame, setGame, setMode, startSide } from "./game.js";
 
 /** @typedef {import("./types.js").ImportReply} ImportReply */
 /** @typedef {import("./types.js").ReviewReply} ReviewReply */
@@ -24,6 +24,7 @@ export async function importRecord() {
   const guess = /\[Variant\s+"dobutsu"\]/i.test(textValue) ? "dobutsu"
     : /\[Variant\s+"(Oware )?awari"\]/i.test(textValue) ? "awari"
     : /\[Variant\s+"(Oware )?abapa"\]/i.test(textValue) ? "abapa" : app.variant;
+  if (!mayDiscard()) return;
   try {
     /** @type {ImportReply} */
     const body = await request("import", { variant: guess }, { method: "POST", body: textValue });
@@ -32,9 +33,7 @@ export async function importRecord() {
     $("variant").value = rec.variant;
     fillSides();
     app.start = rec.position;
-    app.moves = rec.moves;
-    app.ply = 0;
-    app.costs = [];
+    setGame(rec.moves, 0);
     await startSide();
     setMode("study");
     showError(null);
@@ -42,18 +41,19 @@ export async function importRecord() {
   } catch (e) { showError(e); }
 }
 
-/** Marks each move of the game that threw a value away (the review's costs). */
+/** Marks each move of the line shown that threw a value away (the review's costs). */
 async function reviewGame() {
+  const line = app.line;
   try {
     /** @type {ReviewReply} */
-    const body = await request("review", gameParams(app.moves));
-    app.costs = body.moves.map((m) => m.cost);
+    const body = await request("review", gameParams(line.map((n) => n.move)));
+    body.moves.forEach((m, i) => { line[i].cost = m.cost; });
     drawMoveList();
   } catch (e) { showError(e); }
 }
 
-/** The game's record as the server writes it (OGN or PGN), the whole game whatever position
- * is shown; in play the engine is named by the levels it played at.
+/** The game's record as the server writes it (OGN or PGN): the whole line shown, whatever
+ * position of it is shown; in play the engine is named by the levels it played at.
  * @returns {Promise<string>} */
 async function recordText() {
   if (!app.state) throw new Error("no game yet");
@@ -90,5 +90,5 @@ export async function setUp() {
   try {
     await request("state", { variant: app.variant, position: textValue });
   } catch (e) { showError(e); return; }
-  newGame(textValue);
+  if (mayDiscard()) newGame(textValue);
 }

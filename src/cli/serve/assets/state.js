@@ -2,9 +2,12 @@
 // The page's state, declared in one place: every module reads and writes this one object, and
 // nothing else is kept between events (the DOM is drawn from it).
 
+import { node } from "./tree.js";
+
 /** @typedef {import("./types.js").StateReply} StateReply */
 /** @typedef {import("./types.js").ProbeReply} ProbeReply */
 /** @typedef {import("./types.js").LineReply} LineReply */
+/** @typedef {import("./tree.js").MoveNode} MoveNode */
 
 /**
  * A move to animate when the next position is drawn: Oware's house sown, or Dobutsu's piece
@@ -18,8 +21,12 @@
  * @property {"play" | "study"} mode
  * @property {string | null} start  the start position's text, null for the game's own
  * @property {number} startSide  the index of the player to move at the start (move numbers)
- * @property {string[]} moves  the moves of the game, in the protocol's notation
- * @property {number} ply  the position shown: after moves[0..ply]
+ * @property {MoveNode} root  the game's tree of moves (tree.js), its start position
+ * @property {MoveNode} node  the position shown, a node of the tree
+ * @property {MoveNode[]} line  the line shown: from the root's first move through `node`
+ *   and on by the first moves; stepping back and forth keeps to it
+ * @property {string[]} moves  the moves of the line shown, in the protocol's notation
+ * @property {number} ply  the position shown: after moves[0..ply] (`node`'s depth)
  * @property {StateReply | null} state  /api/state of the position shown
  * @property {boolean} flipped
  * @property {number} human  play: the index of the player the person plays
@@ -28,7 +35,6 @@
  * @property {AbortController | null} stream  the running search
  * @property {boolean} paused  the page was hidden while a search ran: it starts again when shown
  * @property {boolean} offline  the server stopped answering: the page polls until it is back
- * @property {(string | null)[]} costs  review: what each move cost
  * @property {ProbeReply | null} probe
  * @property {string | null} bestMove
  * @property {number} request  increases with each position shown, to drop stale answers
@@ -43,6 +49,9 @@ export const app = {
   mode: "play",
   start: null,
   startSide: 0,
+  root: node("", null),
+  node: node("", null),
+  line: [],
   moves: [],
   ply: 0,
   state: null,
@@ -53,7 +62,6 @@ export const app = {
   stream: null,
   paused: false,
   offline: false,
-  costs: [],
   probe: null,
   bestMove: null,
   request: 0,
