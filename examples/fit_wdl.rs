@@ -18,11 +18,11 @@
 use anyhow::{bail, Context};
 use clap::Parser;
 use perfectplay::arena::runner::random_openings;
-use perfectplay::game::{GameState, Notation, Player, WdlModel};
+use perfectplay::game::{GameState, Player, WdlModel};
 use perfectplay::search::{
     seed_hash, Control, Level, Limits, Root, Score, SearchConfig, Searcher, Silent, DEFAULT_HASH_MB,
 };
-use perfectplay::variant::{Variant, VisitGame};
+use perfectplay::variant::{Variant, VariantGame, VisitGame};
 
 /// Fits the score-to-result model to self-play games.
 #[derive(Parser)]
@@ -57,7 +57,7 @@ struct Collect<'a> {
 
 impl VisitGame for Collect<'_> {
     type Output = anyhow::Result<Vec<Sample>>;
-    fn visit<G: Notation>(self, rules: G::Rules) -> anyhow::Result<Vec<Sample>> {
+    fn visit<G: VariantGame>(self, rules: G::Rules) -> anyhow::Result<Vec<Sample>> {
         let args = self.args;
         let mut searcher = Searcher::<G>::with_hash_mb(DEFAULT_HASH_MB);
         let limits = Limits {

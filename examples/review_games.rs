@@ -13,10 +13,10 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 use clap::Parser;
-use perfectplay::arena::pgn;
 use perfectplay::dobutsu::solve::file;
 use perfectplay::dobutsu::Position;
 use perfectplay::game::Outcome;
+use perfectplay::records::pgn;
 
 #[derive(Parser)]
 struct Args {

@@ -26,11 +26,11 @@ use std::io::{self, Write};
 use anyhow::{bail, Context};
 use clap::Parser;
 use perfectplay::arena::runner::random_openings;
-use perfectplay::game::{GameState, Notation};
+use perfectplay::game::GameState;
 use perfectplay::search::{
     seed_hash, Control, Level, Limits, Root, SearchConfig, Searcher, Silent, DEFAULT_HASH_MB,
 };
-use perfectplay::variant::{Variant, VisitGame};
+use perfectplay::variant::{Variant, VariantGame, VisitGame};
 
 /// Plays perfectplay against itself and prints each game as one line.
 #[derive(Parser)]
@@ -58,7 +58,7 @@ struct SelfPlay<'a> {
 
 impl VisitGame for SelfPlay<'_> {
     type Output = anyhow::Result<()>;
-    fn visit<G: Notation>(self, rules: G::Rules) -> anyhow::Result<()> {
+    fn visit<G: VariantGame>(self, rules: G::Rules) -> anyhow::Result<()> {
         let args = self.args;
         let mut searcher = Searcher::<G>::with_hash_mb(DEFAULT_HASH_MB);
         let limits = Limits {

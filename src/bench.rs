@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use crate::game::{GameState, Notation};
 use crate::oware::Board;
 use crate::search::{Control, HashReport, Level, Limits, Root, SearchConfig, Searcher, Silent};
-use crate::variant::{Variant, VisitGame};
+use crate::variant::{Variant, VariantGame, VisitGame};
 
 /// The Oware games the positions come from (one per line: the start diagram, `moves`, the moves
 /// run together): `data/selfplay-games.txt`.
@@ -157,7 +157,7 @@ struct Bench {
 
 impl VisitGame for Bench {
     type Output = BenchReport;
-    fn visit<G: Notation>(self, rules: G::Rules) -> BenchReport {
+    fn visit<G: VariantGame>(self, rules: G::Rules) -> BenchReport {
         let roots = positions_of::<G>(self.games, &rules);
         let mut searcher = Searcher::<G>::with_hash_mb(self.hash_mb);
         searcher.set_threads(self.threads);

@@ -19,6 +19,7 @@ pub mod memory;
 pub mod mpi_transport;
 pub mod oware;
 pub mod protocol;
+pub mod records;
 pub mod retro;
 pub mod search;
 pub mod variant;

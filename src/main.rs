@@ -8,9 +8,9 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
-use perfectplay::game::{perft, perft_divide, Notation, MAX_PERFT_DEPTH};
+use perfectplay::game::{perft, perft_divide, MAX_PERFT_DEPTH};
 use perfectplay::protocol::SessionError;
-use perfectplay::variant::{Variant, VisitGame};
+use perfectplay::variant::{Variant, VariantGame, VisitGame};
 
 /// Set in the environment, the command line is checked (by clap, and `--option` against the
 /// subcommand) and nothing is run: the documents' test parses their long examples this way.
@@ -133,7 +133,7 @@ struct Perft<'a> {
 
 impl VisitGame for Perft<'_> {
     type Output = anyhow::Result<String>;
-    fn visit<G: Notation>(self, rules: G::Rules) -> anyhow::Result<String> {
+    fn visit<G: VariantGame>(self, rules: G::Rules) -> anyhow::Result<String> {
         let pos = match self.fen {
             Some(text) => G::parse_position(text, &rules)
                 .with_context(|| format!("reading the position '{text}'"))?,

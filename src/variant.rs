@@ -1,10 +1,12 @@
 //! The games and rule sets the engine plays, chosen at run time (the `Variant` option, the
-//! command line's `--variant`), and the way generic code is run on the chosen one.
+//! command line's `--variant`), and the one way generic code is run on the chosen one
+//! ([`Variant::visit`] with a [`VisitGame`]), for every front end: the protocol session, the
+//! match runner, the web board, `perft` and `bench`.
 
 use std::fmt;
 use std::str::FromStr;
 
-use crate::game::Notation;
+use crate::records::Recorded;
 use crate::{dobutsu, oware};
 
 /// A game with its rule set: what `setoption name Variant` and `--variant` name.
@@ -56,7 +58,7 @@ impl Variant {
         })
     }
 
-    /// Runs `visitor` on this variant's game type with its rules.
+    /// Runs `visitor` on this variant's game type with its rules (the default cycle rule).
     pub fn visit<V: VisitGame>(self, visitor: V) -> V::Output {
         match self.oware_rules() {
             Some(rules) => visitor.visit::<oware::Board>(rules),
@@ -95,5 +97,56 @@ pub trait VisitGame {
     /// What the code returns.
     type Output;
     /// Runs the code on game `G` with the variant's `rules`.
-    fn visit<G: Notation>(self, rules: G::Rules) -> Self::Output;
+    fn visit<G: VariantGame>(self, rules: G::Rules) -> Self::Output;
+}
+
+/// A game a [`Variant`] names: its notation and records ([`Recorded`]), which variant its
+/// rules are, and its positions as a [`GamePosition`] for what shows them whatever the game.
+pub trait VariantGame: Recorded {
+    /// The variant `rules` play.
+    fn variant_of(rules: &Self::Rules) -> Variant;
+
+    /// The rules of `variant` (its default cycle rule) if it is a variant of this game (Oware:
+    /// abapa or awari).
+    fn rules_of(variant: Variant) -> Option<Self::Rules>;
+
+    /// The position, as one of the games' positions.
+    fn as_position(&self) -> GamePosition<'_>;
+}
+
+/// A position of one of the games, for code that shows a board whatever the game.
+#[derive(Clone, Copy, Debug)]
+pub enum GamePosition<'a> {
+    /// An Oware board.
+    Oware(&'a oware::Board),
+    /// A Dobutsu Shogi position.
+    Dobutsu(&'a dobutsu::Position),
+}
+
+impl VariantGame for oware::Board {
+    fn variant_of(rules: &oware::Rules) -> Variant {
+        Variant::of_oware(rules.variant)
+    }
+
+    fn rules_of(variant: Variant) -> Option<oware::Rules> {
+        variant.oware_rules()
+    }
+
+    fn as_position(&self) -> GamePosition<'_> {
+        GamePosition::Oware(self)
+    }
+}
+
+impl VariantGame for dobutsu::Position {
+    fn variant_of(_: &dobutsu::Rules) -> Variant {
+        Variant::Dobutsu
+    }
+
+    fn rules_of(variant: Variant) -> Option<dobutsu::Rules> {
+        (variant == Variant::Dobutsu).then(dobutsu::Rules::default)
+    }
+
+    fn as_position(&self) -> GamePosition<'_> {
+        GamePosition::Dobutsu(self)
+    }
 }

@@ -6,11 +6,11 @@ use std::time::Duration;
 
 use crate::arena::client::{split_command, EngineSpec};
 use crate::arena::error::{LimitError, MatchError};
-use crate::arena::games::Refereed;
 use crate::arena::runner::{
     parse_openings, random_openings, MatchConfig, SearchLimit, TimeControl,
 };
 use crate::arena::stats::Sprt;
+use crate::records::Recorded;
 use crate::variant::Variant;
 
 /// Options of `perfectplay match`.
@@ -144,7 +144,7 @@ pub struct MatchArgs {
 }
 
 /// Builds the match configuration from the options (names are filled in later).
-pub(super) fn match_config<G: Refereed>(
+pub(super) fn match_config<G: Recorded>(
     args: &MatchArgs,
     rules: G::Rules,
 ) -> Result<MatchConfig<G>, MatchError> {
@@ -291,7 +291,7 @@ fn engine_target(text: &str) -> Result<(Vec<usize>, &str), MatchError> {
 
 /// Display names: `--name`, else `id name`, else the program's file name; equal names get `#1` and
 /// `#2` appended.
-pub(super) fn resolve_names<G: Refereed>(
+pub(super) fn resolve_names<G: Recorded>(
     config: &MatchConfig<G>,
     id_names: [Option<&str>; 2],
 ) -> [String; 2] {

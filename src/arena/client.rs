@@ -17,7 +17,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::protocol::{Command as Sent, OptionLine, Reply};
-use crate::search::Score;
+use crate::records::{RuleSettings, SearchInfo};
 
 /// Longest output line kept; the rest of a longer line is read as the next line.
 const MAX_LINE: u64 = 64 * 1024;
@@ -38,32 +38,6 @@ pub struct EngineSpec {
     pub name: Option<String>,
     /// Options sent as `setoption name N value V` after the handshake, in order.
     pub options: Vec<(String, String)>,
-}
-
-/// What the referee tells every engine of its rules, before the match's own options.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct RuleSettings {
-    /// The game and rule set by the name engines' `UCI_Variant` and `Variant` options take
-    /// (`abapa`, `awari`, `dobutsu`); `None` tells none (the engine plays its own default).
-    pub variant: Option<String>,
-    /// Whether the variant is what an engine plays when told none (Oware under the Abapa rules,
-    /// the runner's default): an engine without a variant option can play it.
-    pub default_variant: bool,
-    /// The cycle rule's settings (`Repetitions`, `NoCaptureLimit`), each sent to an engine that
-    /// lists it.
-    pub options: Vec<(String, String)>,
-}
-
-impl RuleSettings {
-    /// The names of the rule options an engine listing `options` cannot be told (case
-    /// ignored): its own rules may differ from the referee's.
-    pub fn untold(&self, has_option: impl Fn(&str) -> bool) -> Vec<&str> {
-        self.options
-            .iter()
-            .map(|(name, _)| name.as_str())
-            .filter(|name| !has_option(name))
-            .collect()
-    }
 }
 
 /// The names of the option that selects the game, in the order the runner prefers them: the
@@ -173,34 +147,20 @@ pub enum BestMove<M> {
     NoMove,
 }
 
-/// What an engine's search said last before its `bestmove`: the depth and score of its last
-/// `info` line with a score (of the first line of a `MultiPV` search), as cutechess records
-/// them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SearchInfo {
-    /// `depth`, in plies.
-    pub depth: Option<u32>,
-    /// `score`, from the side to move's view: `cp N` in hundredths of the engine's unit (a
-    /// pawn, a seed, a Chick), `mate N` a win in `N` moves (a loss when negative).
-    pub score: Option<Score>,
-}
-
-impl SearchInfo {
-    /// The depth and score of an `info` line (`info depth 12 ... score cp -35 ...`); `None` for
-    /// a line that is not `info`, has no readable score, is an `info string`, or gives a line
-    /// other than the first (`multipv 2`).
-    pub fn read(line: &str) -> Option<SearchInfo> {
-        let Ok(Reply::Info(info)) = line.parse::<Reply>() else {
-            return None;
-        };
-        if info.multipv.is_some_and(|k| k != 1) {
-            return None;
-        }
-        Some(SearchInfo {
-            depth: info.depth,
-            score: Some(info.score?),
-        })
+/// The depth and score of an `info` line (`info depth 12 ... score cp -35 ...`); `None` for
+/// a line that is not `info`, has no readable score, is an `info string`, or gives a line
+/// other than the first (`multipv 2`).
+pub fn read_search_info(line: &str) -> Option<SearchInfo> {
+    let Ok(Reply::Info(info)) = line.parse::<Reply>() else {
+        return None;
+    };
+    if info.multipv.is_some_and(|k| k != 1) {
+        return None;
     }
+    Some(SearchInfo {
+        depth: info.depth,
+        score: Some(info.score?),
+    })
 }
 
 /// One `option name` line of an engine's reply to `uci`.
@@ -659,7 +619,7 @@ impl Engine {
         self.send(go, "bestmove")?;
         let mut search = SearchInfo::default();
         let answer = self.wait_for("bestmove", timeout, stop, |line| {
-            if let Some(info) = SearchInfo::read(line) {
+            if let Some(info) = read_search_info(line) {
                 search = info;
                 return None;
             }
@@ -820,10 +780,11 @@ fn truncate(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::Score;
 
     #[test]
     fn info_lines_give_depth_and_score() {
-        let read = SearchInfo::read;
+        let read = read_search_info;
         let line = "info depth 19 seldepth 30 nodes 2267764 score cp -42 time 378 pv FfBc";
         let info = read(line).unwrap();
         assert_eq!((info.depth, info.score), (Some(19), Some(Score::Cp(-42))));

@@ -5,9 +5,9 @@ use std::io;
 use std::path::PathBuf;
 
 use crate::arena::client::EngineError;
-use crate::arena::record::ParseError;
 use crate::arena::runner::OpeningError;
 use crate::arena::stats::SprtError;
+use crate::records::ParseError;
 
 /// What [`crate::arena::run_match`] refuses or fails on before or outside the games.
 #[derive(Debug, thiserror::Error)]

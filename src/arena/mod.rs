@@ -4,28 +4,20 @@
 //!
 //! - [`args`]: the options ([`MatchArgs`]) and the match configuration they give;
 //! - [`client`]: the subprocess client (handshake, options, `go`/`bestmove`, bounded reads);
-//! - [`games`]: what the runner needs of a game beyond its notation ([`games::Refereed`]), and a
-//!   finished game's record; [`oware`] and [`dobutsu`] are the two games' parts;
 //! - [`runner`]: openings, the referee loop, fault handling, worker threads, the tally, all
 //!   generic over the game;
-//! - [`record`]: game records, with [`ogn`] (Oware Game Notation) and [`pgn`] (PGN, for Dobutsu
-//!   Shogi) as its two formats (write, parse, replay);
 //! - [`record_files`]: the record files (locked, written whole) and their date;
 //! - [`report`]: the start line, the summaries, the progress message;
 //! - [`stats`]: Elo, confidence intervals, LOS, pentanomial counts, SPRT.
 //!
 //! [`run_match`] runs `perfectplay match` from its options and returns a report; it prints
-//! nothing. It picks the game from `--variant` ([`visit_refereed`]) and runs the generic match,
+//! nothing. It picks the game from `--variant` ([`Variant::visit`]) and runs the generic match,
 //! or the replay of a record file, on it. The binary's front end shows its events (a start line,
 //! a progress bar, a line per game), installs the Ctrl-C handler, and prints the report.
 
 pub mod args;
 pub mod client;
-pub mod dobutsu;
 pub mod error;
-pub mod games;
-pub mod oware;
-pub mod record;
 pub mod record_files;
 pub mod report;
 pub mod runner;
@@ -33,7 +25,6 @@ pub mod stats;
 
 pub use args::MatchArgs;
 pub use error::{LimitError, MatchError};
-pub use record::{ogn, pgn};
 pub use report::{
     progress_message, MatchEvent, MatchReport, MatchStart, MatchSummary, ReplaySummary,
 };
@@ -44,42 +35,13 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::game::CycleRule;
-use crate::variant::Variant;
+use crate::records::Recorded;
+use crate::variant::{Variant, VariantGame, VisitGame};
 use args::{match_config, resolve_names};
 use client::{Engine, EngineError};
-use games::Refereed;
 use record_files::{same_file, today, RecordWriter};
 use report::{default_search, rule_notes, summarize_replays};
 use runner::{play_match, GameRecord, MatchConfig, Tally};
-
-/// Code generic over the refereed game, run on the game a [`Variant`] names
-/// ([`visit_refereed`]): the pattern of [`crate::variant::VisitGame`], for games that also
-/// implement [`Refereed`] (their records).
-pub trait VisitRefereed {
-    /// What the code returns.
-    type Output;
-    /// Runs the code on game `G` under `rules`.
-    fn visit<G: Refereed>(self, rules: G::Rules) -> Self::Output;
-}
-
-/// Runs `visitor` on the game of `variant` under its rules with the cycle rule `cycle` (Dobutsu
-/// takes only its repetition count: it has no ply limit).
-pub fn visit_refereed<V: VisitRefereed>(
-    variant: Variant,
-    cycle: CycleRule,
-    visitor: V,
-) -> V::Output {
-    match variant.rule_set() {
-        Some(variant) => {
-            visitor.visit::<crate::oware::Board>(crate::oware::Rules { variant, cycle })
-        }
-        None => {
-            let mut rules = crate::dobutsu::Rules::default();
-            rules.cycle.repetitions = cycle.repetitions;
-            visitor.visit::<crate::dobutsu::Position>(rules)
-        }
-    }
-}
 
 /// Runs `perfectplay match`: replays a record file (`--replay`) or plays a match, and returns
 /// what it found for the front end to print. `interrupt` stops a match from outside (the front
@@ -131,32 +93,34 @@ pub fn run_match(
         }
     }
     let variant = args.variant;
-    visit_refereed(
-        variant,
+    variant.visit(PlayMatch {
+        args,
         cycle,
-        PlayMatch {
-            args,
-            interrupt,
-            on_event,
-        },
-    )
+        interrupt,
+        on_event,
+    })
 }
 
 /// The match itself, generic over the game.
 struct PlayMatch<'a> {
     args: MatchArgs,
+    /// The cycle rule of the options.
+    cycle: CycleRule,
     interrupt: &'a AtomicBool,
     on_event: &'a mut dyn FnMut(MatchEvent<'_>),
 }
-impl VisitRefereed for PlayMatch<'_> {
+
+impl VisitGame for PlayMatch<'_> {
     type Output = Result<MatchReport, MatchError>;
 
-    fn visit<G: Refereed>(self, rules: G::Rules) -> Result<MatchReport, MatchError> {
+    fn visit<G: VariantGame>(self, mut rules: G::Rules) -> Result<MatchReport, MatchError> {
         let PlayMatch {
             args,
+            cycle,
             interrupt,
             on_event,
         } = self;
+        G::set_cycle(&mut rules, cycle);
         let mut config = match_config::<G>(&args, rules.clone())?;
         let sprt = config.sprt;
 
@@ -207,7 +171,7 @@ impl VisitRefereed for PlayMatch<'_> {
 /// Starts both engines for the first games. An engine that cannot start does not keep the other
 /// from being tried: the error names every engine that failed, so that one run shows all that is
 /// wrong with the options.
-fn start_both<G: Refereed>(config: &MatchConfig<G>) -> Result<[Engine; 2], MatchError> {
+fn start_both<G: Recorded>(config: &MatchConfig<G>) -> Result<[Engine; 2], MatchError> {
     let started = [0, 1].map(|i| {
         config.start_engine(i, None).map_err(|source| {
             let what = match source {
@@ -252,24 +216,32 @@ fn replay_file(
     if text.trim().is_empty() {
         return Err(MatchError::NoRecords(path.to_path_buf()));
     }
-    let tagged = pgn::first_variant_tag(&text).and_then(|v| v.parse::<Variant>().ok());
+    let tagged =
+        crate::records::pgn::first_variant_tag(&text).and_then(|v| v.parse::<Variant>().ok());
     let variant = match tagged {
         Some(Variant::Dobutsu) => Variant::Dobutsu,
         _ => variant,
     };
-    visit_refereed(variant, cycle, ReplayFile { path, text: &text })
+    variant.visit(ReplayFile {
+        path,
+        text: &text,
+        cycle,
+    })
 }
 
 /// The replay of a record file's `text`, generic over the game.
 struct ReplayFile<'a> {
     path: &'a Path,
     text: &'a str,
+    /// The cycle rule of the options, for records without rules tags.
+    cycle: CycleRule,
 }
 
-impl VisitRefereed for ReplayFile<'_> {
+impl VisitGame for ReplayFile<'_> {
     type Output = Result<ReplaySummary, MatchError>;
 
-    fn visit<G: Refereed>(self, rules: G::Rules) -> Result<ReplaySummary, MatchError> {
+    fn visit<G: VariantGame>(self, mut rules: G::Rules) -> Result<ReplaySummary, MatchError> {
+        G::set_cycle(&mut rules, self.cycle);
         let checked =
             G::replay_records(self.text, &rules).map_err(|source| MatchError::Records {
                 path: self.path.to_path_buf(),

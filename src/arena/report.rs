@@ -6,11 +6,12 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::time::Duration;
 
-use crate::arena::client::{Engine, EngineSpec, RuleSettings};
-use crate::arena::record::Checked;
+use crate::arena::client::{Engine, EngineSpec};
 use crate::arena::record_files::RecordsWritten;
 use crate::arena::runner::{Fault, FinishedGame, SearchLimit, StopReason, Tally};
 use crate::arena::stats::{self, los, Sprt};
+use crate::records::Checked;
+use crate::records::RuleSettings;
 use crate::search::Level;
 
 /// What [`run_match`](super::run_match) did.
@@ -32,7 +33,7 @@ pub struct MatchSummary {
     /// The search limit of each engine, the first engine's first.
     pub limits: [SearchLimit; 2],
     /// The rules, in words
-    /// ([`Refereed::describe_rules`](super::games::Refereed::describe_rules): `abapa,
+    /// ([`Recorded::describe_rules`](crate::records::Recorded::describe_rules): `abapa,
     /// repetitions 3, no-capture limit 500`).
     pub rules: String,
     /// The players' names, the first player's first (`South`, `North`; `Sente`, `Gote`).
@@ -279,7 +280,7 @@ pub struct MatchStart {
     /// For a plain `go`, what it means for each engine: `Level N, at most M nodes a move` for our
     /// engine (read from its `Level` option), `None` for an engine whose default is unknown.
     pub default_search: [Option<String>; 2],
-    /// The rules, in words ([`Refereed::describe_rules`](super::games::Refereed::describe_rules)).
+    /// The rules, in words ([`Recorded::describe_rules`](crate::records::Recorded::describe_rules)).
     pub rules: String,
     /// Notes on the rules, each a line for the front end to show after the start line: an
     /// engine that cannot be told part of the referee's cycle rule (its own may differ).
@@ -511,8 +512,8 @@ fn pairs_of(by_round: &BTreeMap<usize, (usize, usize)>) -> stats::Pentanomial {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::games::{GameRecord, Opening, Refereed, Termination};
     use crate::oware::{Rules, Side};
+    use crate::records::{GameRecord, Opening, Recorded, Termination};
     use std::path::PathBuf;
 
     /// A game won by `winner`, the first engine South when `first_player_engine` is 0.
@@ -578,7 +579,7 @@ mod tests {
 
     #[test]
     fn summary_says_the_time_each_engine_took() {
-        use crate::arena::games::MoveNote;
+        use crate::records::MoveNote;
         let note = |time_ms, clock_ms| MoveNote {
             time_ms,
             clock_ms,

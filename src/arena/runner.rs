@@ -1,7 +1,7 @@
 //! Playing a match: openings, the referee, fault handling, scheduling games on worker threads,
 //! and the running tally.
 //!
-//! The runner is generic over the game ([`Refereed`]): the library's [`GameState`] is the
+//! The runner is generic over the game ([`Recorded`]): the library's [`GameState`] is the
 //! referee, openings are positions and moves in the game's notation, and the `position` command is
 //! written through [`Notation`].
 //!
@@ -15,14 +15,15 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use crate::arena::client::{BestMove, Engine, EngineError, EngineSpec, RuleSettings};
+use crate::arena::client::{BestMove, Engine, EngineError, EngineSpec};
 use crate::arena::stats::{Pentanomial, Sprt, SprtDecision, Trinomial};
 use crate::game::{Game, GameState, Notation, Player};
 use crate::protocol::Command;
+use crate::records::RuleSettings;
 use crate::search::{Clock, Limits};
 
-pub use crate::arena::games::Fault;
-pub use crate::arena::games::{FinishedGame, GameRecord, MoveNote, Opening, Refereed, Termination};
+pub use crate::records::Fault;
+pub use crate::records::{FinishedGame, GameRecord, MoveNote, Opening, Recorded, Termination};
 
 /// How much each engine may search per move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -385,9 +386,9 @@ pub struct MatchConfig<G: Game> {
     pub sprt: Option<Sprt>,
 }
 
-impl<G: Refereed> MatchConfig<G> {
+impl<G: Recorded> MatchConfig<G> {
     /// The options telling an engine the referee's rules (sent if the engine has them):
-    /// [`Refereed::rule_options`].
+    /// [`Recorded::rule_options`].
     pub fn rule_options(&self) -> RuleSettings {
         G::rule_options(&self.rules)
     }
@@ -467,7 +468,7 @@ impl TimeUse {
 
 impl Tally {
     /// Counts a finished game.
-    pub fn record<G: Refereed>(&mut self, game: &GameRecord<G>) {
+    pub fn record<G: Recorded>(&mut self, game: &GameRecord<G>) {
         let points = game.points_of(0);
         match points {
             p if p > 0.75 => self.games.wins += 1,
@@ -560,7 +561,7 @@ pub struct MatchResult<G: Game> {
 /// Plays the match. `first_engines` may hold already started engines (for the first worker);
 /// `interrupt` stops the match from outside (games in progress are dropped, finished ones kept);
 /// `on_game` sees every finished game and the tally after it, on the calling thread.
-pub fn play_match<G: Refereed>(
+pub fn play_match<G: Recorded>(
     config: &MatchConfig<G>,
     first_engines: Option<[Engine; 2]>,
     interrupt: &AtomicBool,
@@ -628,7 +629,7 @@ pub fn play_match<G: Refereed>(
 }
 
 /// One worker: takes pairs until none is left or the match stops, plays both games of each.
-fn worker<G: Refereed>(
+fn worker<G: Recorded>(
     config: &MatchConfig<G>,
     mut engines: [Option<Engine>; 2],
     next_pair: &AtomicUsize,
@@ -666,7 +667,7 @@ fn worker<G: Refereed>(
 }
 
 /// Plays one game; `None` if the match stopped during it.
-fn play_game<G: Refereed>(
+fn play_game<G: Recorded>(
     config: &MatchConfig<G>,
     engines: &mut [Option<Engine>; 2],
     pair: usize,
@@ -705,7 +706,7 @@ enum Stopped {
 
 /// One game on a worker: the match's settings, the worker's engines, the referee, the record so
 /// far, and each player's limit and clock.
-struct GameInPlay<'a, G: Refereed> {
+struct GameInPlay<'a, G: Recorded> {
     config: &'a MatchConfig<G>,
     engines: &'a mut [Option<Engine>; 2],
     stop: &'a AtomicBool,
@@ -716,7 +717,7 @@ struct GameInPlay<'a, G: Refereed> {
     clocks: Clocks,
 }
 
-impl<'a, G: Refereed> GameInPlay<'a, G> {
+impl<'a, G: Recorded> GameInPlay<'a, G> {
     /// The game of `record` (its opening played, no move yet) between `engines`.
     fn new(
         config: &'a MatchConfig<G>,
@@ -869,7 +870,7 @@ impl<'a, G: Refereed> GameInPlay<'a, G> {
 fn stopped_by(err: EngineError) -> Stopped {
     match err {
         EngineError::Interrupted => Stopped::Interrupted,
-        err => Stopped::Fault(Fault::of(&err), err.to_string()),
+        err => Stopped::Fault(fault_of(&err), err.to_string()),
     }
 }
 
@@ -945,6 +946,22 @@ impl Clocks {
         }
         *left += self.increments[side].unwrap_or(0) as i64;
         Ok(())
+    }
+}
+
+/// The fault an engine's error is charged as.
+fn fault_of(error: &EngineError) -> Fault {
+    match error {
+        EngineError::Spawn { .. }
+        | EngineError::UnknownOptions { .. }
+        | EngineError::RefusedOption { .. }
+        | EngineError::NoVariantOption { .. }
+        | EngineError::UnsupportedVariant { .. }
+        | EngineError::RefusedRule { .. } => Fault::StartFailure,
+        EngineError::Timeout { .. } => Fault::Timeout,
+        EngineError::Exited { .. } => Fault::Crash,
+        EngineError::Closed { .. } | EngineError::Interrupted => Fault::ClosedPipe,
+        EngineError::Garbage(_) => Fault::Garbage,
     }
 }
 

@@ -14,7 +14,7 @@ use crate::game::{
 use crate::protocol::options::EngineSettings;
 use crate::protocol::{format_bestmove, format_hash_report, format_info, Event, InfoFormat};
 use crate::search::{Control, Iteration, Level, Limits, SearchHandler, Searcher};
-use crate::variant::{Variant, VisitGame};
+use crate::variant::{Variant, VariantGame, VisitGame};
 
 /// The error when there is no position: the last `position` command was refused.
 pub(crate) const NO_POSITION: &str = "no valid position (the last 'position' command was refused)";
@@ -486,7 +486,7 @@ pub(crate) struct MakeEngine {
 
 impl VisitGame for MakeEngine {
     type Output = Box<dyn SelectedGame>;
-    fn visit<G: Notation>(self, rules: G::Rules) -> Box<dyn SelectedGame> {
+    fn visit<G: VariantGame>(self, rules: G::Rules) -> Box<dyn SelectedGame> {
         Box::new(GameEngine::<G>::new(rules, self.hash_mb))
     }
 }

@@ -10,7 +10,6 @@ use std::time::Duration;
 use crate::common::arena::{match_args, played, run_quiet, scratch};
 use crate::fake_engine;
 use perfectplay::arena::client::EngineSpec;
-use perfectplay::arena::ogn;
 use perfectplay::arena::runner::{
     play_match, random_openings, Fault, MatchConfig, SearchLimit, StopReason, Termination,
     SPRT_MIN_GAMES,
@@ -18,6 +17,7 @@ use perfectplay::arena::runner::{
 use perfectplay::arena::stats::SprtDecision;
 use perfectplay::arena::{run_match, MatchEvent, MatchReport};
 use perfectplay::oware::{Board, RuleSet, Rules, Side};
+use perfectplay::records::ogn;
 
 // ---------------------------------------------------------------------------------------------
 // Matches between fake engines.

@@ -4,11 +4,11 @@
 
 use crate::common::arena::{match_args, played, run_quiet, scratch};
 use crate::fake_engine;
-use perfectplay::arena::games::Refereed;
-use perfectplay::arena::pgn;
 use perfectplay::arena::runner::{Fault, GameRecord, Opening, Termination};
 use perfectplay::dobutsu::{Position, Rules};
 use perfectplay::game::{GameState, Notation};
+use perfectplay::records::pgn;
+use perfectplay::records::Recorded;
 
 fn real_engine() -> String {
     // No solution from the machine's default place, and none built there: the plain search
@@ -310,7 +310,7 @@ fn options_are_checked_against_the_list_under_the_variant() {
     assert!(engine.has_option("SolutionPath") && engine.has_option("Mobility"));
     assert!(engine.has_option("Level") && !engine.has_option("TablebasePath"));
     engine.quit();
-    let told_nothing = perfectplay::arena::client::RuleSettings::default();
+    let told_nothing = perfectplay::records::RuleSettings::default();
     let engine = Engine::start(&spec, &told_nothing, timeout, "oware", None).unwrap();
     assert!(!engine.has_option("SolutionPath") && engine.has_option("TablebasePath"));
     engine.quit();

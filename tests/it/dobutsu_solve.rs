@@ -6,9 +6,9 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use crate::common::Engine;
-use perfectplay::arena::pgn;
 use perfectplay::dobutsu::Rules;
 use perfectplay::game::{Game, Notation};
+use perfectplay::records::pgn;
 
 use perfectplay::dobutsu::solve::{self, file, Solution, Value};
 use perfectplay::dobutsu::{Move, Position};

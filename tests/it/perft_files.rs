@@ -6,8 +6,8 @@
 //! an independent slow move generator.
 
 use crate::common::perft_file::{self, records, Record};
-use perfectplay::game::{perft, perft_divide, Notation};
-use perfectplay::variant::{Variant, VisitGame};
+use perfectplay::game::{perft, perft_divide};
+use perfectplay::variant::{Variant, VariantGame, VisitGame};
 
 /// Counts above this many leaves are left to `--ignored` runs (they take seconds each).
 const MAX_LEAVES: u64 = 6_000_000;
@@ -20,7 +20,7 @@ struct Check<'a> {
 
 impl VisitGame for Check<'_> {
     type Output = usize;
-    fn visit<G: Notation>(self, rules: G::Rules) -> usize {
+    fn visit<G: VariantGame>(self, rules: G::Rules) -> usize {
         let r = self.record;
         let pos = G::parse_position(&r.fen, &rules)
             .unwrap_or_else(|e| panic!("{}: '{}' does not read: {e}", r.id, r.fen));

@@ -3,11 +3,11 @@
 //! nor the replay of what they read; and a record written then parsed gives back its moves,
 //! comments and tags, and replays to the same end.
 
-use perfectplay::arena::record::sanitize_comment;
-use perfectplay::arena::{ogn, pgn};
 use perfectplay::dobutsu::Position;
 use perfectplay::game::GameState;
 use perfectplay::oware::{Board, RuleSet, Rules};
+use perfectplay::records::sanitize_comment;
+use perfectplay::records::{ogn, pgn};
 use proptest::prelude::*;
 
 /// Words a record is made of, run together with random separators: tags, well-formed and broken,
@@ -95,7 +95,7 @@ fn same_comments_and_tags(
     for (name, value) in written.1 {
         let value = value.replace(['\n', '\r'], " ");
         prop_assert_eq!(
-            perfectplay::arena::record::tag(read.1, name),
+            perfectplay::records::tag(read.1, name),
             Some(value.as_str())
         );
     }

@@ -8,11 +8,11 @@ mod hostile;
 use std::time::{Duration, Instant};
 
 use crate::common::web::WebServer;
-use perfectplay::arena::games::Refereed;
 use perfectplay::dobutsu::Position;
 use perfectplay::game::{Game, GameState, Notation};
 use perfectplay::oware::tablebase::Tablebase;
 use perfectplay::oware::{Board, RuleSet};
+use perfectplay::records::Recorded;
 use perfectplay::retro::Silent;
 use serde_json::Value;
 
@@ -318,7 +318,7 @@ fn records_export_and_import_in_the_runners_formats() {
         "{ogn}"
     );
     // The match runner's own reader reads it back to the same moves.
-    let parsed = perfectplay::arena::ogn::parse(&ogn).unwrap();
+    let parsed = perfectplay::records::ogn::parse(&ogn).unwrap();
     let read: Vec<String> = parsed[0].moves.iter().map(|m| m.to_string()).collect();
     assert_eq!(read, words);
     let (status, imported) = server.post("api/import?variant=abapa", &ogn);

@@ -19,9 +19,10 @@ use perfectplay::search::{
     seed_hash, Control, Iteration, Level, Limits, Score, SearchHandler, SearchResult, Searcher,
 };
 use perfectplay::variant::Variant;
-use perfectplay::{dobutsu, oware};
 
-use super::board::WebGame;
+use perfectplay::variant::{VariantGame, VisitGame};
+
+use super::board::board_reply;
 use super::reply::{
     BestReply, EndReply, ImportReply, ImportedGame, LegalMove, LineReply, MoveValue, ProbeReply,
     ReviewReply, ReviewedMove, ScoreReply, StateReply, ValueReply,
@@ -78,33 +79,17 @@ impl ApiError {
     }
 }
 
-/// Runs generic code on the game type of a variant, with the game's web-board parts.
-pub trait WebVisit {
-    /// What the code returns.
-    type Output;
-    /// Runs the code on game `G` under `rules`.
-    fn visit<G: WebGame>(self, rules: G::Rules) -> Self::Output;
-}
-
-/// Runs `visitor` on the game of `variant` ([`Variant::visit`], with [`WebGame`]).
-pub fn visit<V: WebVisit>(variant: Variant, visitor: V) -> V::Output {
-    match variant.oware_rules() {
-        Some(rules) => visitor.visit::<oware::Board>(rules),
-        None => visitor.visit::<dobutsu::Position>(dobutsu::Rules::default()),
-    }
-}
-
 /// What the server knows of one game: its settings (the `--option`s given) and its tables,
 /// loaded when first asked for, or built in the background where the game can (the Dobutsu
 /// solution, as the protocol's `AutoSolve` does).
-pub struct GameSlot<G: WebGame> {
+pub struct GameSlot<G: VariantGame> {
     settings: Settings<G>,
     auto_solve: bool,
     tables: Mutex<TablesState<G>>,
 }
 
 /// The tables of a [`GameSlot`] and the last thing said about them.
-struct TablesState<G: WebGame> {
+struct TablesState<G: VariantGame> {
     loaded: bool,
     slot: TableSlot<G>,
     note: Option<Note>,
@@ -122,7 +107,7 @@ pub fn note_text(note: &Note) -> String {
     }
 }
 
-impl<G: WebGame> GameSlot<G> {
+impl<G: VariantGame> GameSlot<G> {
     fn new(settings: Settings<G>, auto_solve: bool) -> GameSlot<G> {
         GameSlot {
             settings,
@@ -192,7 +177,7 @@ impl Games {
         for (name, _) in &games.options {
             let known = Variant::ALL
                 .iter()
-                .any(|&v| visit(v, HasOption { name: name.clone() }));
+                .any(|&v| v.visit(HasOption { name: name.clone() }));
             if !known {
                 return Err(format!(
                     "--option {name}: no game has this option (the games' options: protocol.md)"
@@ -200,13 +185,13 @@ impl Games {
             }
         }
         for variant in Variant::ALL {
-            visit(variant, MakeSlot { games: &games })?;
+            variant.visit(MakeSlot { games: &games })?;
         }
         Ok(games)
     }
 
     /// The slot of game `G` for `variant`.
-    pub fn slot<G: WebGame>(&self, variant: Variant) -> Arc<GameSlot<G>> {
+    pub fn slot<G: VariantGame>(&self, variant: Variant) -> Arc<GameSlot<G>> {
         let slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
         let slot = slots
             .get(&variant)
@@ -222,9 +207,9 @@ struct HasOption {
     name: String,
 }
 
-impl WebVisit for HasOption {
+impl VisitGame for HasOption {
     type Output = bool;
-    fn visit<G: WebGame>(self, _rules: G::Rules) -> bool {
+    fn visit<G: VariantGame>(self, _rules: G::Rules) -> bool {
         find_option(&G::options(), &self.name).is_some()
     }
 }
@@ -234,9 +219,9 @@ struct MakeSlot<'a> {
     games: &'a Games,
 }
 
-impl WebVisit for MakeSlot<'_> {
+impl VisitGame for MakeSlot<'_> {
     type Output = Result<(), String>;
-    fn visit<G: WebGame>(self, rules: G::Rules) -> Result<(), String> {
+    fn visit<G: VariantGame>(self, rules: G::Rules) -> Result<(), String> {
         let mut settings = Settings::<G> {
             rules,
             weights: Default::default(),
@@ -275,7 +260,7 @@ pub fn variant_of(query: &Query) -> Result<Variant, ApiError> {
 /// The game a request names: `position` (`startpos` or absent for the start position, else a
 /// diagram or FEN with its counters) and `moves` (the moves played from it, separated by
 /// blanks), replayed under the game's rules; a move after the game's end is refused.
-pub fn game_of<G: WebGame>(query: &Query, rules: &G::Rules) -> Result<GameState<G>, ApiError> {
+pub fn game_of<G: VariantGame>(query: &Query, rules: &G::Rules) -> Result<GameState<G>, ApiError> {
     let (start, counters) = match query.position.as_deref().map(str::trim) {
         None | Some("") | Some("startpos") => (G::start(rules), Default::default()),
         Some(text) => G::parse_position_with_counters(text, rules)
@@ -429,7 +414,7 @@ impl Known {
 
 /// The value of `pos` without search: the game's end, a proven win (Dobutsu's Lion capture),
 /// or the table's value; `None` when none knows it.
-pub fn position_value<G: WebGame>(pos: &G, oracle: Option<&dyn Oracle<G>>) -> Option<Known> {
+pub fn position_value<G: VariantGame>(pos: &G, oracle: Option<&dyn Oracle<G>>) -> Option<Known> {
     if let Some(outcome) = pos.outcome() {
         return Some(Known::Result {
             outcome,
@@ -475,7 +460,7 @@ const UNKNOWN_RANK: i64 = -5_000_000;
 
 /// The value of each legal move of `game`'s position, best first: known wins and draws, then
 /// the moves of unknown value (in the order of the legal moves), then known losses.
-pub fn move_values<G: WebGame>(
+pub fn move_values<G: VariantGame>(
     game: &GameState<G>,
     oracle: Option<&dyn Oracle<G>>,
 ) -> Vec<(G::Move, G, Option<Known>)> {
@@ -504,7 +489,7 @@ fn count(n: u32, noun: &str) -> String {
 
 /// The position after the legal move `mv` of `game`, written with its move counters (Dobutsu's
 /// FEN counts on from the game's; Oware's diagrams have none).
-fn position_after<G: WebGame>(game: &GameState<G>, mv: G::Move) -> String {
+fn position_after<G: VariantGame>(game: &GameState<G>, mv: G::Move) -> String {
     let mut after = game.clone();
     match after.play_past_cycle_end(mv) {
         Ok(()) => after
@@ -520,13 +505,13 @@ fn value_reply(value: Option<Known>) -> Option<ValueReply> {
 }
 
 /// The player's name in the page (`South`, `Sente`, ...).
-fn player_name<G: WebGame>(player: G::Player) -> &'static str {
+fn player_name<G: VariantGame>(player: G::Player) -> &'static str {
     G::PLAYER_NAMES[player.index()]
 }
 
 /// `GET /api/state`: the game, its board, legal moves (each with the position after it), and
 /// the end with its reason in words.
-pub fn state<G: WebGame>(game: &GameState<G>) -> StateReply {
+pub fn state<G: VariantGame>(game: &GameState<G>) -> StateReply {
     let pos = game.position();
     let legal = game
         .legal_moves()
@@ -545,7 +530,7 @@ pub fn state<G: WebGame>(game: &GameState<G>) -> StateReply {
         moves: game.moves().iter().map(|m| m.to_string()).collect(),
         position: pos.write_position_with_counters(game.counters()),
         to_move: player_name::<G>(pos.to_move()),
-        board: pos.board_reply(),
+        board: board_reply(pos.as_position()),
         legal,
         end: end_reply(game),
         ply: game.ply(),
@@ -553,7 +538,7 @@ pub fn state<G: WebGame>(game: &GameState<G>) -> StateReply {
 }
 
 /// How `game` ended, `None` while it goes on.
-fn end_reply<G: WebGame>(game: &GameState<G>) -> Option<EndReply> {
+fn end_reply<G: VariantGame>(game: &GameState<G>) -> Option<EndReply> {
     game.end().map(|end| EndReply {
         result: G::result_text(&end),
         winner: end.winner.map(player_name::<G>),
@@ -563,7 +548,7 @@ fn end_reply<G: WebGame>(game: &GameState<G>) -> Option<EndReply> {
 
 /// `GET /api/probe`: the value of the position and of every legal move, best first, from the
 /// game's tables (lila-tablebase's shape: the position, then the moves).
-pub fn probe<G: WebGame>(slot: &GameSlot<G>, game: &GameState<G>) -> ProbeReply {
+pub fn probe<G: VariantGame>(slot: &GameSlot<G>, game: &GameState<G>) -> ProbeReply {
     let (tables, note) = slot.tables();
     let oracle = tables.as_ref().map(|t| t.oracle.as_ref());
     let value = game
@@ -642,7 +627,7 @@ fn cost(before: Option<Known>, after: Option<Known>) -> Option<String> {
 /// `GET /api/review`: every move of the game with the value of the position before it and the
 /// value of the move played (both from the mover's view), and what the move cost where it threw
 /// a value away.
-pub fn review<G: WebGame>(slot: &GameSlot<G>, game: &GameState<G>) -> ReviewReply {
+pub fn review<G: VariantGame>(slot: &GameSlot<G>, game: &GameState<G>) -> ReviewReply {
     let (tables, note) = slot.tables();
     let oracle = tables.as_ref().map(|t| t.oracle.as_ref());
     let mut replay = GameState::with_counters(
@@ -673,7 +658,7 @@ pub fn review<G: WebGame>(slot: &GameSlot<G>, game: &GameState<G>) -> ReviewRepl
 }
 
 /// `GET /api/record`: the game as a record of the game's format (OGN, PGN).
-pub fn record<G: WebGame>(game: &GameState<G>, query: &Query) -> String {
+pub fn record<G: VariantGame>(game: &GameState<G>, query: &Query) -> String {
     let names = [
         query.first.as_deref().unwrap_or("?"),
         query.second.as_deref().unwrap_or("?"),
@@ -689,7 +674,7 @@ pub fn record<G: WebGame>(game: &GameState<G>, query: &Query) -> String {
 pub const MAX_RECORDS: usize = 1000;
 
 /// `POST /api/import`: the records of `text` in the game's format (at most [`MAX_RECORDS`]).
-pub fn import<G: WebGame>(text: &str, rules: &G::Rules) -> Result<ImportReply, ApiError> {
+pub fn import<G: VariantGame>(text: &str, rules: &G::Rules) -> Result<ImportReply, ApiError> {
     // A file saved by Windows Notepad starts with a byte-order mark.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let records = G::import_records(text).map_err(|e| ApiError::bad(format!("record: {e}")))?;
@@ -833,12 +818,12 @@ fn words<M: std::fmt::Display>(moves: &[M]) -> Vec<String> {
 }
 
 /// Sends each line of each iteration as an [`SearchEvent::Info`].
-struct EventSender<G: WebGame> {
+struct EventSender<G: VariantGame> {
     tx: UnboundedSender<SearchEvent>,
     game: std::marker::PhantomData<fn() -> G>,
 }
 
-impl<G: WebGame> SearchHandler<G::Move> for EventSender<G> {
+impl<G: VariantGame> SearchHandler<G::Move> for EventSender<G> {
     fn iteration(&mut self, info: &Iteration<G::Move>) {
         let ms = info.elapsed.as_millis() as u64;
         let wdl = perfectplay::engine::wdl(info.score, info.exact, &G::wdl_model());
@@ -859,7 +844,7 @@ impl<G: WebGame> SearchHandler<G::Move> for EventSender<G> {
 }
 
 /// The reply of a search's result (`bestmove`).
-fn best_reply<G: WebGame>(result: &SearchResult<G::Move>) -> BestReply {
+fn best_reply<G: VariantGame>(result: &SearchResult<G::Move>) -> BestReply {
     BestReply {
         mv: result.best_move.map(|m| m.to_string()),
         score: Some(score_reply(result.score)),
@@ -871,7 +856,7 @@ fn best_reply<G: WebGame>(result: &SearchResult<G::Move>) -> BestReply {
 
 /// Searches `game` as `params` ask on this thread, sending the lines and finally the best move
 /// to `tx`; `control` stops it. A game that is over gets a `bestmove` of `null` at once.
-pub fn search<G: WebGame>(
+pub fn search<G: VariantGame>(
     slot: &GameSlot<G>,
     game: &GameState<G>,
     params: &SearchParams,

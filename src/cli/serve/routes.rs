@@ -21,8 +21,7 @@ use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde::Serialize;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
-use super::api::{self, ApiError, Games, Query, SearchEvent, WebVisit};
-use super::board::WebGame;
+use super::api::{self, ApiError, Games, Query, SearchEvent};
 use super::pool::{Job, SearchPool};
 use super::reply::{
     BestReply, ErrorReply, ImportReply, InfoReply, NoteReply, ProbeReply, ReviewReply, StateReply,
@@ -30,6 +29,7 @@ use super::reply::{
 };
 use perfectplay::search::Control;
 use perfectplay::variant::Variant;
+use perfectplay::variant::{VariantGame, VisitGame};
 
 /// The page, its script's modules, its style and icon, compiled in: each path and its type.
 const ASSETS: &[(&str, &str, &str)] = {
@@ -209,9 +209,9 @@ async fn info(State(shared): State<Arc<Shared>>) -> Result<Json<InfoReply>, ApiE
 
 fn info_reply(shared: &Shared) -> InfoReply {
     struct Tables<'a>(&'a Shared, Variant);
-    impl WebVisit for Tables<'_> {
+    impl VisitGame for Tables<'_> {
         type Output = VariantInfo;
-        fn visit<G: WebGame>(self, _rules: G::Rules) -> VariantInfo {
+        fn visit<G: VariantGame>(self, _rules: G::Rules) -> VariantInfo {
             let slot = self.0.games.slot::<G>(self.1);
             let (tables, note) = slot.tables();
             VariantInfo {
@@ -227,7 +227,7 @@ fn info_reply(shared: &Shared) -> InfoReply {
         engine: format!("perfectplay {}", env!("CARGO_PKG_VERSION")),
         variants: Variant::ALL
             .iter()
-            .map(|&v| api::visit(v, Tables(shared, v)))
+            .map(|&v| v.visit(Tables(shared, v)))
             .collect(),
         searches: shared.pool.running(),
         queued: shared.pool.queued(),
@@ -272,9 +272,9 @@ struct AskGame<'a> {
     ask: Ask,
 }
 
-impl WebVisit for AskGame<'_> {
+impl VisitGame for AskGame<'_> {
     type Output = Result<Answer, ApiError>;
-    fn visit<G: WebGame>(self, _rules: G::Rules) -> Self::Output {
+    fn visit<G: VariantGame>(self, _rules: G::Rules) -> Self::Output {
         let slot = self.shared.games.slot::<G>(self.variant);
         let game = api::game_of::<G>(self.query, &slot.settings().rules)?;
         Ok(match self.ask {
@@ -305,15 +305,12 @@ async fn answer(
     let query = query_of(query)?;
     let variant = api::variant_of(&query)?;
     blocking(move || {
-        api::visit(
+        variant.visit(AskGame {
+            shared: &shared,
             variant,
-            AskGame {
-                shared: &shared,
-                variant,
-                query: &query,
-                ask,
-            },
-        )
+            query: &query,
+            ask,
+        })
     })
     .await
 }
@@ -358,14 +355,14 @@ async fn import(
         .map_err(|e| ApiError::bad(format!("the body is not UTF-8: {e}")))?;
     blocking(move || {
         struct Import<'a>(&'a Shared, Variant, &'a str);
-        impl WebVisit for Import<'_> {
+        impl VisitGame for Import<'_> {
             type Output = Result<ImportReply, ApiError>;
-            fn visit<G: WebGame>(self, _rules: G::Rules) -> Self::Output {
+            fn visit<G: VariantGame>(self, _rules: G::Rules) -> Self::Output {
                 let slot = self.0.games.slot::<G>(self.1);
                 api::import::<G>(self.2, &slot.settings().rules)
             }
         }
-        api::visit(variant, Import(&shared, variant, &text)).map(Json)
+        variant.visit(Import(&shared, variant, &text)).map(Json)
     })
     .await
 }
@@ -398,9 +395,9 @@ struct Prepared {
     no_limit_given: bool,
 }
 
-impl WebVisit for PrepareSearch<'_> {
+impl VisitGame for PrepareSearch<'_> {
     type Output = Result<Prepared, ApiError>;
-    fn visit<G: WebGame>(self, _rules: G::Rules) -> Self::Output {
+    fn visit<G: VariantGame>(self, _rules: G::Rules) -> Self::Output {
         let slot = self.shared.games.slot::<G>(self.variant);
         let game = api::game_of::<G>(self.query, &slot.settings().rules)?;
         let params = api::search_params(self.query, self.default_movetime)?;
@@ -445,18 +442,15 @@ fn start_search(
     let control = Arc::new(Control::new(false));
     let started = Arc::new(AtomicBool::new(false));
     let (tx, events) = unbounded_channel();
-    let prepared = api::visit(
+    let prepared = variant.visit(PrepareSearch {
+        shared,
         variant,
-        PrepareSearch {
-            shared,
-            variant,
-            query,
-            default_movetime,
-            control: Arc::clone(&control),
-            started: Arc::clone(&started),
-            tx,
-        },
-    )?;
+        query,
+        default_movetime,
+        control: Arc::clone(&control),
+        started: Arc::clone(&started),
+        tx,
+    })?;
     shared.pool.submit(prepared.job).map_err(|_| ApiError {
         status: 503,
         message: format!(

@@ -16,9 +16,9 @@ use super::{
     check_result, count_tag, given_tag, move_number, parse_records, repetitions_tag,
     sanitize_comment, set_tag, tag, ParseError, Record,
 };
-use crate::arena::games::GameRecord;
 use crate::game::CycleRule;
 use crate::oware::{Board, GameEnd, GameState, Move, NotationError, RuleSet, Rules, Side};
+use crate::records::game::GameRecord;
 
 pub use super::ReplayError;
 

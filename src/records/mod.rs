@@ -1,14 +1,24 @@
-//! Game records of the PGN family, what the match writes and `--replay` checks: the two formats,
-//! [`ogn`] (Oware Game Notation, Oware's) and [`pgn`] (PGN, Dobutsu Shogi's), and what they
-//! share here: header tags, writing a record, the tokenizer, the result check of a replay, and
-//! the replay's errors.
+//! Game records of the PGN family, read and written for the match runner (`perfectplay match`
+//! writes them, `--replay` checks them) and the web board (import and export): what a record
+//! knows of a game ([`Recorded`], implemented by both games, and a played game's [`GameRecord`]),
+//! the two formats, [`ogn`] (Oware Game Notation, Oware's) and [`pgn`] (PGN, Dobutsu Shogi's),
+//! and what they share here: header tags, writing a record, the tokenizer, the result check of a
+//! replay, and the errors of reading and replaying.
 //!
 //! A record is a header of `[Name "value"]` tags (`\"` and `\\` escape a quote and a backslash),
 //! then the move text: move numbers (`12.`), moves, `{comments}` after the move they comment, and
 //! the result. A file may hold several records one after another.
 
+mod dobutsu;
+pub mod game;
 pub mod ogn;
+mod oware;
 pub mod pgn;
+
+pub use game::{
+    Fault, FinishedGame, GameRecord, ImportedRecord, MoveNote, Opening, Recorded, RuleSettings,
+    SearchInfo, Termination,
+};
 
 use std::fmt;
 
@@ -175,6 +185,32 @@ pub enum ParseError {
         line: usize,
         /// `comment` or `variation`.
         what: &'static str,
+    },
+}
+
+/// Why records could not be imported ([`Recorded::import_records`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ImportError {
+    /// The text does not read as records of the format.
+    #[error(transparent)]
+    Parse(#[from] ParseError),
+    /// A record's rules tags do not read.
+    #[error("game {game}: {source}")]
+    Rules {
+        /// 1-based number of the record in the text.
+        game: usize,
+        /// What is wrong with the tags.
+        source: ReplayError,
+    },
+    /// A record's start position (its `FEN` tag) does not read.
+    #[error("game {game}: [FEN \"{text}\"]: {reason}")]
+    Start {
+        /// 1-based number of the record in the text.
+        game: usize,
+        /// The tag's value.
+        text: String,
+        /// Why it does not read, from the game's notation.
+        reason: String,
     },
 }
 

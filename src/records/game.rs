@@ -1,37 +1,39 @@
-//! What the match runner needs of a game beyond [`Notation`] ([`Refereed`]: how its players are
-//! named, which engine options carry its rules, how a result is written, its record format), and
-//! what a match makes of a game: its [`Opening`], how it ended ([`Termination`], [`Fault`]) and
-//! its [`GameRecord`]. The games' own parts are in [`crate::arena::oware`] and
-//! [`crate::arena::dobutsu`].
+//! What a record knows of a game ([`Recorded`]: how its players are named, how its rules are
+//! told to engines and written as tags, how a result and an end are written, its record format
+//! read and written), and what a played game leaves: its [`Opening`], how it ended
+//! ([`Termination`], [`Fault`]), the notes on its moves ([`MoveNote`]) and its [`GameRecord`].
+//! The two games' parts are in `records/oware.rs` and `records/dobutsu.rs`.
 
 use std::fmt;
 
-use crate::arena::client::{EngineError, RuleSettings, SearchInfo};
-use crate::arena::record::{Checked, ParseError};
-use crate::game::{Game, GameEnd, Notation, Player};
+use crate::game::{Game, GameEnd, GameState, Notation, Player};
+use crate::records::{Checked, ImportError, ParseError};
 use crate::search::Score;
 
-/// A game the match runner can referee and record.
-pub trait Refereed: Notation {
+/// A game as its records, the match runner and the web board know it.
+pub trait Recorded: Notation {
     /// The players' names in records, summaries and fault messages, the first player's first
     /// (`South`, `North`; `Sente`, `Gote`).
     const PLAYER_NAMES: [&'static str; 2];
     /// The extension of the record files (`ogn`, `pgn`).
     const RECORD_EXTENSION: &'static str;
 
-    /// Reads the move word of a `bestmove` line (its syntax only; the referee judges legality).
+    /// Reads the move word of a record or a `bestmove` line (its syntax only: the rules judge
+    /// legality).
     fn read_move(word: &str) -> Option<Self::Move>;
 
-    /// What tells an engine the rules: the variant's name (for `UCI_Variant` or `Variant`) and
-    /// the cycle rule's `setoption` settings (each sent if the engine lists it).
+    /// The rules as named settings, what tells an engine the rules: the variant's name (for
+    /// `UCI_Variant` or `Variant`) and the cycle rule's settings (`Repetitions`, ...), the names
+    /// the records' tags use too.
     fn rule_options(rules: &Self::Rules) -> RuleSettings;
 
     /// The rules in a few words for the start line and the summary (`abapa, repetitions 3,
     /// no-capture limit 500`).
     fn describe_rules(rules: &Self::Rules) -> String;
 
-    /// Sets the cycle rule's repetition count of `rules` (a record's `Repetitions` tag).
-    fn set_repetitions(rules: &mut Self::Rules, repetitions: u32);
+    /// Sets the cycle rule of `rules` (Dobutsu, which has no ply limit, takes only the
+    /// repetition count).
+    fn set_cycle(rules: &mut Self::Rules, cycle: crate::game::CycleRule);
 
     /// Why the rules ended a game, in words, for the `Termination` tag (Oware: `South captured
     /// more than half the seeds`-like reasons; Dobutsu: `the Lion of the side to move was
@@ -41,8 +43,14 @@ pub trait Refereed: Notation {
     /// The result of a game the rules ended, as its records write it.
     fn result_text(end: &GameEnd<Self>) -> String;
 
-    /// The whole record of a finished game in the game's format (ending in a blank line, so that
-    /// records can follow one another in a file).
+    /// The final margin in seeds of a position whose game is over, from the side to move (Oware:
+    /// the final stores' difference); `None` for games without one (the default).
+    fn final_margin(&self) -> Option<i32> {
+        None
+    }
+
+    /// The whole record of a finished match game in the game's format (ending in a blank line,
+    /// so that records can follow one another in a file).
     fn write_record(
         record: &GameRecord<Self>,
         event: &str,
@@ -50,12 +58,75 @@ pub trait Refereed: Notation {
         rules: &Self::Rules,
     ) -> String;
 
+    /// The record of a game so far (`*` as the result while it goes on), with `players` (the
+    /// first player's first) and `event`, as the web board exports it.
+    fn export_record(game: &GameState<Self>, players: [&str; 2], event: &str) -> String;
+
     /// Reads the records of a record file in the game's format and replays each under `rules`
     /// (a record's own rules tags take precedence), for `--replay`.
     ///
     /// # Errors
     /// The [`ParseError`] of a file that does not read.
     fn replay_records(text: &str, rules: &Self::Rules) -> Result<Vec<Checked>, ParseError>;
+
+    /// Reads every record of `text` in the game's format for the web board to import: its
+    /// variant, start and moves as text, its tags (the moves are not replayed here).
+    ///
+    /// # Errors
+    /// The [`ImportError`] of a file that does not read, or of a record whose rules tags or
+    /// start position do not read.
+    fn import_records(text: &str) -> Result<Vec<ImportedRecord>, ImportError>;
+}
+
+/// A game record as the web board imports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportedRecord {
+    /// The variant the record names (`abapa`, `awari`, `dobutsu`).
+    pub variant: String,
+    /// The start position's text, when the record does not start from the start position.
+    pub start: Option<String>,
+    /// The moves, in the protocol's notation.
+    pub moves: Vec<String>,
+    /// The header tags, in the order read.
+    pub tags: Vec<(String, String)>,
+}
+
+/// What the referee tells every engine of its rules, before the match's own options.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RuleSettings {
+    /// The game and rule set by the name engines' `UCI_Variant` and `Variant` options take
+    /// (`abapa`, `awari`, `dobutsu`); `None` tells none (the engine plays its own default).
+    pub variant: Option<String>,
+    /// Whether the variant is what an engine plays when told none (Oware under the Abapa rules,
+    /// the runner's default): an engine without a variant option can play it.
+    pub default_variant: bool,
+    /// The cycle rule's settings (`Repetitions`, `NoCaptureLimit`), each sent to an engine that
+    /// lists it.
+    pub options: Vec<(String, String)>,
+}
+
+impl RuleSettings {
+    /// The names of the rule options an engine listing `options` cannot be told (case
+    /// ignored): its own rules may differ from the referee's.
+    pub fn untold(&self, has_option: impl Fn(&str) -> bool) -> Vec<&str> {
+        self.options
+            .iter()
+            .map(|(name, _)| name.as_str())
+            .filter(|name| !has_option(name))
+            .collect()
+    }
+}
+
+/// What an engine's search said last before its `bestmove`: the depth and score of its last
+/// `info` line with a score (of the first line of a `MultiPV` search), as cutechess records
+/// them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// `depth`, in plies.
+    pub depth: Option<u32>,
+    /// `score`, from the side to move's view: `cp N` in hundredths of the engine's unit (a
+    /// pawn, a seed, a Chick), `mate N` a win in `N` moves (a loss when negative).
+    pub score: Option<Score>,
 }
 
 /// A start for a pair of games: a position and moves played from it before the engines take over.
@@ -101,21 +172,6 @@ impl Fault {
         Fault::Garbage,
         Fault::StartFailure,
     ];
-
-    pub(crate) fn of(error: &EngineError) -> Fault {
-        match error {
-            EngineError::Spawn { .. }
-            | EngineError::UnknownOptions { .. }
-            | EngineError::RefusedOption { .. }
-            | EngineError::NoVariantOption { .. }
-            | EngineError::UnsupportedVariant { .. }
-            | EngineError::RefusedRule { .. } => Fault::StartFailure,
-            EngineError::Timeout { .. } => Fault::Timeout,
-            EngineError::Exited { .. } => Fault::Crash,
-            EngineError::Closed { .. } | EngineError::Interrupted => Fault::ClosedPipe,
-            EngineError::Garbage(_) => Fault::Garbage,
-        }
-    }
 }
 
 impl fmt::Display for Fault {
@@ -172,7 +228,7 @@ pub struct GameRecord<G: Game> {
     pub termination: Termination<G>,
 }
 
-impl<G: Refereed> GameRecord<G> {
+impl<G: Recorded> GameRecord<G> {
     /// The winner, `None` for a draw.
     pub fn winner(&self) -> Option<G::Player> {
         match &self.termination {
@@ -209,7 +265,7 @@ impl<G: Refereed> GameRecord<G> {
     }
 
     /// The result as recorded: for a game the rules ended the game's own result
-    /// ([`Refereed::result_text`]: Oware's final seeds `25-19`, Dobutsu's `1-0`), `1-0` or `0-1`
+    /// ([`Recorded::result_text`]: Oware's final seeds `25-19`, Dobutsu's `1-0`), `1-0` or `0-1`
     /// for a forfeit.
     pub fn result_string(&self) -> String {
         match &self.termination {
@@ -220,7 +276,7 @@ impl<G: Refereed> GameRecord<G> {
     }
 
     /// The `Termination` tag: `rules: <reason>` or `forfeit: <fault> by <side> (<name>): <detail>`,
-    /// the side named as [`Refereed::PLAYER_NAMES`].
+    /// the side named as [`Recorded::PLAYER_NAMES`].
     pub fn termination_string(&self) -> String {
         match &self.termination {
             Termination::Rules(end) => format!("rules: {}", G::end_reason(end)),

@@ -16,8 +16,8 @@ use super::{
     check_result, given_tag, move_number, parse_records, repetitions_tag, sanitize_comment,
     set_tag, tag, ParseError, Record,
 };
-use crate::arena::games::{GameRecord, Refereed};
 use crate::game::{GameState, Player};
+use crate::records::game::{GameRecord, Recorded};
 
 pub use super::{ReplayError, Replayed};
 
@@ -52,7 +52,7 @@ impl PgnGame {
 
     /// The record of a finished game, with the match's `event` and `date` (`YYYY.MM.DD`); the
     /// rules' own tags (`Repetitions`) are the caller's.
-    pub fn from_record<G: Refereed>(record: &GameRecord<G>, event: &str, date: &str) -> PgnGame {
+    pub fn from_record<G: Recorded>(record: &GameRecord<G>, event: &str, date: &str) -> PgnGame {
         let mut g = PgnGame::default();
         g.set_tag("Event", event);
         g.set_tag("Site", "?");
@@ -175,7 +175,7 @@ pub fn winner_of_result<P: Player>(result: &str) -> Option<Option<P>> {
 ///
 /// # Errors
 /// [`ReplayError::Tag`] for a `Variant` of another game or a `Repetitions` below 2.
-pub fn record_rules<G: Refereed>(
+pub fn record_rules<G: Recorded>(
     game: &PgnGame,
     default: &G::Rules,
 ) -> Result<G::Rules, ReplayError> {
@@ -186,7 +186,9 @@ pub fn record_rules<G: Refereed>(
     }
     let mut rules = default.clone();
     if given_tag(&game.tags, "Repetitions").is_some() {
-        G::set_repetitions(&mut rules, repetitions_tag(&game.tags, 0)?);
+        let mut cycle = G::cycle_rule(&rules);
+        cycle.repetitions = repetitions_tag(&game.tags, 0)?;
+        G::set_cycle(&mut rules, cycle);
     }
     Ok(rules)
 }
@@ -197,7 +199,7 @@ pub fn record_rules<G: Refereed>(
 ///
 /// # Errors
 /// [`ReplayError`] naming the first disagreement.
-pub fn replay<G: Refereed>(game: &PgnGame, rules: &G::Rules) -> Result<Replayed<G>, ReplayError> {
+pub fn replay<G: Recorded>(game: &PgnGame, rules: &G::Rules) -> Result<Replayed<G>, ReplayError> {
     let start = match game.tag("FEN") {
         Some(fen) => G::parse_position(fen, rules).map_err(|e| ReplayError::Fen(e.to_string()))?,
         None => G::start(rules),
