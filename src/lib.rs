@@ -14,6 +14,7 @@ pub mod bench;
 pub mod dobutsu;
 pub mod engine;
 pub mod game;
+pub mod machine;
 pub mod memory;
 #[cfg(feature = "mpi")]
 pub mod mpi_transport;

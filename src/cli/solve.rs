@@ -11,6 +11,7 @@ use anyhow::Context;
 use clap::{Args, ValueEnum};
 use perfectplay::dobutsu::solve::{self, file, Figures, Solution};
 use perfectplay::dobutsu::Position;
+use perfectplay::machine::proc_kib;
 
 use super::phase_bars::PhaseBars;
 
@@ -210,17 +211,6 @@ fn probe(fen: &str, table: &std::path::Path, out: &mut impl Write) -> anyhow::Re
 /// Peak resident memory (VmHWM) in KiB, from /proc/self/status.
 pub(crate) fn peak_memory_kib() -> Option<u64> {
     proc_kib("/proc/self/status", "VmHWM")
-}
-
-/// The number of KiB on the line `key: N kB` of a file of /proc (`/proc/meminfo`,
-/// `/proc/self/status`); `None` where there is no such file or line (not Linux).
-pub(crate) fn proc_kib(path: &str, key: &str) -> Option<u64> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let line = text.lines().find(|l| {
-        l.strip_prefix(key)
-            .is_some_and(|rest| rest.starts_with(':'))
-    })?;
-    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// User and system CPU seconds of the process, from /proc/self/stat (clock ticks of 1/100 s,

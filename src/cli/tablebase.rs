@@ -11,6 +11,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
+use perfectplay::machine::Machine;
 use perfectplay::oware::tablebase::estimate::{self, BuildEstimate};
 use perfectplay::oware::tablebase::split::Split;
 use perfectplay::oware::tablebase::{file, reachable};
@@ -18,7 +19,7 @@ use perfectplay::oware::{Board, RuleSet};
 use perfectplay::retro::{Phase, Progress, Silent};
 
 use super::phase_bars::PhaseBars;
-use super::solve::{cpu_seconds, peak_memory_kib, proc_kib};
+use super::solve::{cpu_seconds, peak_memory_kib};
 
 /// Arguments of `perfectplay tablebase`.
 #[derive(Args, Debug)]
@@ -368,29 +369,6 @@ fn build(
         (reachable::reachable_total_len(seeds) * estimate::bytes_per_value(variant)) >> 20
     )?;
     Ok(())
-}
-
-/// What this machine has for a build; `None` where it cannot be read.
-struct Machine {
-    /// Bytes of memory available without swapping (`MemAvailable` of /proc/meminfo).
-    memory_available: Option<u64>,
-    /// Bytes of memory in all (`MemTotal`).
-    memory_total: Option<u64>,
-    /// Bytes free to this user on the file system of the layer files' directory.
-    disk_free: Option<u64>,
-    /// The threads the build runs on (rayon's pool: the cores, or `RAYON_NUM_THREADS`).
-    cores: usize,
-}
-
-impl Machine {
-    fn read(dir: &Path) -> Machine {
-        Machine {
-            memory_available: proc_kib("/proc/meminfo", "MemAvailable").map(|k| k << 10),
-            memory_total: proc_kib("/proc/meminfo", "MemTotal").map(|k| k << 10),
-            disk_free: fs4::available_space(dir).ok(),
-            cores: rayon::current_num_threads(),
-        }
-    }
 }
 
 /// Bytes in binary units: `512 B`, `3.0 KiB`, `538.3 MiB`, `2.27 TiB`.

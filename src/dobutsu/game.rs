@@ -154,15 +154,20 @@ impl Game for Position {
     }
     /// The complete analysis from the start ([`crate::dobutsu::solve::analyse`]), written to
     /// the default place when `SolutionPath` names none and no file is there.
-    fn default_tables_build(tables: &TableSettings) -> Option<game::TablesBuild> {
+    fn default_tables_build(tables: &TableSettings, _rules: &Rules) -> Option<game::TablesBuild> {
         use crate::dobutsu::solve::{self, file};
         if tables.path.is_some() {
             return None;
         }
         let path = file::default_path().filter(|p| !p.exists())?;
         let target = path.clone();
+        let mut lock = path.clone().into_os_string();
+        lock.push(".lock");
+        let written = path.clone();
         Some(game::TablesBuild {
             path,
+            lock: lock.into(),
+            written: Box::new(move || written.exists()),
             description: "the Dobutsu Shogi solution (about a minute on two cores, under 300 MiB)"
                 .into(),
             run: Box::new(move || {

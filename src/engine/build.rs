@@ -1,11 +1,12 @@
 //! The background build of a game's tables in their default place (`AutoSolve`: the Dobutsu
-//! solution), so that a fresh install plays perfectly without a command run by hand.
+//! solution, Oware's tablebase), so that a fresh install plays with them without a command run
+//! by hand.
 //!
-//! One engine builds at a time: the builder holds an exclusive lock on `<file>.lock` beside the
-//! file for as long as it builds, and an engine that finds the lock held plays by search until
-//! the file appears. The file itself is written whole or not at all ([`crate::retro`]'s table
-//! files: a temporary name, then a rename), so a failed or interrupted build leaves no partial
-//! file; the lock file is removed when the build ends.
+//! One engine builds at a time: the builder holds an exclusive lock on the build's lock file
+//! ([`TablesBuild::lock`], beside the files) for as long as it builds, and an engine that finds
+//! the lock held plays by search until the tables are written. Each file is written whole or
+//! not at all ([`crate::retro`]'s table files: a temporary name, then a rename), so a failed or
+//! interrupted build leaves no partial file; the lock file is removed when the build ends.
 
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
@@ -31,6 +32,8 @@ enum State {
 /// A background build this engine started, or found another engine running.
 pub struct Build {
     path: PathBuf,
+    lock: PathBuf,
+    written: Arc<dyn Fn() -> bool + Send + Sync>,
     state: Arc<Mutex<State>>,
 }
 
@@ -42,13 +45,6 @@ pub enum Progress {
     Written,
     /// It failed: the note that says why.
     Failed(Note),
-}
-
-/// The lock file of `path`: `<path>.lock`.
-fn lock_path(path: &Path) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(".lock");
-    PathBuf::from(name)
 }
 
 impl Build {
@@ -66,15 +62,18 @@ impl Build {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(failed)?;
         }
-        let lock_path = lock_path(&path);
+        let lock_path = job.lock.clone();
         let lock = OpenOptions::new()
             .create(true)
             .truncate(false)
             .write(true)
             .open(&lock_path)
             .map_err(failed)?;
+        let written: Arc<dyn Fn() -> bool + Send + Sync> = Arc::from(job.written);
         let build = |state| Build {
             path: path.clone(),
+            lock: lock_path.clone(),
+            written: Arc::clone(&written),
             state: Arc::new(Mutex::new(state)),
         };
         if lock.try_lock().is_err() {
@@ -85,7 +84,7 @@ impl Build {
             return Ok((build(State::Elsewhere), Some(note)));
         }
         // Another engine may have finished between our look and the lock.
-        if path.exists() {
+        if written() {
             drop(lock);
             return Ok((build(State::Done), None));
         }
@@ -122,8 +121,8 @@ impl Build {
                 path: self.path.clone(),
                 error,
             }),
-            State::Elsewhere if self.path.exists() => Progress::Written,
-            State::Elsewhere if lock_is_free(&self.path) => {
+            State::Elsewhere if (self.written)() => Progress::Written,
+            State::Elsewhere if lock_is_free(&self.lock) => {
                 Progress::Failed(Note::OtherBuildEnded {
                     path: self.path.clone(),
                 })
@@ -140,9 +139,9 @@ fn finish(lock: File, lock_path: &Path) {
     let _ = lock.unlock();
 }
 
-/// Whether no engine holds the lock of `path` (or its lock file is gone).
-fn lock_is_free(path: &Path) -> bool {
-    match File::open(lock_path(path)) {
+/// Whether no engine holds the lock file `lock` (or it is gone).
+fn lock_is_free(lock: &Path) -> bool {
+    match File::open(lock) {
         Ok(file) => file.try_lock().is_ok(),
         Err(_) => true,
     }

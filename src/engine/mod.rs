@@ -187,6 +187,7 @@ mod tests {
             tables: TableSettings {
                 path: Some("/nonexistent/dobutsu.solution".into()),
                 limit: None,
+                build: None,
             },
             ..Settings::default()
         };

@@ -73,9 +73,13 @@ impl<G: Game> TableSlot<G> {
     }
 
     /// Marks the tables to be loaded again before their next use (a table option was set), so
-    /// that options set together load them once.
+    /// that options set together load them once; a build not running may then start again
+    /// (the option may have asked for more).
     pub fn mark_stale(&mut self) {
         self.stale = true;
+        if self.build.is_none() {
+            self.build_tried = false;
+        }
     }
 
     /// Loads the tables again if a table option was set since they were loaded.
@@ -91,9 +95,11 @@ impl<G: Game> TableSlot<G> {
     /// starts, one when it is loaded or has failed).
     pub fn follow_build(&mut self, settings: &Settings<G>, wanted: bool) -> Vec<Note> {
         let mut notes = Vec::new();
-        if wanted && !self.build_tried && self.tables.is_none() {
-            if let Some(job) = G::default_tables_build(&settings.tables) {
-                self.build_tried = true;
+        // The game says whether its default place lacks anything (Oware plays with its small
+        // table built in memory while the larger one is built); asked once, not at every use.
+        if wanted && !self.build_tried {
+            self.build_tried = true;
+            if let Some(job) = G::default_tables_build(&settings.tables, &settings.rules) {
                 match Build::start(job) {
                     Ok((build, note)) => {
                         notes.extend(note);

@@ -14,7 +14,7 @@ pub use options::{
     find_option, quoted, OptionDecl, OptionError, OptionKind, OptionValue, MAX_QUOTED_CHARS,
 };
 pub use state::{EndReason, GameEnd, GameState, PlayError};
-pub use tables::{Oracle, TableSettings, Tables, TablesBuild};
+pub use tables::{data_dir, Oracle, TableSettings, Tables, TablesBuild};
 
 use std::fmt::{Debug, Display};
 
@@ -266,10 +266,11 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
         Ok(None)
     }
 
-    /// The work that writes the game's tables to their default place, when `tables` asks for the
-    /// default place and nothing is there yet (Dobutsu: the whole solution); `None` (the
-    /// default) when the game has no such tables or they are there.
-    fn default_tables_build(_tables: &TableSettings) -> Option<TablesBuild> {
+    /// The work that writes the game's tables for play under `rules` to their default place,
+    /// when `tables` asks for the default place and they are not all there yet (Dobutsu: the
+    /// whole solution; Oware: the tablebase's layers up to what the machine builds in a few
+    /// minutes); `None` (the default) when the game has no such tables or they are there.
+    fn default_tables_build(_tables: &TableSettings, _rules: &Self::Rules) -> Option<TablesBuild> {
         None
     }
 

@@ -17,13 +17,38 @@ pub struct TableSettings {
     /// How far to use the tables (a number of the game's choosing, such as seeds on the board);
     /// `None` for all they hold.
     pub limit: Option<u32>,
+    /// How far the background build of the tables in their default place goes (Oware's
+    /// `TablebaseBuildSeeds`: seeds on the board), where the game lets the option choose;
+    /// `None` for as far as the game's resource check allows, `Some(0)` for no build.
+    pub build: Option<u32>,
+}
+
+/// The directory where the engine keeps the tables it finds and builds by default:
+/// `$XDG_DATA_HOME/perfectplay`, where `XDG_DATA_HOME` defaults to `$HOME/.local/share` (the
+/// XDG base directory convention). `None` when neither variable is set (or they are not
+/// absolute paths).
+pub fn data_dir() -> Option<std::path::PathBuf> {
+    let absolute = |var: &str| {
+        std::env::var_os(var)
+            .map(std::path::PathBuf::from)
+            .filter(|p| p.is_absolute())
+    };
+    let data =
+        absolute("XDG_DATA_HOME").or_else(|| absolute("HOME").map(|h| h.join(".local/share")))?;
+    Some(data.join("perfectplay"))
 }
 
 /// Work that writes a game's tables to their default place when they are missing there
 /// ([`crate::game::Game::default_tables_build`]), for a front end to run in the background.
 pub struct TablesBuild {
-    /// The file it writes (whole or not at all: under a temporary name, then renamed).
+    /// The file it writes last (each file whole or not at all: under a temporary name, then
+    /// renamed): once it is there, the tables are built.
     pub path: std::path::PathBuf,
+    /// The lock file that one engine at a time holds while it builds (beside the files).
+    pub lock: std::path::PathBuf,
+    /// Whether the tables are all written (the file [`TablesBuild::path`] is there, and for
+    /// tables of several files, the others whole too).
+    pub written: Box<dyn Fn() -> bool + Send + Sync>,
     /// What it builds, for the user (`the Dobutsu Shogi solution (about a minute on two
     /// cores, under 300 MiB)`).
     pub description: String,
@@ -35,6 +60,7 @@ impl std::fmt::Debug for TablesBuild {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TablesBuild")
             .field("path", &self.path)
+            .field("lock", &self.lock)
             .field("description", &self.description)
             .finish()
     }

@@ -838,6 +838,19 @@ impl Game for Board {
     fn load_tables(tables: &TableSettings, rules: &Rules) -> Result<Option<Tables<Board>>, String> {
         crate::oware::tablebase::oracle::load_tables(tables, rules.variant)
     }
+    /// The layers up to `TablebaseBuildSeeds` seeds (by default as many as this machine builds
+    /// in a few minutes, [`crate::oware::tablebase::auto`]) in the data directory, when
+    /// neither `TablebasePath` nor `TablebaseSeeds` is set and they are not all there.
+    fn default_tables_build(
+        tables: &TableSettings,
+        rules: &Rules,
+    ) -> Option<crate::game::TablesBuild> {
+        use crate::oware::tablebase::{auto, oracle};
+        if tables.path.is_some() || tables.limit.is_some() {
+            return None;
+        }
+        auto::default_build(rules.variant, tables.build, oracle::DEFAULT_SEEDS)
+    }
     #[inline]
     fn legal_moves(&self, out: &mut Vec<Move>) {
         // Copied from a table: all six entries (a fixed-size copy, no call to memcpy), then the

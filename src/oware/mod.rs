@@ -315,5 +315,13 @@ pub fn options() -> Vec<OptionDecl<Settings<Board>>> {
             },
             |s, v| s.tables.limit = Some(v.spin() as u32),
         ),
+        // -1: as far as the machine builds in a few minutes (`tablebase::auto::auto_seeds`).
+        OptionDecl::spin(
+            "TablebaseBuildSeeds",
+            -1,
+            tablebase::index::MAX_SEEDS as i64,
+            |s| OptionValue::Spin(s.tables.build.map_or(-1, i64::from)),
+            |s, v| s.tables.build = u32::try_from(v.spin()).ok(),
+        ),
     ]
 }

@@ -41,7 +41,8 @@ pub struct EngineSettings {
     /// `UCI_ShowWDL`: `info` lines carry `wdl W D L`, the side to move's chances per mille.
     pub show_wdl: bool,
     /// `AutoSolve`: at full strength, a game's tables missing from their default place (the
-    /// Dobutsu solution) are built there in the background. Off in the library's session
+    /// Dobutsu solution, Oware's tablebase up to `TablebaseBuildSeeds`) are built there in the
+    /// background. Off in the library's session
     /// ([`crate::protocol::run`]); the `perfectplay` executable turns it on.
     pub auto_solve: bool,
 }

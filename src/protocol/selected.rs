@@ -424,6 +424,7 @@ fn is_table_option<G: Notation>(decl: &OptionDecl<Settings<G>>) -> bool {
     let marked = TableSettings {
         path: Some("\0".into()),
         limit: Some(u32::MAX),
+        build: Some(u32::MAX),
     };
     let mut probe = Settings::<G> {
         tables: marked.clone(),

@@ -608,7 +608,13 @@ fn openings_file_is_used_in_turn() {
 // Matches between two instances of the real engine (the built `perfectplay` binary).
 
 fn real_engine() -> String {
-    format!("'{}'", env!("CARGO_BIN_EXE_perfectplay"))
+    // No tables from the machine's data directory, and none built there: the plain search and
+    // its small table built in memory play.
+    format!(
+        "env 'XDG_DATA_HOME={}' '{}' --option AutoSolve=false",
+        crate::common::NO_DATA,
+        env!("CARGO_BIN_EXE_perfectplay")
+    )
 }
 
 #[test]

@@ -1382,3 +1382,294 @@ fn the_command_line_keeps_checkpoints_only_while_a_layer_is_built() {
     );
     assert_same_layers(RuleSet::Abapa, 10, &dir, &plain);
 }
+
+/// The `info string` lines of an engine's output, with what a build takes on this machine
+/// (`(about 4 s on 1 thread, ...)`) as `(...)`.
+fn notes(out: &[String]) -> Vec<String> {
+    out.iter()
+        .filter_map(|l| l.strip_prefix("info string "))
+        .map(|n| match (n.find(" (about "), n.find(" of disk)")) {
+            (Some(a), Some(b)) => format!("{} (...){}", &n[..a], &n[b + " of disk)".len()..]),
+            _ => n.to_string(),
+        })
+        .collect()
+}
+
+/// The engine as installed (`AutoSolve` on, no `TablebasePath`), under awari, with
+/// `XDG_DATA_HOME` `data`, building the tablebase up to `seeds` (`TablebaseBuildSeeds`), set to
+/// `diagram`.
+fn auto_engine(data: &Path, seeds: u32, diagram: &str) -> crate::common::Engine {
+    let build = format!("TablebaseBuildSeeds={seeds}");
+    let args = [
+        "--option",
+        "AutoSolve=true",
+        "--option",
+        "UCI_Variant=awari",
+        "--option",
+        &build,
+    ];
+    let mut e = crate::common::Engine::start_with_data(&args, data.to_str().unwrap());
+    e.send(&format!("position fen {diagram}"));
+    e
+}
+
+/// `go depth 2`: the output up to `bestmove`.
+fn go_shallow(e: &mut crate::common::Engine) -> Vec<String> {
+    e.send("go depth 2");
+    e.until_bestmove()
+}
+
+/// Searches until the engine says `loaded` (its build, or another engine's, written); fails
+/// after 5 minutes.
+fn wait_for_tables(e: &mut crate::common::Engine, loaded: &str) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+    loop {
+        let out = go_shallow(e);
+        if notes(&out).iter().any(|n| n == loaded) {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "never loaded: {out:#?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+}
+
+/// The score of the engine's last `info depth` line at `go depth 2`, and whether it has
+/// `tbhits`.
+fn shallow_score(e: &mut crate::common::Engine) -> (String, bool) {
+    let out = go_shallow(e);
+    let last = out
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap_or_else(|| panic!("{out:#?}"));
+    (
+        crate::common::parse_info(last).score,
+        last.contains(" tbhits "),
+    )
+}
+
+/// A 14-seed awari position (stores 17 and 17) whose exact value is 2 for South, the side to
+/// move (`perfectplay tablebase probe`): the table scores it `cp 200` (no distance is defined),
+/// and a search of depth 2 with the 12-seed table built in memory does not (its leaves hold
+/// more than 12 seeds).
+const FOURTEEN_SEEDS: &str = "1-2-1-1-1-3-1-0-1-2-0-1-17-17-S";
+
+/// The engine as installed (`AutoSolve`, no `TablebasePath`) builds the tablebase in its data
+/// directory in the background, here to 14 seeds (`TablebaseBuildSeeds`), and plays by search
+/// meanwhile: it builds nothing while another holds the build's lock, and says so when that
+/// build ends without the tables; once it builds, a second engine waits for it; both load the
+/// layers once written and score a 14-seed position by them (its exact value, with `tbhits`);
+/// no lock or temporary file is left. A layer cut short in place
+/// is never used: the engines that mapped it drop the tables, and a fresh engine builds it
+/// again before it loads them.
+#[test]
+fn the_engine_builds_its_tablebase_in_the_background() {
+    let data = fresh_dir("oware_autobuild");
+    let place = data.join("perfectplay");
+    let dir = place.join("oware");
+    let lock = place.join("oware-awari.lock");
+    let start = || auto_engine(&data, 14, FOURTEEN_SEEDS);
+    let building = format!(
+        "the awari tablebase up to 14 seeds (...) in {}",
+        dir.join("oware-awari-14.tb").display()
+    );
+
+    // Another engine holds the lock: this one plays by search and writes nothing.
+    std::fs::create_dir_all(&place).unwrap();
+    let held = std::fs::File::create(&lock).unwrap();
+    held.lock().unwrap();
+    let mut a = start();
+    let out = go_shallow(&mut a);
+    assert_eq!(
+        notes(&out),
+        [format!(
+            "another engine is building {building}; playing by search until it is written"
+        )],
+        "{out:#?}"
+    );
+    assert!(out.last().unwrap().starts_with("bestmove "), "{out:#?}");
+    assert_eq!(std::fs::read_dir(&dir).map_or(0, |d| d.count()), 0);
+    // Unlocked, not only closed: a child another test forks meanwhile shares the open file.
+    held.unlock().unwrap();
+    drop(held);
+    let out = go_shallow(&mut a);
+    assert_eq!(
+        notes(&out),
+        [format!(
+            "error: the other engine's build of {} ended without it; playing by search",
+            dir.join("oware-awari-14.tb").display()
+        )],
+        "{out:#?}"
+    );
+
+    // The option set again: this engine builds, and searches meanwhile; a second one waits.
+    a.send("setoption name TablebaseBuildSeeds value 14");
+    let out = go_shallow(&mut a);
+    assert_eq!(
+        notes(&out),
+        [format!(
+            "building {building} in the background; playing by search until it is written"
+        )],
+        "{out:#?}"
+    );
+    assert!(out.last().unwrap().starts_with("bestmove "), "{out:#?}");
+    let mut b = start();
+    let out = go_shallow(&mut b);
+    assert!(
+        notes(&out)
+            .iter()
+            .any(|n| n.starts_with("another engine is building the awari")),
+        "{out:#?}"
+    );
+    // Meanwhile the search alone scores the 14-seed position, not by its exact value.
+    let (score, _) = shallow_score(&mut b);
+    assert_ne!(score, "cp 200");
+
+    // Both load the layers once written and score the position by them.
+    let loaded = format!(
+        "loaded the awari tablebase up to 14 seeds from {}",
+        dir.display()
+    );
+    for e in [&mut a, &mut b] {
+        wait_for_tables(e, &loaded);
+    }
+    let (tb, problems) = file::load(&dir, RuleSet::Awari, None);
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(tb.seeds(), Some(14));
+    let won: Board = FOURTEEN_SEEDS
+        .parse::<Board>()
+        .unwrap()
+        .with_variant(RuleSet::Awari);
+    assert_eq!(tb.probe(&won), Some(Value { low: 2, high: 2 }));
+    for e in [&mut a, &mut b] {
+        assert_eq!(shallow_score(e), ("cp 200".to_string(), true));
+    }
+    assert!(!lock.exists());
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    let layers: Vec<String> = (0..=14).map(|n| format!("oware-awari-{n:02}.tb")).collect();
+    assert_eq!(names, layers);
+    drop(tb);
+
+    // A layer cut short in place: dropped by the engines that mapped it, built again by a fresh
+    // engine before it uses the layers.
+    let cut = dir.join("oware-awari-13.tb");
+    let len = std::fs::metadata(&cut).unwrap().len();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&cut)
+        .unwrap()
+        .set_len(len / 2)
+        .unwrap();
+    let out = go_shallow(&mut a);
+    assert!(
+        notes(&out)
+            .iter()
+            .any(|n| n.starts_with("error: ") && n.contains("the tables are dropped")),
+        "{out:#?}"
+    );
+    assert!(!out.iter().any(|l| l.contains(" tbhits ")), "{out:#?}");
+    let mut c = start();
+    let out = go_shallow(&mut c);
+    assert_eq!(
+        notes(&out),
+        [format!(
+            "building {building} in the background; playing by search until it is written"
+        )],
+        "{out:#?}"
+    );
+    wait_for_tables(&mut c, &loaded);
+    assert_eq!(shallow_score(&mut c), ("cp 200".to_string(), true));
+    assert_eq!(std::fs::metadata(&cut).unwrap().len(), len);
+    for e in [a, b, c] {
+        e.finish();
+    }
+    std::fs::remove_dir_all(&data).unwrap();
+}
+
+/// An engine killed half way through its background build leaves whole layer files only (and
+/// perhaps a temporary file), never a layer cut short; the next engine goes on from them, removes
+/// the temporary file and ends with the layers a build in one go makes. A build that cannot
+/// start (the data directory is a file) says why, plays by search and writes nothing.
+#[test]
+fn a_background_build_killed_half_way_leaves_whole_layers() {
+    let data = fresh_dir("oware_autobuild_killed");
+    let dir = data.join("perfectplay/oware");
+    let a = {
+        let mut a = auto_engine(&data, 15, FOURTEEN_SEEDS);
+        let out = go_shallow(&mut a);
+        assert!(
+            notes(&out)[0].starts_with("building the awari tablebase up to 15 seeds"),
+            "{out:#?}"
+        );
+        a
+    };
+    // Killed (SIGKILL) while it builds layer 14.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+    while !dir.join("oware-awari-13.tb").exists() {
+        assert!(std::time::Instant::now() < deadline, "no layer 13");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    drop(a);
+    let (tb, problems) = file::load(&dir, RuleSet::Awari, None);
+    let whole = tb.seeds().unwrap();
+    assert!((13..15).contains(&whole), "{whole}");
+    // Only a temporary file of the layer in progress may be there besides the whole layers.
+    for p in &problems {
+        assert!(p.to_string().contains(".tb.tmp"), "{problems:?}");
+    }
+    drop(tb);
+
+    let mut b = auto_engine(&data, 15, FOURTEEN_SEEDS);
+    let out = go_shallow(&mut b);
+    assert!(
+        notes(&out)[0].starts_with("building the awari tablebase up to 15 seeds"),
+        "{out:#?}"
+    );
+    let loaded = format!(
+        "loaded the awari tablebase up to 15 seeds from {}",
+        dir.display()
+    );
+    wait_for_tables(&mut b, &loaded);
+    assert_eq!(shallow_score(&mut b), ("cp 200".to_string(), true));
+    b.finish();
+    let (tb, problems) = file::load(&dir, RuleSet::Awari, None);
+    assert!(problems.is_empty(), "{problems:?}");
+    let fresh = fresh_dir("oware_autobuild_killed_whole");
+    let mut one_go = Tablebase::build(RuleSet::Awari, 15, &Silent);
+    for n in 0..=15 {
+        file::save_and_map_layer(&mut one_go, n, &fresh).unwrap();
+        let name = file::layer_name(RuleSet::Awari, n);
+        assert!(
+            std::fs::read(dir.join(&name)).unwrap() == std::fs::read(fresh.join(&name)).unwrap(),
+            "{name}"
+        );
+    }
+    drop((tb, one_go));
+
+    // The data directory is a file: the build cannot start, and says so once.
+    let blocked = data.join("not-a-directory");
+    std::fs::write(&blocked, "x").unwrap();
+    let mut c = auto_engine(&blocked, 15, FOURTEEN_SEEDS);
+    let out = go_shallow(&mut c);
+    let said = notes(&out);
+    assert_eq!(said.len(), 1, "{out:#?}");
+    assert!(
+        said[0].starts_with("error: cannot build the awari tablebase up to 15 seeds")
+            && said[0].ends_with("; playing by search"),
+        "{said:?}"
+    );
+    assert!(out.last().unwrap().starts_with("bestmove "), "{out:#?}");
+    assert!(notes(&go_shallow(&mut c)).is_empty());
+    c.finish();
+    assert_eq!(std::fs::read(&blocked).unwrap(), b"x");
+    for d in [data, fresh] {
+        std::fs::remove_dir_all(d).unwrap();
+    }
+}

@@ -126,6 +126,7 @@ fn uci_handshake_lists_id_options_and_uciok() {
         "option name WeightSeedsLate type spin default -3 min -100000 max 100000",
         "option name TablebasePath type string default <empty>",
         "option name TablebaseSeeds type spin default 12 min 0 max 48",
+        "option name TablebaseBuildSeeds type spin default -1 min -1 max 48",
         "uciok",
         "readyok",
     ]

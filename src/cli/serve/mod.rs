@@ -65,8 +65,9 @@ pub struct ServeArgs {
     /// --option TablebasePath=tables --option SolutionPath=dobutsu.solution.
     #[arg(long = "option", value_name = "NAME=VALUE")]
     options: Vec<String>,
-    /// Does not build the Dobutsu Shogi solution in the background when it is missing from
-    /// its default place (it is built by default, as the protocol's AutoSolve does).
+    /// Does not build the Dobutsu Shogi solution or Oware's tablebase in the background when
+    /// they are missing from their default place (they are built by default, as the
+    /// protocol's AutoSolve does).
     #[arg(long)]
     no_solve: bool,
     /// Transposition table of each search, in MiB (each of the `--searches` threads has one

@@ -26,14 +26,7 @@ pub const FILE_NAME: &str = "dobutsu.solution";
 /// defaults to `$HOME/.local/share` (the XDG base directory convention). `None` when neither
 /// variable is set (or they are not absolute paths).
 pub fn default_path() -> Option<PathBuf> {
-    let absolute = |var: &str| {
-        std::env::var_os(var)
-            .map(PathBuf::from)
-            .filter(|p| p.is_absolute())
-    };
-    let data =
-        absolute("XDG_DATA_HOME").or_else(|| absolute("HOME").map(|h| h.join(".local/share")))?;
-    Some(data.join("perfectplay").join(FILE_NAME))
+    Some(crate::game::data_dir()?.join(FILE_NAME))
 }
 
 /// Writes `solution` to `path` (whole or not at all).

@@ -7,7 +7,8 @@
 //! (a layer: the positions the build solves; the others are answered from their moves), `build`
 //! solves a layer from the layers below it, [`distance`] gives its distances to the end, [`split`]
 //! spreads a layer's build over several ranks (MPI processes), [`file`](mod@file) writes and maps
-//! one file per layer, [`estimate`] says what a build takes (positions, memory, disk, time);
+//! one file per layer, [`estimate`] says what a build takes (positions, memory, disk, time),
+//! [`auto`] builds the layers the engine finds in its data directory;
 //! [`Tablebase`] answers probes. The build reports through a [`Progress`]; nothing here prints.
 //!
 //! What a value promises (see docs/tablebases.md): under [`RuleSet::Awari`] a [`Value`] is exact
@@ -21,6 +22,7 @@
 //! reached on a forcing line, and that no position of the game before (since the last capture)
 //! comes back on one.
 
+pub mod auto;
 mod build;
 pub mod distance;
 pub mod estimate;

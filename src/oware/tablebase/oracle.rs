@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock, TryLockError, Weak};
 use std::thread::JoinHandle;
 
-use super::{file, Tablebase};
+use super::{auto, file, Tablebase};
 use crate::game::Oracle;
 use crate::game::{Outcome, TableSettings, Tables};
 use crate::oware::{Board, Move, RuleSet};
@@ -294,8 +294,8 @@ impl Oracle<Board> for TableOracle {
 /// when it is not set), or with no path a table of `TablebaseSeeds` seeds (default
 /// [`DEFAULT_SEEDS`], at most [`MAX_IN_MEMORY_SEEDS`]) built in memory, in the background once
 /// prepared ([`Oracle::prepare`]: the protocol's `ucinewgame`, or a `go` near the table), else
-/// as the probes need it;
-/// `TablebaseSeeds` 0 uses none.
+/// as the probes need it; with neither option set, the layers in the data directory where they
+/// go further ([`auto`]: the engine builds them there); `TablebaseSeeds` 0 uses none.
 ///
 /// The description names each file of the directory not used: the layers missing, truncated,
 /// corrupt or of another variant, and stray files ([`file::load`]).
@@ -313,9 +313,16 @@ pub fn load_tables(
     // What the directory holds that is not used, each file named, for the one line that says
     // what was loaded.
     let mut skipped = Vec::new();
-    let oracle = match tables.path.as_deref() {
-        None | Some("") => TableOracle::in_memory(variant, tables.limit.unwrap_or(DEFAULT_SEEDS)),
-        Some(dir) => {
+    let found = match (&tables.path, tables.limit) {
+        (None, None) => found_in_data_dir(variant),
+        _ => None,
+    };
+    let oracle = match (tables.path.as_deref(), found) {
+        (None, Some(found)) => found,
+        (None | Some(""), None) => {
+            TableOracle::in_memory(variant, tables.limit.unwrap_or(DEFAULT_SEEDS))
+        }
+        (Some(dir), _) => {
             let (tb, problems) = file::load(Path::new(dir), variant, None);
             let said: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
             if tb.seeds().is_none() {
@@ -334,6 +341,11 @@ pub fn load_tables(
         }
     };
     let description = match &oracle.source {
+        Source::Files(_) if tables.path.is_none() => format!(
+            "the {variant} tablebase up to {} seeds from {}",
+            oracle.seeds,
+            auto::default_dir().unwrap_or_default().display()
+        ),
         // The built-in default goes unannounced.
         Source::Lazy(_) if tables.path.is_none() && tables.limit.is_none() => String::new(),
         Source::Lazy(_) => format!(
@@ -358,6 +370,18 @@ pub fn load_tables(
         description,
         outside: None,
     }))
+}
+
+/// The layers of `variant` in the data directory ([`auto::default_dir`]), where they go further
+/// than the table built in memory by default ([`DEFAULT_SEEDS`]): those from 0 up while they
+/// are sound (a file cut short or corrupt ends them), the rest not used.
+fn found_in_data_dir(variant: RuleSet) -> Option<TableOracle> {
+    let dir = auto::default_dir()?;
+    if !auto::is_built(&dir, variant, DEFAULT_SEEDS + 1) {
+        return None;
+    }
+    let (tb, _) = file::load(&dir, variant, None);
+    (tb.seeds()? > DEFAULT_SEEDS).then(|| TableOracle::from_table(tb, None))
 }
 
 #[cfg(test)]
