@@ -233,6 +233,44 @@ fn bad_input_gets_a_4xx_json_error_and_the_server_lives_on() {
     assert_eq!(status, 200);
 }
 
+/// The web board without `--no-solve` builds Oware's tablebase in its data directory in the
+/// background, as the protocol's `AutoSolve` does (here to 14 seeds, `TablebaseBuildSeeds`):
+/// the first look at an awari position starts the build and says so, a 14-seed position has no
+/// value meanwhile (the 12-seed table built in memory does not reach it), and its exact value
+/// (2 for South, stores 17 and 17) once the layers are written.
+#[test]
+fn the_server_builds_the_oware_tablebase_in_the_background() {
+    let data = crate::common::fresh_dir("serve_oware_autobuild");
+    let server = WebServer::start_with_data(
+        &["--option", "TablebaseBuildSeeds=14"],
+        data.to_str().unwrap(),
+    );
+    let probe = "api/probe?variant=awari&position=1-2-1-1-1-3-1-0-1-2-0-1-17-17-S";
+    let (status, first) = server.json(probe);
+    assert_eq!(status, 200, "{first}");
+    let note = first["tables"].as_str().unwrap_or_default();
+    assert!(
+        note.starts_with("building the awari tablebase up to 14 seeds"),
+        "{first}"
+    );
+    assert!(first["value"].is_null(), "{first}");
+    let deadline = Instant::now() + Duration::from_secs(300);
+    let written = loop {
+        let (_, p) = server.json(probe);
+        if !p["value"].is_null() {
+            break p;
+        }
+        assert!(Instant::now() < deadline, "{p}");
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert_eq!(written["value"]["score"], 2, "{written}");
+    assert!(written["tables"].is_null(), "{written}");
+    let layer = data.join("perfectplay/oware/oware-awari-14.tb");
+    assert!(layer.exists());
+    drop(server);
+    std::fs::remove_dir_all(&data).unwrap();
+}
+
 /// An awari position of 10 seeds: the values of the position and of its moves are the table's
 /// (plus the stores' difference, 2), best first; a move that gives up margin is marked by the
 /// review with what it cost.

@@ -23,11 +23,18 @@ impl WebServer {
     /// Starts `perfectplay serve --no-solve` with `args`, with a data directory that holds no
     /// tables, and waits for the address it prints.
     pub fn start(args: &[&str]) -> WebServer {
+        let mut with_no_solve = vec!["--no-solve"];
+        with_no_solve.extend_from_slice(args);
+        WebServer::start_with_data(&with_no_solve, NO_DATA)
+    }
+
+    /// Starts `perfectplay serve` with `args` and `data` as its data directory
+    /// (`XDG_DATA_HOME`, where it finds and builds tables), and waits for the address it prints.
+    pub fn start_with_data(args: &[&str], data: &str) -> WebServer {
         let mut child = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
             .arg("serve")
-            .arg("--no-solve")
             .args(args)
-            .env("XDG_DATA_HOME", NO_DATA)
+            .env("XDG_DATA_HOME", data)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
