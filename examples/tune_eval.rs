@@ -16,7 +16,7 @@
 //!
 //! `label` rewrites such a file with the result an abapa tablebase (`--dir`, the layer files of
 //! `perfectplay tablebase build`) proves for the side to move where its bounds decide it, the
-//! game's result elsewhere (docs/evaluation.md: tried, and left out).
+//! game's result elsewhere (tried, and left out: docs/lab/2026-12-07-evaluation-history.md).
 //!
 //! `fit` minimises the mean squared error between the result and `sigmoid(x . w)` over the
 //! positions (x the features of [`Board::features`], w in units of the logit), by full-batch
