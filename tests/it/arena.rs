@@ -1177,19 +1177,20 @@ fn two_matches_do_not_share_a_record_file() {
         ])
     };
     let (first, second) = std::thread::scope(|s| {
-        let mut started = false;
-        let (tx, rx) = std::sync::mpsc::channel();
+        let (started_tx, started_rx) = std::sync::mpsc::channel();
+        let (tried_tx, tried_rx) = std::sync::mpsc::channel::<()>();
         let first = s.spawn(move || {
             run_match(args("6"), &AtomicBool::new(false), &mut |event| {
-                if !started {
-                    started = true;
-                    let _ = tx.send(());
+                if let MatchEvent::Started(_) = event {
+                    // The file is open and locked: hold the match until the second has tried.
+                    let _ = started_tx.send(());
+                    let _ = tried_rx.recv();
                 }
-                let _ = event;
             })
         });
-        rx.recv().unwrap(); // the first match holds the file
+        started_rx.recv().unwrap();
         let second = run_quiet(args("2"));
+        tried_tx.send(()).unwrap();
         (first.join().unwrap(), second)
     });
     assert_eq!(played(first.unwrap()).records.written, 6);
