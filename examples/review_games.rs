@@ -29,7 +29,7 @@ struct Args {
 
 /// One player's moves.
 #[derive(Default)]
-struct Tally {
+struct ValueCounts {
     moves: u64,
     losing: u64,
     wins_to_draws: u64,
@@ -56,7 +56,7 @@ fn main() -> anyhow::Result<()> {
     let text = std::fs::read_to_string(&args.games)
         .with_context(|| format!("reading {}", args.games.display()))?;
     let games = pgn::parse(&text).context("reading the games")?;
-    let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
+    let mut tallies: BTreeMap<String, ValueCounts> = BTreeMap::new();
     for (g, game) in games.iter().enumerate() {
         let mut pos = match game.tag("FEN") {
             Some(fen) => Position::from_fen(fen).with_context(|| format!("game {}", g + 1))?,

@@ -38,7 +38,7 @@ pub struct Build {
 }
 
 /// What became of a build since it was last asked ([`Build::poll`]).
-pub enum Progress {
+pub enum BuildStatus {
     /// Still building (here or elsewhere).
     Building,
     /// The file is there: load it.
@@ -108,26 +108,26 @@ impl Build {
 
     /// Where the build stands now: the file written (by this engine or another), a failure, or
     /// still building. A build another engine ran that ended without the file counts as failed.
-    pub fn poll(&self) -> Progress {
+    pub fn poll(&self) -> BuildStatus {
         let state = self
             .state
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clone();
         match state {
-            State::Running => Progress::Building,
-            State::Done => Progress::Written,
-            State::Failed(error) => Progress::Failed(Note::BuildFailed {
+            State::Running => BuildStatus::Building,
+            State::Done => BuildStatus::Written,
+            State::Failed(error) => BuildStatus::Failed(Note::BuildFailed {
                 path: self.path.clone(),
                 error,
             }),
-            State::Elsewhere if (self.written)() => Progress::Written,
+            State::Elsewhere if (self.written)() => BuildStatus::Written,
             State::Elsewhere if lock_is_free(&self.lock) => {
-                Progress::Failed(Note::OtherBuildEnded {
+                BuildStatus::Failed(Note::OtherBuildEnded {
                     path: self.path.clone(),
                 })
             }
-            State::Elsewhere => Progress::Building,
+            State::Elsewhere => BuildStatus::Building,
         }
     }
 }

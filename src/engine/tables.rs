@@ -3,7 +3,7 @@
 //! default place, and dropped when a file they map is cut short. The protocol session and the
 //! web server both keep one [`TableSlot`] per game and ask it before each use.
 
-use super::build::{Build, Progress};
+use super::build::{Build, BuildStatus};
 use super::Note;
 use crate::game::{Game, Settings, Tables};
 
@@ -111,12 +111,12 @@ impl<G: Game> TableSlot<G> {
         }
         let progress = self.build.as_ref().map(Build::poll);
         match progress {
-            None | Some(Progress::Building) => {}
-            Some(Progress::Written) => {
+            None | Some(BuildStatus::Building) => {}
+            Some(BuildStatus::Written) => {
                 self.build = None;
                 notes.extend(self.load(settings));
             }
-            Some(Progress::Failed(note)) => {
+            Some(BuildStatus::Failed(note)) => {
                 self.build = None;
                 notes.push(note);
             }

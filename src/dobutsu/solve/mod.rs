@@ -187,12 +187,12 @@ impl Solution {
 
     /// Counts of the stored positions by value: `(wins, draws, losses)` and per distance,
     /// mirror images merged and (second) counted apart.
-    pub fn tally(&self) -> (Tally, Tally) {
+    pub fn value_counts(&self) -> (ValueCounts, ValueCounts) {
         (0..self.words.div_ceil(1024))
             .into_par_iter()
             .map(|chunk| {
-                let mut merged = Tally::default();
-                let mut unmerged = Tally::default();
+                let mut merged = ValueCounts::default();
+                let mut unmerged = ValueCounts::default();
                 let w0 = chunk * 1024;
                 let mut r = self.rank.before_word(w0) as usize;
                 for w in w0..(w0 + 1024).min(self.words) {
@@ -220,7 +220,7 @@ impl Solution {
                 (merged, unmerged)
             })
             .reduce(
-                || (Tally::default(), Tally::default()),
+                || (ValueCounts::default(), ValueCounts::default()),
                 |a, b| (a.0.merge(&b.0), a.1.merge(&b.1)),
             )
     }
@@ -241,24 +241,24 @@ impl crate::game::Oracle<Position> for Solution {
 
 /// Counts of positions per table byte (0 draw, odd wins, even losses, by distance).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Tally {
+pub struct ValueCounts {
     /// `by_byte[b]`: positions with byte `b`.
     pub by_byte: Vec<u64>,
 }
 
-impl Default for Tally {
-    fn default() -> Tally {
-        Tally {
+impl Default for ValueCounts {
+    fn default() -> ValueCounts {
+        ValueCounts {
             by_byte: vec![0; 256],
         }
     }
 }
 
-impl Tally {
+impl ValueCounts {
     fn add(&mut self, b: u8, n: u64) {
         self.by_byte[b as usize] += n;
     }
-    fn merge(mut self, o: &Tally) -> Tally {
+    fn merge(mut self, o: &ValueCounts) -> ValueCounts {
         for (a, b) in self.by_byte.iter_mut().zip(&o.by_byte) {
             *a += b;
         }
@@ -290,9 +290,9 @@ pub struct Figures {
     /// The same, mirror images counted apart.
     pub unmerged: Census,
     /// Undecided positions by value, merged.
-    pub values_merged: Tally,
+    pub values_merged: ValueCounts,
     /// Undecided positions by value, counted apart.
-    pub values_unmerged: Tally,
+    pub values_unmerged: ValueCounts,
     /// The value of the start position.
     pub start: Value,
     /// Sweeps of the forward pass.
@@ -316,7 +316,7 @@ pub fn analyse(start: &Position, progress: &dyn Progress) -> (Solution, Figures)
         storage: Storage::owned(vec![Buffer::from_words(bits), Buffer::from(values)]),
         rank,
     };
-    let (values_merged, values_unmerged) = solution.tally();
+    let (values_merged, values_unmerged) = solution.value_counts();
     let start = solution.probe(start).expect("the start is reachable");
     let figures = Figures {
         merged: reachable.merged,
