@@ -133,6 +133,13 @@ pub trait Oracle<G: Game>: Send + Sync {
         self.score(pos).map(|s| (s, s))
     }
 
+    /// Sound bounds `(low, high)` of the final margin of `pos` for the side to move under
+    /// perfect play, in the game's own unit (Oware: seeds, stores included), as
+    /// [`Oracle::bounds`] gives them; `None` (the default) for tables that know no margins.
+    fn margin_bounds(&self, _pos: &G) -> Option<(i32, i32)> {
+        None
+    }
+
     /// The result of `pos` for the side to move with the plies to the end of the game, where
     /// [`Oracle::score`] values it exactly and the table also knows how long the game lasts
     /// when both sides keep that value, the winner ending it as soon as it can and the loser

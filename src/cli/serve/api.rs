@@ -437,9 +437,7 @@ pub fn position_value<G: VariantGame>(pos: &G, oracle: Option<&dyn Oracle<G>>) -
             margin: None,
         });
     }
-    // Oware's scores are 100 per seed of final margin.
-    let (low, high) = oracle.bounds(pos)?;
-    let (low, high) = (low.div_euclid(100), high.div_euclid(100));
+    let (low, high) = oracle.margin_bounds(pos)?;
     Some(if low == high {
         Known::Result {
             outcome: match low {

@@ -224,6 +224,10 @@ impl Oracle<Board> for TableOracle {
             .map(|(low, high)| (100 * low, 100 * high))
     }
 
+    fn margin_bounds(&self, pos: &Board) -> Option<(i32, i32)> {
+        self.final_margins(pos)
+    }
+
     /// The result with [`Tablebase::distance`] where the side ahead on the board is the winner
     /// (the stores do not turn the result, and the margin is not 0): the plies until the side
     /// to move has no legal move, when both sides keep the value; a store above 24 may end the
