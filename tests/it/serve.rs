@@ -271,6 +271,52 @@ fn the_server_builds_the_oware_tablebase_in_the_background() {
     std::fs::remove_dir_all(&data).unwrap();
 }
 
+/// Oware's distances, as `tablebase probe` gives them: the plies to the end where the table
+/// knows them and the side ahead on the board is the one the stores make the winner (South is
+/// behind by three in the stores and by one on the board: a loss by 4 seeds in 30 plies).
+#[test]
+fn oware_values_give_the_tables_distances() {
+    let server = WebServer::start(&[]);
+    let diagram = "0-0-0-0-2-1-1-0-0-0-0-1-20-23-S";
+    let board = diagram
+        .parse::<Board>()
+        .unwrap()
+        .with_variant(RuleSet::Awari);
+    let tb = Tablebase::build(RuleSet::Awari, 5, &Silent);
+    let (status, probe) = server.json(&format!("api/probe?variant=awari&position={diagram}"));
+    assert_eq!(status, 200, "{probe}");
+    assert_eq!(probe["value"]["plies"], 30, "{probe}");
+    assert_eq!(probe["value"]["text"], "loss by 4 seeds in 30 plies");
+    let plies = |board: &Board, stores: i64| -> Option<u64> {
+        let v = i64::from(tb.probe(board)?.exact()?);
+        let agrees = v != 0 && v.signum() == (stores + v).signum();
+        agrees.then(|| tb.distance(board).map(u64::from)).flatten()
+    };
+    assert_eq!(plies(&board, -3), Some(30));
+    let mut with_plies = 0;
+    for mv in board.legal_move_list().iter() {
+        let (child, captured) = board.sow_and_capture(*mv);
+        let row = probe["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["move"] == mv.to_string())
+            .unwrap();
+        // The child's stores, from its mover (North): 23 against 20 plus the capture.
+        let want = plies(&child, 23 - 20 - i64::from(captured)).map(|d| d + 1);
+        assert_eq!(row["value"]["plies"].as_u64(), want, "{mv}: {row}");
+        if let Some(d) = want {
+            with_plies += 1;
+            assert!(row["value"]["text"]
+                .as_str()
+                .unwrap()
+                .ends_with(&format!(" in {d} plies")));
+        }
+    }
+    // E and F, as `tablebase probe` lists them.
+    assert_eq!(with_plies, 2, "{probe}");
+}
+
 /// An awari position of 10 seeds: the values of the position and of its moves are the table's
 /// (plus the stores' difference, 2), best first; a move that gives up margin is marked by the
 /// review with what it cost.

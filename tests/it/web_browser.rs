@@ -121,17 +121,7 @@ impl Browser {
     /// as the analysis marks its best move).
     fn click(&self, css: &str) {
         for _ in 0..5 {
-            let found = self.cmd(
-                "POST",
-                "/element",
-                Some(json!({"using": "css selector", "value": css})),
-            );
-            let id = found
-                .as_object()
-                .and_then(|o| o.values().next())
-                .and_then(Value::as_str)
-                .unwrap_or_else(|| panic!("no element {css}"))
-                .to_string();
+            let id = self.element(css);
             let path = format!("/session/{}/element/{id}/click", self.session);
             match self.try_call("POST", &path, None) {
                 Ok(_) => return,
@@ -140,6 +130,35 @@ impl Browser {
             }
         }
         panic!("clicking {css}: the element was redrawn five times");
+    }
+
+    /// The WebDriver id of the element `css` selects.
+    fn element(&self, css: &str) -> String {
+        let found = self.cmd(
+            "POST",
+            "/element",
+            Some(json!({"using": "css selector", "value": css})),
+        );
+        found
+            .as_object()
+            .and_then(|o| o.values().next())
+            .and_then(Value::as_str)
+            .unwrap_or_else(|| panic!("no element {css}"))
+            .to_string()
+    }
+
+    /// Moves the mouse onto the element `css` selects (WebDriver's pointer actions).
+    fn hover(&self, css: &str) {
+        let id = self.element(css);
+        let origin = json!({ "element-6066-11e4-a52e-4f735466cecf": id });
+        self.cmd(
+            "POST",
+            "/actions",
+            Some(json!({"actions": [{"type": "pointer", "id": "mouse",
+                "parameters": {"pointerType": "mouse"},
+                "actions": [{"type": "pointerMove", "duration": 0, "origin": origin,
+                             "x": 0, "y": 0}]}]})),
+        );
     }
 
     /// Waits (up to 60 s) until `script` returns something true; returns it.
@@ -914,4 +933,231 @@ fn side_lines_keep_the_game_and_a_reload_keeps_them() {
         "return document.querySelectorAll('#move-list button').length == 0",
     );
     assert_eq!(browser.js("return window.asked"), 2);
+}
+
+/// The `aria-label`s of a Dobutsu board's squares as the page writes them for `state`'s board
+/// (`b1: Sente's Lion`, `a2: empty`), in the page's order.
+fn dobutsu_labels(state: &Value) -> Vec<String> {
+    let name = |k: &str| match k {
+        "L" => "Lion",
+        "G" => "Giraffe",
+        "E" => "Elephant",
+        "C" => "Chick",
+        _ => "Hen",
+    };
+    let mut labels = Vec::new();
+    for file in ["a", "b", "c"] {
+        for rank in 1..=4 {
+            let sq = format!("{file}{rank}");
+            let piece = &state["board"]["squares"][&sq];
+            labels.push(match piece["kind"].as_str() {
+                Some(k) => format!("{sq}: {}'s {}", piece["owner"].as_str().unwrap(), name(k)),
+                None => format!("{sq}: empty"),
+            });
+        }
+    }
+    labels
+}
+
+/// An engine line's moves: a hover on one shows on the board the position after the line up
+/// to it (nothing can be played on it), the position shown comes back when the pointer leaves
+/// the lines, and a click plays the line to that move.
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn engine_lines_are_previewed_and_played_by_their_moves() {
+    let server = WebServer::start(&[]);
+    let browser = Browser::start(1280, 860);
+    browser.go(&format!(
+        "{}?variant=dobutsu&mode=study&theme=light&moves=b2b3",
+        server.url
+    ));
+    // A short analysis (depth 6), so that the lines stay as they are once it is done.
+    browser.wait_for(
+        "the board",
+        "return document.querySelectorAll('[data-square]').length == 12",
+    );
+    browser.js("const s = document.getElementById('analysis-limit'); \
+         s.add(new Option('depth 6', 'depth=6')); s.value = 'depth=6'; \
+         s.dispatchEvent(new Event('change')); return true");
+    browser.wait_for(
+        "the analysis done",
+        "return document.getElementById('engine-stats').innerText.includes('done') \
+         && document.querySelectorAll('#lines li').length == 3",
+    );
+    let first = "#lines li:first-child [data-pv-move]";
+    let pv = browser.js(&format!(
+        "return [...document.querySelectorAll('{first}')].map(e => e.dataset.pvMove)"
+    ));
+    let pv: Vec<String> = pv
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    assert!(pv.len() >= 3, "{pv:?}");
+    let labels = "return [...document.querySelectorAll('[data-square]')]\
+                  .map(e => e.getAttribute('aria-label'))";
+    let (_, shown) = server.json("api/state?variant=dobutsu&moves=b2b3");
+    assert_eq!(browser.js(labels), json!(dobutsu_labels(&shown)));
+    let second = format!("{first}:nth-of-type(2)");
+    browser.hover(&second);
+    browser.wait_for(
+        "the preview",
+        "return document.getElementById('board').classList.contains('preview')",
+    );
+    let (_, after) = server.json(&format!(
+        "api/state?variant=dobutsu&moves=b2b3+{}+{}",
+        pv[0].replace('+', "%2B"),
+        pv[1].replace('+', "%2B")
+    ));
+    assert_eq!(browser.js(labels), json!(dobutsu_labels(&after)));
+    browser.hover("#status");
+    browser.wait_for(
+        "the position shown again",
+        "return !document.getElementById('board').classList.contains('preview')",
+    );
+    assert_eq!(browser.js(labels), json!(dobutsu_labels(&shown)));
+    browser.click(&second);
+    browser.wait_for(
+        "the line played",
+        "return document.querySelector('#move-list button.current')?.dataset.ply == '3'",
+    );
+    // The new position's lines, drawn under the pointer that clicked: not looked at until the
+    // pointer moves.
+    browser.wait_for(
+        "the new analysis done",
+        "return document.getElementById('engine-stats').innerText.includes('done') \
+         && document.querySelectorAll('#lines li').length == 3",
+    );
+    assert_eq!(
+        browser.js("return document.getElementById('board').classList.contains('preview')"),
+        false
+    );
+    assert_eq!(
+        moves_of(&browser, "#move-list button"),
+        ["b2b3", pv[0].as_str(), pv[1].as_str()]
+    );
+    assert_eq!(browser.js(labels), json!(dobutsu_labels(&after)));
+}
+
+/// The evaluation graph of a game and each side's summary: an Oware record the tables know
+/// whole has a point for each position, every one exact, and its summary is the review's (the
+/// seeds of margin each side lost, the moves that kept the value); a Dobutsu game outside any
+/// table is valued by a search of each position, and its best moves found are the moves the
+/// server's search of the same nodes chooses.
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn the_evaluation_graph_and_summary_of_a_game() {
+    let server = WebServer::start(&[]);
+    let browser = Browser::start(1280, 860);
+    let diagram = "2-0-1-0-3-0-0-1-0-2-1-0-20-18-S";
+    browser.go(&format!(
+        "{}?variant=awari&mode=study&theme=light&position={diagram}&moves=A+b+C",
+        server.url
+    ));
+    browser.wait_for(
+        "the game",
+        "return document.querySelectorAll('#move-list button').length == 3",
+    );
+    browser.click("#evaluate");
+    browser.wait_for(
+        "four points",
+        "return document.querySelectorAll('#eval-graph .point').length == 4 \
+         && !document.getElementById('evaluate').disabled",
+    );
+    let exact = browser.js(
+        "return [...document.querySelectorAll('#eval-graph .point')].map(p => p.dataset.exact)",
+    );
+    assert_eq!(exact, json!(["true", "true", "true", "true"]));
+    let (_, review) = server.json(&format!(
+        "api/review?variant=awari&position={diagram}&moves=A+b+C"
+    ));
+    for player in ["South", "North"] {
+        let moves: Vec<&Value> = review["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["player"] == player)
+            .collect();
+        let seeds: u64 = moves
+            .iter()
+            .filter_map(|m| {
+                m["cost"]
+                    .as_str()?
+                    .strip_prefix("lost ")?
+                    .split(' ')
+                    .next()?
+                    .parse::<u64>()
+                    .ok()
+            })
+            .sum();
+        let kept = moves.iter().filter(|m| m["cost"].is_null()).count();
+        let row = browser.js(&format!(
+            "const r = document.querySelector('#summary tr[data-player=\"{player}\"]'); \
+             return [r.querySelector('.seeds').textContent, r.querySelector('.best').textContent]"
+        ));
+        assert_eq!(
+            row,
+            json!([seeds.to_string(), format!("{kept} of {}", moves.len())]),
+            "{player}"
+        );
+    }
+    assert_eq!(
+        browser.js("return document.querySelector('#summary tr[data-player=\"South\"] .seeds').textContent"),
+        "4"
+    );
+    // A click on the graph's left end goes to the start.
+    browser.js(
+        "const g = document.getElementById('eval-graph').getBoundingClientRect(); \
+         document.getElementById('eval-graph').dispatchEvent(new MouseEvent('click', \
+         {clientX: g.left + 1, clientY: g.top + 5, bubbles: true})); return true",
+    );
+    browser.wait_for(
+        "the start shown",
+        "return !document.querySelector('#move-list button.current')",
+    );
+
+    // Dobutsu, no tables: a search of each position.
+    // Six plies, each the last legal move the server lists.
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..6 {
+        let (_, state) = server.json(&format!(
+            "api/state?variant=dobutsu&moves={}",
+            query(&moves)
+        ));
+        assert_eq!(state["end"], Value::Null, "{moves:?}");
+        let legal = state["legal"].as_array().unwrap();
+        moves.push(legal.last().unwrap()["move"].as_str().unwrap().to_string());
+    }
+    browser.go(&format!(
+        "{}?variant=dobutsu&mode=study&theme=light&moves={}",
+        server.url,
+        query(&moves)
+    ));
+    browser.wait_for(
+        "the game",
+        "return document.querySelectorAll('#move-list button').length == 6",
+    );
+    browser.click("#evaluate");
+    browser.wait_for(
+        "seven points",
+        "return document.querySelectorAll('#eval-graph .point').length == 7 \
+         && !document.getElementById('evaluate').disabled",
+    );
+    let mut found = [0, 0];
+    for (i, mv) in moves.iter().enumerate() {
+        let (_, best) = server.json(&format!(
+            "api/bestmove?variant=dobutsu&nodes=20000&moves={}",
+            query(&moves[..i])
+        ));
+        if best["move"] == mv.as_str() {
+            found[i % 2] += 1;
+        }
+    }
+    for (player, n) in ["Sente", "Gote"].iter().zip(found) {
+        let best = browser.js(&format!(
+            "return document.querySelector('#summary tr[data-player=\"{player}\"] .best').textContent"
+        ));
+        assert_eq!(best, format!("{n} of 3"), "{player}");
+    }
 }

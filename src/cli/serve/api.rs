@@ -363,7 +363,8 @@ impl Known {
         }
     }
 
-    /// The value in words (`win in 7 plies`, `win in 1 ply`, `draw`, `+3 seeds`, `between -1 and +3 seeds`).
+    /// The value in words (`win in 7 plies`, `win in 1 ply`, `draw`, `win by 3 seeds`,
+    /// `win by 3 seeds in 9 plies`, `between -1 and +3 seeds`).
     fn text(self) -> String {
         match self {
             Known::Result {
@@ -378,6 +379,11 @@ impl Known {
                 };
                 match (margin, plies) {
                     (Some(0), _) => "draw".to_string(),
+                    (Some(m), Some(p)) if p > 0 => format!(
+                        "{word} by {} in {}",
+                        count(m.unsigned_abs(), "seed"),
+                        count(p, "ply")
+                    ),
                     (Some(m), _) => format!("{word} by {}", count(m.unsigned_abs(), "seed")),
                     (None, Some(p)) if outcome != Outcome::Draw => {
                         format!("{word} in {}", count(p, "ply"))
@@ -445,7 +451,8 @@ pub fn position_value<G: VariantGame>(pos: &G, oracle: Option<&dyn Oracle<G>>) -
                 0 => Outcome::Draw,
                 _ => Outcome::Loss,
             },
-            plies: None,
+            // The plies to the end where the table knows them (both sides keeping the value).
+            plies: oracle.distance(pos).map(|(_, plies)| plies),
             margin: Some(low),
         }
     } else {
@@ -818,6 +825,8 @@ fn words<M: std::fmt::Display>(moves: &[M]) -> Vec<String> {
 /// Sends each line of each iteration as an [`SearchEvent::Info`].
 struct EventSender<G: VariantGame> {
     tx: UnboundedSender<SearchEvent>,
+    /// Whether the best line's last score was the tables' exact value.
+    exact: bool,
     game: std::marker::PhantomData<fn() -> G>,
 }
 
@@ -825,6 +834,9 @@ impl<G: VariantGame> SearchHandler<G::Move> for EventSender<G> {
     fn iteration(&mut self, info: &Iteration<G::Move>) {
         let ms = info.elapsed.as_millis() as u64;
         let wdl = perfectplay::engine::wdl(info.score, info.exact, &G::wdl_model());
+        if info.multipv == 1 {
+            self.exact = info.exact;
+        }
         let _ = self.tx.send(SearchEvent::Info(LineReply {
             depth: info.depth,
             seldepth: info.seldepth,
@@ -841,11 +853,16 @@ impl<G: VariantGame> SearchHandler<G::Move> for EventSender<G> {
     }
 }
 
-/// The reply of a search's result (`bestmove`).
-fn best_reply<G: VariantGame>(result: &SearchResult<G::Move>) -> BestReply {
+/// The reply of a search's result (`bestmove`); `exact`: its score is the tables' value.
+fn best_reply<G: VariantGame>(result: &SearchResult<G::Move>, exact: bool) -> BestReply {
     BestReply {
         mv: result.best_move.map(|m| m.to_string()),
         score: Some(score_reply(result.score)),
+        wdl: Some(perfectplay::engine::wdl(
+            result.score,
+            exact,
+            &G::wdl_model(),
+        )),
         depth: result.depth,
         nodes: result.nodes,
         pv: words(&result.pv),
@@ -867,6 +884,7 @@ pub fn search<G: VariantGame>(
         let _ = tx.send(SearchEvent::Best(BestReply {
             mv: None,
             score: None,
+            wdl: None,
             depth: 0,
             nodes: 0,
             pv: Vec::new(),
@@ -890,6 +908,7 @@ pub fn search<G: VariantGame>(
     let mut searcher = Searcher::<G>::with_hash_mb(hash_mb);
     let mut handler = EventSender::<G> {
         tx: tx.clone(),
+        exact: false,
         game: std::marker::PhantomData,
     };
     let result = setup.run(
@@ -899,7 +918,7 @@ pub fn search<G: VariantGame>(
         control,
         &mut handler,
     );
-    let _ = tx.send(SearchEvent::Best(best_reply::<G>(&result)));
+    let _ = tx.send(SearchEvent::Best(best_reply::<G>(&result, handler.exact)));
 }
 
 #[cfg(test)]
@@ -921,6 +940,14 @@ mod tests {
         );
         assert_eq!(result(Outcome::Draw, Some(8), None).text(), "draw");
         assert_eq!(result(Outcome::Win, None, Some(3)).text(), "win by 3 seeds");
+        assert_eq!(
+            result(Outcome::Win, Some(9), Some(3)).text(),
+            "win by 3 seeds in 9 plies"
+        );
+        assert_eq!(
+            result(Outcome::Loss, Some(0), Some(-2)).text(),
+            "loss by 2 seeds"
+        );
         assert_eq!(
             result(Outcome::Loss, None, Some(-1)).text(),
             "loss by 1 seed"

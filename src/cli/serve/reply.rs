@@ -277,6 +277,9 @@ pub struct BestReply {
     pub mv: Option<String>,
     /// Its score, `null` when the game is over.
     pub score: Option<ScoreReply>,
+    /// Win, draw and loss per mille from the side to move (exact for a proven result or the
+    /// tables' value, else the search's model), `null` when the game is over.
+    pub wdl: Option<[u32; 3]>,
     /// The depth of the last iteration.
     pub depth: u32,
     /// The nodes searched.

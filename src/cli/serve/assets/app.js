@@ -9,9 +9,12 @@ import { app, actions, legalMoves, humanToMove } from "./state.js";
 import { find, restore } from "./tree.js";
 import { $, showError } from "./dom.js";
 import { stopStream } from "./api.js";
+import { endPreview } from "./engine.js";
+import { initGraph } from "./graph.js";
 import { draw } from "./board.js";
 import {
-  deleteFromHere, fillSides, goTo, keepLegalPrefix, mayDiscard, newGame, playMove, promoteLine, savedGame,
+  deleteFromHere, drawMoveList, fillSides, goTo, keepLegalPrefix, mayDiscard, newGame, playLine, playMove, promoteLine,
+  savedGame,
   setGame, setMode, show, showLine, startSide, stepForward, takeback,
 } from "./game.js";
 import { downloadRecord, exportRecord, importRecord, setUp } from "./records.js";
@@ -19,6 +22,8 @@ import { downloadRecord, exportRecord, importRecord, setUp } from "./records.js"
 actions.show = show;
 actions.playMove = playMove;
 actions.goTo = goTo;
+actions.playLine = playLine;
+actions.drawMoves = drawMoveList;
 
 /** The theme's key in the browser's storage. */
 const THEME_KEY = "perfectplay-theme";
@@ -54,6 +59,9 @@ function init() {
   $("nav-last").addEventListener("click", () => goTo(app.moves.length));
   $("takeback").addEventListener("click", takeback);
   $("new-game").addEventListener("click", () => { if (mayDiscard()) newGame(app.start); });
+  // A look at an engine line ends when the pointer leaves the lines.
+  $("lines").addEventListener("mouseleave", endPreview);
+  initGraph();
   $("promote").addEventListener("click", () => promoteLine(false));
   $("main-line").addEventListener("click", () => promoteLine(true));
   $("delete-line").addEventListener("click", deleteFromHere);

@@ -31,8 +31,24 @@ export function setEvalBar(share, label) {
   $("evalbar").setAttribute("aria-label", `Evaluation: ${label || "none"}`);
 }
 
+/**
+ * Draws `state` instead of the position shown, for a look at a line (no move can be made on
+ * it, and nothing of the position shown changes); `draw()` shows the position again.
+ * @param {StateReply} state
+ */
+export function drawPreview(state) {
+  const [real, best, selected] = [app.state, app.bestMove, app.selected];
+  app.state = Object.assign({}, state, { legal: [] });
+  app.bestMove = null;
+  app.selected = null;
+  draw();
+  $("board").classList.add("preview");
+  [app.state, app.bestMove, app.selected] = [real, best, selected];
+}
+
 /** Draws the position shown. */
 export function draw() {
+  $("board").classList.remove("preview");
   // The bar turns with the board, whichever control turned it (button, `f`, side).
   $("evalbar").classList.toggle("flipped", app.flipped);
   const svg = $("board");

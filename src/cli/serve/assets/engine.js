@@ -4,12 +4,13 @@
 
 import { app, actions, sideIndex, humanToMove } from "./state.js";
 import { $, html, showError } from "./dom.js";
-import { request, here, stream } from "./api.js";
-import { draw, setEvalBar, setEvalBarToEnd } from "./board.js";
+import { gameParams, request, here, stream } from "./api.js";
+import { draw, drawPreview, setEvalBar, setEvalBarToEnd } from "./board.js";
 import { firstShare, scoreText, shareOfValue, valueClass, valueLabel } from "./format.js";
 
 /** @typedef {import("./types.js").ProbeReply} ProbeReply */
 /** @typedef {import("./types.js").TickReply} TickReply */
+/** @typedef {import("./types.js").StateReply} StateReply */
 
 /**
  * Play: the engine's move when it is the engine's turn at the game's last position.
@@ -89,11 +90,31 @@ function drawLines() {
     const li = html("li");
     li.dataset.multipv = String(i + 1);
     const pv = html("span", "pv");
-    // Each move an element of its own, with its notation (a blank between them).
+    // Each move an element of its own, with its notation (a blank between them): a click
+    // plays the line to it, a hover shows the position after it.
     line.pv.forEach((mv, k) => {
       if (k) pv.append(" ");
       const m = html("span", "pv-move", mv);
       m.dataset.pvMove = mv;
+      m.tabIndex = 0;
+      m.setAttribute("role", "button");
+      const upTo = line.pv.slice(0, k + 1);
+      m.title = `Play ${upTo.join(" ")}`;
+      m.addEventListener("click", (e) => { clickedAt = [e.clientX, e.clientY]; actions.playLine(upTo); });
+      m.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); actions.playLine(upTo); }
+      });
+      // The new lines drawn under a pointer that has not moved since its click are not looked
+      // at: only a pointer that moves onto a move previews it.
+      const look = (/** @type {MouseEvent} */ e) => {
+        if (clickedAt && clickedAt[0] === e.clientX && clickedAt[1] === e.clientY) return;
+        clickedAt = null;
+        if (looking !== m) { looking = m; previewLine(upTo); }
+      };
+      m.addEventListener("mouseenter", look);
+      m.addEventListener("mousemove", look);
+      m.addEventListener("focus", () => previewLine(upTo));
+      m.addEventListener("blur", endPreview);
       pv.appendChild(m);
     });
     li.append(html("span", "score", scoreText(line.score, side)), pv);
@@ -110,6 +131,38 @@ function drawLines() {
       draw();
     }
   }
+}
+
+/** The line looked at now (a hover on an engine line's move), to drop stale answers. */
+let previewing = 0;
+
+/** Where the pointer clicked an engine line's move, until it moves. @type {[number, number] | null} */
+let clickedAt = null;
+
+/** The engine line's move looked at. @type {HTMLElement | null} */
+let looking = null;
+
+/**
+ * Shows on the board the position after `moves` from the position shown, until `endPreview`.
+ * @param {string[]} moves
+ */
+async function previewLine(moves) {
+  const id = ++previewing;
+  const request_ = app.request;
+  /** @type {StateReply} */
+  let state;
+  try {
+    state = await request("state", gameParams([...app.moves.slice(0, app.ply), ...moves]));
+  } catch (e) { return; }
+  if (id === previewing && request_ === app.request) drawPreview(state);
+}
+
+/** The board shows the position shown again. */
+export function endPreview() {
+  looking = null;
+  if (!previewing) return;
+  previewing += 1;
+  draw();
 }
 
 /**

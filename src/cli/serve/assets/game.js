@@ -8,6 +8,7 @@ import { $, html, showError } from "./dom.js";
 import { ApiError, gameParams, here, request, stopStream } from "./api.js";
 import { animateSowing, draw } from "./board.js";
 import { maybeEngineMove, study } from "./engine.js";
+import { drawGraph } from "./graph.js";
 import { child, lineThrough, lineTree, onMainLine, pathTo, promote, remove, store } from "./tree.js";
 
 /** @typedef {import("./types.js").StateReply} StateReply */
@@ -45,6 +46,7 @@ export async function show() {
   $("takeback").disabled = app.ply === 0;
   $("promote").disabled = $("main-line").disabled = onMainLine(app.node);
   $("delete-line").disabled = app.ply === 0;
+  if (app.mode === "study") drawGraph();
   save();
   if (app.mode === "study") study(id);
   else maybeEngineMove(id);
@@ -221,6 +223,18 @@ export function playMove(mv) {
   show();
 }
 
+/**
+ * Plays `moves` from the position shown (an engine line, to one of its moves): each a move
+ * of the tree (added where new), and shows the position after them.
+ * @param {string[]} moves
+ */
+export function playLine(moves) {
+  let at = app.node;
+  for (const mv of moves) at = child(at, mv);
+  setLine(at);
+  show();
+}
+
 /** Promotes the line of the position shown: one step (`all`: to the main line). */
 export function promoteLine(/** @type {boolean} */ all) {
   if (promote(app.node, all)) show();
@@ -389,5 +403,6 @@ export function setMode(mode) {
   $("play-panel").hidden = mode !== "play";
   $("study-panel").hidden = mode !== "study";
   $("values-panel").hidden = mode !== "study";
+  $("graph-panel").hidden = mode !== "study";
   show();
 }

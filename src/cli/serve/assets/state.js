@@ -76,12 +76,15 @@ export const PAGE = Math.random().toString(36).slice(2);
 /**
  * What the modules call on each other: filled in by app.js, so that the drawing modules need
  * not import the game's (no import cycle).
- * @type {{ show: () => void, playMove: (mv: string) => void, goTo: (ply: number) => void }}
+ * @type {{ show: () => void, playMove: (mv: string) => void, goTo: (ply: number) => void,
+ *   playLine: (moves: string[]) => void, drawMoves: () => void }}
  */
 export const actions = {
   show: () => {},
   playMove: () => {},
   goTo: () => {},
+  playLine: () => {},
+  drawMoves: () => {},
 };
 
 /**
@@ -109,9 +112,10 @@ export function humanToMove() {
 }
 
 /**
- * The move that led to the position shown, if any.
+ * The move that led to the position drawn, if any.
  * @returns {string | null}
  */
 export function lastMove() {
-  return app.ply > 0 ? app.moves[app.ply - 1] : null;
+  const moves = app.state ? app.state.moves : [];
+  return moves.length ? moves[moves.length - 1] : null;
 }

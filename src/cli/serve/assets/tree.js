@@ -12,6 +12,8 @@
  * @property {string | null} cost
  * @property {MoveNode[]} children
  * @property {MoveNode | null} parent
+ * @property {import("./graph.js").Evaluation} [evaluation]  the value of the position after the
+ *   move, where the game was evaluated (graph.js)
  */
 
 /**

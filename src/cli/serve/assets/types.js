@@ -165,6 +165,7 @@
  * @typedef {object} BestReply
  * @property {string | null} move
  * @property {ScoreReply | null} score
+ * @property {[number, number, number] | null} wdl  win, draw, loss per mille, from the side to move
  * @property {number} depth
  * @property {number} nodes
  * @property {string[]} pv
