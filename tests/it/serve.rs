@@ -744,6 +744,32 @@ fn bestmove_is_capped_and_counted() {
     assert_eq!(wait_for_searches(&server, 0), 0);
 }
 
+/// A search on a game clock (`wtime`, `btime`, `winc`, `binc`, as the protocol's `go`) takes the
+/// side to move's share of its time: with 300 ms left and the page's 100 ms kept back, a few
+/// iterations, not the 1 s a plain request thinks; a clock that is not a number, or an
+/// increment without a clock, is refused.
+#[test]
+fn bestmove_on_a_game_clock() {
+    let server = WebServer::start(&[]);
+    for bad in ["wtime=soon", "winc=100", "btime=-5", "wtime=1000&binc=x"] {
+        let (status, body) = server.json(&format!("api/bestmove?variant=abapa&{bad}"));
+        assert_eq!(status, 400, "{bad}: {body}");
+    }
+    // North to move after A: its clock (btime) is the one the search reads.
+    let (status, on_clock) =
+        server.json("api/bestmove?variant=abapa&moves=A&wtime=3600000&btime=300&winc=0&binc=0");
+    assert_eq!(status, 200, "{on_clock}");
+    assert!(
+        "abcdef".contains(on_clock["move"].as_str().unwrap()),
+        "{on_clock}"
+    );
+    let (_, plain) = server.json("api/bestmove?variant=abapa&moves=A");
+    assert!(
+        on_clock["nodes"].as_u64().unwrap() < plain["nodes"].as_u64().unwrap(),
+        "{on_clock} {plain}"
+    );
+}
+
 /// Dobutsu's FEN counters count on in every position the API writes: after each legal move
 /// (the halfmove clock back to 0 after a capture, the move number up after Gote's move), at the
 /// most a counter holds, and in a record's move numbers.

@@ -1161,3 +1161,170 @@ fn the_evaluation_graph_and_summary_of_a_game() {
         assert_eq!(best, format!("{n} of 3"), "{player}");
     }
 }
+
+/// The text of the element `id`, and its `data-` attribute `data` (`ms`, `outcome`).
+fn text_and_data(browser: &Browser, id: &str, data: &str) -> (String, String) {
+    let v = browser.js(&format!(
+        "const e = document.querySelector('{id}'); return [e.textContent, e.dataset.{data} || '']"
+    ));
+    (
+        v[0].as_str().unwrap().to_string(),
+        v[1].as_str().unwrap().to_string(),
+    )
+}
+
+/// A game on a game clock (10 s and 1 s a move, chosen as a person chooses a time control): the
+/// engine plays on its clock (its time less what it thought, plus the increment), the person's
+/// clock runs on their move, and when it runs out the game ends on time, said in the banner,
+/// with no move left to make; a rematch swaps the sides and starts the clocks again.
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn a_clock_game_ends_on_time_and_a_rematch_swaps_the_sides() {
+    let server = WebServer::start(&[]);
+    let browser = Browser::start(1280, 860);
+    browser.go(&format!(
+        "{}?variant=abapa&mode=play&theme=light",
+        server.url
+    ));
+    browser.wait_for(
+        "the legal houses",
+        "return document.querySelectorAll('[data-square].legal').length == 6",
+    );
+    assert_eq!(
+        browser.js("return document.getElementById('clocks').hidden"),
+        true
+    );
+    browser.js("const s = document.getElementById('time-control'); \
+         s.add(new Option('10 s + 1 s', 'clock=10000+1000')); s.value = 'clock=10000+1000'; \
+         s.dispatchEvent(new Event('change')); \
+         const side = document.getElementById('side'); side.value = '1'; \
+         side.dispatchEvent(new Event('change')); return true");
+    // The engine (South) moves on its clock; then the person's (North's) runs.
+    browser.wait_for(
+        "the engine's move",
+        "return document.querySelectorAll('#move-list button').length == 1 \
+         && document.querySelector('#clocks .clock:nth-child(2)').classList.contains('running')",
+    );
+    let (south, ms) = text_and_data(&browser, "#clocks .clock:nth-child(1)", "ms");
+    assert!(south.starts_with("South 0:"), "{south}");
+    let ms: u64 = ms.parse().unwrap();
+    assert!(
+        ms > 1000 && ms <= 11000,
+        "South's clock after its move: {ms}"
+    );
+    browser.wait_for(
+        "North's flag",
+        "return !document.getElementById('result-banner').hidden",
+    );
+    assert_eq!(
+        text_and_data(&browser, "#result-banner", "outcome"),
+        (
+            "You lost on time: South wins.".to_string(),
+            "lost".to_string()
+        )
+    );
+    assert_eq!(
+        text_and_data(&browser, "#clocks .clock:nth-child(2)", "ms"),
+        ("North 0:00.0".to_string(), "0".to_string())
+    );
+    assert_eq!(
+        browser.js("return document.getElementById('status').textContent"),
+        "Game over: South wins on time."
+    );
+    assert_eq!(
+        browser.js("return document.querySelectorAll('[data-square].legal').length"),
+        0
+    );
+    assert_eq!(
+        browser.js("return document.querySelectorAll('#move-list button').length"),
+        1
+    );
+    // A rematch: the person plays South, both clocks at 10 s, South's running.
+    browser.click("#rematch");
+    browser.wait_for(
+        "the rematch",
+        "return document.getElementById('result-banner').hidden \
+         && document.querySelectorAll('[data-square].legal').length == 6 \
+         && document.querySelectorAll('#move-list button').length == 0",
+    );
+    assert_eq!(
+        browser.js("return document.getElementById('side').value"),
+        "0"
+    );
+    assert_eq!(
+        text_and_data(&browser, "#clocks .clock:nth-child(2)", "ms").1,
+        "10000"
+    );
+    assert_eq!(
+        browser.js(
+            "return document.querySelector('#clocks .clock:nth-child(1)').classList.contains('running')"
+        ),
+        true
+    );
+}
+
+/// Play's buttons: a hint marks the tables' best move; the engine declines a draw in a position
+/// the person wins, and accepts one whose value is a draw; resigning ends the game, said in the
+/// banner.
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn hint_draw_offer_and_resignation() {
+    let server = WebServer::start(&[]);
+    let browser = Browser::start(1280, 860);
+    // South wins by 6 seeds with E (the tables).
+    browser.go(&format!(
+        "{}?variant=awari&mode=play&theme=light&position=2-0-1-0-3-0-0-1-0-2-1-0-20-18-S",
+        server.url
+    ));
+    browser.wait_for(
+        "the legal houses",
+        "return document.querySelectorAll('[data-square].legal').length == 3",
+    );
+    browser.click("#hint");
+    browser.wait_for(
+        "the hint",
+        "return document.querySelector('[data-square=\"E\"].best') \
+         && document.getElementById('status').textContent == 'Hint: E.'",
+    );
+    browser.click("#offer-draw");
+    browser.wait_for(
+        "the draw declined",
+        "return document.getElementById('status').textContent == 'The engine declines the draw.'",
+    );
+    browser.js("window.confirm = () => true; return true");
+    browser.click("#resign");
+    browser.wait_for(
+        "the resignation",
+        "return !document.getElementById('result-banner').hidden",
+    );
+    assert_eq!(
+        text_and_data(&browser, "#result-banner", "outcome"),
+        ("You lost: South resigned.".to_string(), "lost".to_string())
+    );
+    assert_eq!(
+        browser.js("return document.querySelectorAll('[data-square].legal').length"),
+        0
+    );
+    // Two seeds, one each, equal stores: a draw.
+    browser.go(&format!(
+        "{}?variant=awari&mode=play&theme=light&position=0-0-0-0-0-1-0-0-0-0-0-1-23-23-S",
+        server.url
+    ));
+    browser.wait_for(
+        "the legal house",
+        "return document.querySelectorAll('[data-square].legal').length == 1",
+    );
+    browser.click("#offer-draw");
+    browser.wait_for(
+        "the draw agreed",
+        "return !document.getElementById('result-banner').hidden",
+    );
+    assert_eq!(
+        text_and_data(&browser, "#result-banner", "outcome"),
+        ("Draw by agreement.".to_string(), "draw".to_string())
+    );
+    assert_eq!(
+        browser.js("return document.getElementById('status').textContent"),
+        "Game over: draw by agreement."
+    );
+}

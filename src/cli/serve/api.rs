@@ -16,7 +16,8 @@ use perfectplay::game::{
     find_option, GameState, Oracle, Outcome, Player, Settings, TableSettings, Tables,
 };
 use perfectplay::search::{
-    seed_hash, Control, Iteration, Level, Limits, Score, SearchHandler, SearchResult, Searcher,
+    seed_hash, Clock, Control, Iteration, Level, Limits, Score, SearchHandler, SearchResult,
+    Searcher,
 };
 use perfectplay::variant::Variant;
 
@@ -50,6 +51,14 @@ pub struct Query {
     pub nodes: Option<String>,
     /// `true`: analysis until the page stops it.
     pub infinite: Option<String>,
+    /// The first player's clock, in ms (a game clock: the search takes its share).
+    pub wtime: Option<String>,
+    /// The second player's clock, in ms.
+    pub btime: Option<String>,
+    /// The first player's increment per move, in ms.
+    pub winc: Option<String>,
+    /// The second player's increment per move, in ms.
+    pub binc: Option<String>,
     /// The page's id: its new analysis stops its last.
     pub page: Option<String>,
     /// A record's first player.
@@ -734,8 +743,13 @@ impl SearchParams {
     }
 }
 
+/// The time a search on a game clock keeps back on every move for the page: the request's
+/// round trip and the page's drawing, which its clock counts and the search does not see.
+const CLOCK_OVERHEAD_MS: u64 = 100;
+
 /// The search a request asks for: `level` (1-6, default 6), `multipv` (1-500, default 1),
-/// `movetime` (ms), `depth`, `nodes`, `infinite` (`true` or `false`); with no limit,
+/// `movetime` (ms), `depth`, `nodes`, a game clock (`wtime`, `btime`: each player's time left,
+/// `winc`, `binc`: their increments, in ms), `infinite` (`true` or `false`); with no limit,
 /// `default_movetime` (none: until stopped).
 pub fn search_params(
     query: &Query,
@@ -774,12 +788,32 @@ pub fn search_params(
             )))
         }
     };
+    const DAY_MS: u64 = 86_400_000;
+    let time_ms = [
+        number(&query.wtime, "wtime", 0, DAY_MS)?,
+        number(&query.btime, "btime", 0, DAY_MS)?,
+    ];
+    let increment_ms = [
+        number(&query.winc, "winc", 0, DAY_MS)?,
+        number(&query.binc, "binc", 0, DAY_MS)?,
+    ];
+    let clock = (time_ms.iter().any(Option::is_some)).then(|| Clock {
+        time_ms: time_ms.map(|t| t.map(|t| t as i64)),
+        increment_ms: increment_ms.map(|i| i.unwrap_or(0)),
+        moves_to_go: None,
+        overhead_ms: CLOCK_OVERHEAD_MS,
+    });
+    if clock.is_none() && increment_ms.iter().any(Option::is_some) {
+        return Err(ApiError::bad(
+            "winc, binc: an increment needs wtime or btime",
+        ));
+    }
     let mut limits = Limits {
         depth: number(&query.depth, "depth", 1, 100)?.map(|d| d as u32),
         nodes: number(&query.nodes, "nodes", 1, u64::MAX)?,
         movetime: number(&query.movetime, "movetime", 1, 3_600_000)?.map(Duration::from_millis),
+        clock,
         infinite,
-        ..Limits::default()
     };
     let mut no_limit_given = false;
     if limits.is_empty() {

@@ -46,6 +46,7 @@ const ASSETS: &[(&str, &str, &str)] = {
         ("/format.js", include_str!("assets/format.js"), JS),
         ("/game.js", include_str!("assets/game.js"), JS),
         ("/graph.js", include_str!("assets/graph.js"), JS),
+        ("/play.js", include_str!("assets/play.js"), JS),
         ("/records.js", include_str!("assets/records.js"), JS),
         ("/state.js", include_str!("assets/state.js"), JS),
         ("/tree.js", include_str!("assets/tree.js"), JS),

@@ -11,6 +11,7 @@ import { $, showError } from "./dom.js";
 import { stopStream } from "./api.js";
 import { endPreview } from "./engine.js";
 import { initGraph } from "./graph.js";
+import { hint, offerDraw, resetPlay, resign } from "./play.js";
 import { draw } from "./board.js";
 import {
   deleteFromHere, drawMoveList, fillSides, goTo, keepLegalPrefix, mayDiscard, newGame, playLine, playMove, promoteLine,
@@ -58,6 +59,18 @@ function init() {
   $("nav-forward").addEventListener("click", stepForward);
   $("nav-last").addEventListener("click", () => goTo(app.moves.length));
   $("takeback").addEventListener("click", takeback);
+  $("resign").addEventListener("click", () => { if (confirm("Resign this game?")) resign(); });
+  $("offer-draw").addEventListener("click", () => offerDraw().catch(showError));
+  $("hint").addEventListener("click", () => hint().catch(showError));
+  // A rematch: a new game from the same start, the sides swapped.
+  $("rematch").addEventListener("click", () => {
+    app.human = 1 - app.human;
+    $("side").value = String(app.human);
+    app.flipped = app.human === 1;
+    newGame(app.start);
+  });
+  // A new time control starts the clocks again.
+  $("time-control").addEventListener("change", () => { resetPlay(); show(); });
   $("new-game").addEventListener("click", () => { if (mayDiscard()) newGame(app.start); });
   // A look at an engine line ends when the pointer leaves the lines.
   $("lines").addEventListener("mouseleave", endPreview);

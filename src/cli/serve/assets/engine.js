@@ -6,6 +6,7 @@ import { app, actions, sideIndex, humanToMove } from "./state.js";
 import { $, html, showError } from "./dom.js";
 import { gameParams, request, here, stream } from "./api.js";
 import { draw, drawPreview, setEvalBar, setEvalBarToEnd } from "./board.js";
+import { searchClock } from "./play.js";
 import { firstShare, scoreText, shareOfValue, valueClass, valueLabel } from "./format.js";
 
 /** @typedef {import("./types.js").ProbeReply} ProbeReply */
@@ -19,11 +20,11 @@ import { firstShare, scoreText, shareOfValue, valueClass, valueLabel } from "./f
 export function maybeEngineMove(id) {
   if (app.state && app.state.end) setEvalBarToEnd(app.state.end);
   else setEvalBar(null, "");
-  if (!app.state || app.state.end || humanToMove() || app.ply !== app.moves.length) return;
+  if (!app.state || app.state.end || app.verdict || humanToMove() || app.ply !== app.moves.length) return;
   const level = $("level").value;
-  stream({ level, movetime: $("movetime").value }, {
+  stream(Object.assign({ level }, searchClock()), {
     best: (best) => {
-      if (id !== app.request || !best.move) return;
+      if (id !== app.request || app.verdict || !best.move) return;
       app.levelsPlayed.add(level);
       actions.playMove(best.move);
     },

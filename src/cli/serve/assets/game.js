@@ -9,6 +9,7 @@ import { ApiError, gameParams, here, request, stopStream } from "./api.js";
 import { animateSowing, draw } from "./board.js";
 import { maybeEngineMove, study } from "./engine.js";
 import { drawGraph } from "./graph.js";
+import { onPosition, resetPlay } from "./play.js";
 import { child, lineThrough, lineTree, onMainLine, pathTo, promote, remove, store } from "./tree.js";
 
 /** @typedef {import("./types.js").StateReply} StateReply */
@@ -43,10 +44,11 @@ export async function show() {
   drawStatus();
   $("nav-first").disabled = $("nav-back").disabled = app.ply === 0;
   $("nav-forward").disabled = $("nav-last").disabled = app.ply === app.moves.length;
-  $("takeback").disabled = app.ply === 0;
+  $("takeback").disabled = app.ply === 0 || (app.mode === "play" && app.verdict !== null);
   $("promote").disabled = $("main-line").disabled = onMainLine(app.node);
   $("delete-line").disabled = app.ply === 0;
   if (app.mode === "study") drawGraph();
+  onPosition();
   save();
   if (app.mode === "study") study(id);
   else maybeEngineMove(id);
@@ -60,6 +62,9 @@ function drawStatus() {
   if (s.end) {
     const who = s.end.winner ? `${s.end.winner} wins` : "Draw";
     line = `Game over: ${who} (${s.end.result}): ${s.end.reason}.`;
+  } else if (app.mode === "play" && app.verdict) {
+    const v = app.verdict;
+    line = v.winner === null ? `Game over: draw ${v.how}.` : `Game over: ${s.players[v.winner]} wins ${v.how === "on time" ? "on time" : `(${s.players[1 - v.winner]} ${v.how})`}.`;
   } else if (app.mode === "play") {
     line = humanToMove() ? `${s.to_move} to move: your move.` : `${s.to_move} to move: the engine is thinking…`;
   } else {
@@ -160,6 +165,7 @@ export function jumpTo(n) {
  * @param {number} [ply]
  */
 export function setGame(moves, ply) {
+  resetPlay();
   app.root = lineTree(moves);
   showLine(moves, ply);
 }
@@ -404,5 +410,6 @@ export function setMode(mode) {
   $("study-panel").hidden = mode !== "study";
   $("values-panel").hidden = mode !== "study";
   $("graph-panel").hidden = mode !== "study";
+  $("play-buttons").hidden = mode !== "play";
   show();
 }

@@ -41,6 +41,8 @@ import { node } from "./tree.js";
  * @property {Animation | null} animate
  * @property {Set<string>} levelsPlayed  play: the levels the engine played this game's moves at
  * @property {boolean} searchDone  study: the analysis ended (at its limit)
+ * @property {{ winner: number | null, how: string } | null} verdict  play: the game ended by
+ *   the players (on time, resigned, a draw agreed): the winner's index (null: a draw), and how
  */
 
 /** @type {AppState} */
@@ -68,6 +70,7 @@ export const app = {
   animate: null,
   levelsPlayed: new Set(),
   searchDone: false,
+  verdict: null,
 };
 
 /** This page's id: its new analysis stops its last one on the server. */
@@ -96,11 +99,13 @@ export function sideIndex() {
 }
 
 /**
- * The legal moves of the position shown (none once the game is over).
+ * The legal moves of the position shown (none once the game is over, or in play once the
+ * players have ended it).
  * @returns {string[]}
  */
 export function legalMoves() {
-  return app.state && !app.state.end ? app.state.legal.map((l) => l.move) : [];
+  const over = !app.state || app.state.end || (app.mode === "play" && app.verdict);
+  return app.state && !over ? app.state.legal.map((l) => l.move) : [];
 }
 
 /**
