@@ -147,6 +147,24 @@ impl Browser {
             .to_string()
     }
 
+    /// Drags the element `from` selects onto the one `to` selects with the mouse (pressed, moved
+    /// in steps, released: WebDriver's pointer actions).
+    fn drag(&self, from: &str, to: &str) {
+        let origin =
+            |css: &str| json!({ "element-6066-11e4-a52e-4f735466cecf": self.element(css) });
+        self.cmd(
+            "POST",
+            "/actions",
+            Some(json!({"actions": [{"type": "pointer", "id": "mouse",
+                "parameters": {"pointerType": "mouse"},
+                "actions": [
+                    {"type": "pointerMove", "duration": 0, "origin": origin(from), "x": 0, "y": 0},
+                    {"type": "pointerDown", "button": 0},
+                    {"type": "pointerMove", "duration": 200, "origin": origin(to), "x": 0, "y": 0},
+                    {"type": "pointerUp", "button": 0}]}]})),
+        );
+    }
+
     /// Moves the mouse onto the element `css` selects (WebDriver's pointer actions).
     fn hover(&self, css: &str) {
         let id = self.element(css);
@@ -1327,4 +1345,95 @@ fn hint_draw_offer_and_resignation() {
         browser.js("return document.getElementById('status').textContent"),
         "Game over: draw by agreement."
     );
+}
+
+/// Dobutsu's pieces are dragged as well as clicked: a piece dropped on a square it cannot reach
+/// goes back (no move, nothing picked); dropped on one it can, the move is played.
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn a_piece_is_dragged_and_dropped() {
+    let server = WebServer::start(&[]);
+    let browser = Browser::start(1280, 860);
+    browser.go(&format!(
+        "{}?variant=dobutsu&mode=play&theme=light",
+        server.url
+    ));
+    browser.wait_for(
+        "Sente's movable pieces",
+        "return document.querySelectorAll('.cell.movable').length > 0",
+    );
+    // The chick on b2 cannot go to a4.
+    browser.drag(r#"[data-square="b2"]"#, r#"[data-square="a4"]"#);
+    assert_eq!(
+        browser.js(
+            "return [document.querySelectorAll('#move-list button').length, \
+             document.querySelectorAll('.selected').length, \
+             document.querySelectorAll('#board .ghost').length]"
+        ),
+        json!([0, 0, 0])
+    );
+    assert_eq!(
+        browser
+            .js("return document.querySelector('[data-square=\"b2\"]').getAttribute('aria-label')"),
+        "b2: Sente's Chick"
+    );
+    browser.drag(r#"[data-square="b2"]"#, r#"[data-square="b3"]"#);
+    browser.wait_for(
+        "the move dragged",
+        "return document.querySelector('#move-list button')?.dataset.move == 'b2b3'",
+    );
+}
+
+/// The rules in short words, for the game chosen: Oware's (Abapa's grand slam, or Awari's) or
+/// Dobutsu's.
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn the_rules_panel_follows_the_game() {
+    let server = WebServer::start(&[]);
+    let browser = Browser::start(1280, 860);
+    // The rules and paragraphs drawn (the panel open), by id or class.
+    let shown = "return [...document.querySelectorAll('#rules-box .rules, #rules-box p')]\
+                 .filter(e => e.offsetParent !== null).map(e => e.id || e.className)\
+                 .filter(x => x)";
+    for (variant, want) in [
+        ("abapa", json!(["rules-oware", "abapa-only"])),
+        ("awari", json!(["rules-oware", "awari-only"])),
+        ("dobutsu", json!(["rules-dobutsu"])),
+    ] {
+        browser.go(&format!("{}?variant={variant}&theme=light", server.url));
+        browser.wait_for(
+            "the board",
+            "return document.querySelectorAll('[data-square]').length >= 12",
+        );
+        browser.click("#rules-box summary");
+        assert_eq!(browser.js(shown), want, "{variant}");
+    }
+    let text = browser.js("return document.getElementById('rules-dobutsu').innerText");
+    assert!(text.as_str().unwrap().contains("Try"), "{text}");
+}
+
+/// The analysis stops at the depth chosen in `Think for`.
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn the_analysis_stops_at_the_depth_chosen() {
+    let server = WebServer::start(&[]);
+    let browser = Browser::start(1280, 860);
+    browser.go(&format!(
+        "{}?variant=abapa&mode=study&theme=light",
+        server.url
+    ));
+    browser.wait_for(
+        "the board",
+        "return document.querySelectorAll('[data-square]').length == 12",
+    );
+    browser.js(
+        "const s = document.getElementById('analysis-limit'); s.value = 'depth=10'; \
+         s.dispatchEvent(new Event('change')); return s.value",
+    );
+    let stats = browser.wait_for(
+        "the analysis done",
+        "const t = document.getElementById('engine-stats').innerText; \
+         return t.includes('done') && t",
+    );
+    assert!(stats.as_str().unwrap().starts_with("depth 10/"), "{stats}");
 }

@@ -12,7 +12,7 @@ import { stopStream } from "./api.js";
 import { endPreview } from "./engine.js";
 import { initGraph } from "./graph.js";
 import { hint, offerDraw, resetPlay, resign } from "./play.js";
-import { draw } from "./board.js";
+import { draw, initDrag } from "./board.js";
 import {
   deleteFromHere, drawMoveList, fillSides, goTo, keepLegalPrefix, mayDiscard, newGame, playLine, playMove, promoteLine,
   savedGame,
@@ -75,6 +75,7 @@ function init() {
   // A look at an engine line ends when the pointer leaves the lines.
   $("lines").addEventListener("mouseleave", endPreview);
   initGraph();
+  initDrag();
   $("promote").addEventListener("click", () => promoteLine(false));
   $("main-line").addEventListener("click", () => promoteLine(true));
   $("delete-line").addEventListener("click", deleteFromHere);

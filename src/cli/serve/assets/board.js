@@ -401,3 +401,94 @@ function clickSquare(sq) {
   draw();
 }
 
+
+// ---------------------------------------------------------------- Dobutsu: drag and drop
+
+/**
+ * A drag under way: where it began (a square, or a kind in hand), the piece drawn under the
+ * pointer once it has moved, and where the pointer went down (a short move is a click).
+ * @type {{ from: string, kind: string, owner: string, x: number, y: number, ghost: SVGElement | null } | null}
+ */
+let drag = null;
+
+/** A drag just ended: the click that follows its pointer-up is not a click on the board. */
+let dropped = false;
+
+/**
+ * The point of the board's SVG under the pointer.
+ * @param {PointerEvent} e
+ * @returns {{ x: number, y: number }}
+ */
+function svgPoint(e) {
+  const svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ ($("board")));
+  const m = svg.getScreenCTM();
+  if (!m) return { x: 0, y: 0 };
+  const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
+  return { x: p.x, y: p.y };
+}
+
+/**
+ * The square under the pointer, if any.
+ * @param {PointerEvent} e
+ * @returns {string | null}
+ */
+function squareUnder(e) {
+  const hit = document.elementFromPoint(e.clientX, e.clientY);
+  const cell = hit && hit.closest("[data-square]");
+  return cell ? cell.getAttribute("data-square") : null;
+}
+
+/** Dobutsu's pieces can be dragged to their squares as well as clicked: a piece of the side to
+ * move (on the board or in hand) taken up, its squares marked, and dropped on one of them plays
+ * the move; dropped anywhere else it goes back. */
+export function initDrag() {
+  const svg = $("board");
+  svg.addEventListener("pointerdown", (/** @type {PointerEvent} */ e) => {
+    if (!app.state || app.state.game !== "dobutsu" || e.button !== 0) return;
+    const target = /** @type {Element} */ (e.target);
+    const cell = target.closest(".cell.movable, .hand-tile.movable");
+    if (!cell) return;
+    const sq = cell.getAttribute("data-square");
+    const from = sq || cell.getAttribute("data-hand") || "";
+    const piece = sq ? app.state.board.squares[sq] : { kind: from, owner: cell.getAttribute("data-owner") || "" };
+    if (!piece) return;
+    const p = svgPoint(e);
+    drag = { from, kind: piece.kind, owner: piece.owner, x: p.x, y: p.y, ghost: null };
+  });
+  svg.addEventListener("pointermove", (/** @type {PointerEvent} */ e) => {
+    if (!drag) return;
+    const p = svgPoint(e);
+    if (!drag.ghost) {
+      if (Math.hypot(p.x - drag.x, p.y - drag.y) < 8) return;
+      // Captured only once it is a drag: a click's pointer-up and click stay on the square.
+      svg.setPointerCapture(e.pointerId);
+      app.selected = drag.from;
+      draw();
+      svg.querySelectorAll(`[data-square="${drag.from}"] .piece, [data-hand="${drag.from}"][data-owner="${drag.owner}"]`)
+        .forEach((n) => n.classList.add("dragged"));
+      drag.ghost = el("g", { class: "ghost" }, svg);
+      drawPiece(drag.ghost, 0, 0, drag.kind, drag.owner);
+    }
+    if (!drag.ghost.isConnected) svg.appendChild(drag.ghost);
+    drag.ghost.setAttribute("transform", `translate(${p.x - CELL / 2} ${p.y - CELL / 2})`);
+  });
+  const finish = (/** @type {PointerEvent} */ e) => {
+    if (!drag) return;
+    const d = drag;
+    drag = null;
+    if (!d.ghost) return; // a click: the click handlers take it
+    d.ghost.remove();
+    dropped = true;
+    setTimeout(() => { dropped = false; }, 0);
+    const to = e.type === "pointerup" ? squareUnder(e) : null;
+    const legal = humanToMove() ? legalMoves() : [];
+    const move = to && legal.find((m) => d.from.length === 1 ? m === `${d.from}@${to}` : m.startsWith(d.from + to));
+    app.selected = null;
+    if (move) actions.playMove(move);
+    else draw();
+  };
+  svg.addEventListener("pointerup", finish);
+  svg.addEventListener("pointercancel", finish);
+  // The click that ends a drag is not a click on a square.
+  svg.addEventListener("click", (e) => { if (dropped) { e.stopPropagation(); dropped = false; } }, true);
+}

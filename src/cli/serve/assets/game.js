@@ -385,8 +385,13 @@ export function mayDiscard() {
   return !app.root.children.length || confirm("Discard this game and its lines? (Export it first to keep it.)");
 }
 
-/** The sides of the variant in the side select, and the move box's example. */
+/** The sides of the variant in the side select, the move box's example, and the rules. */
 export function fillSides() {
+  const oware = app.variant !== "dobutsu";
+  $("rules-oware").hidden = !oware;
+  $("rules-dobutsu").hidden = oware;
+  document.querySelectorAll(".abapa-only").forEach((e) => { /** @type {HTMLElement} */ (e).hidden = app.variant !== "abapa"; });
+  document.querySelectorAll(".awari-only").forEach((e) => { /** @type {HTMLElement} */ (e).hidden = app.variant !== "awari"; });
   const names = app.variant === "dobutsu" ? ["Sente", "Gote"] : ["South", "North"];
   const side = $("side");
   side.replaceChildren(...names.map((n, i) => {
