@@ -165,6 +165,27 @@ impl Browser {
         );
     }
 
+    /// Sends `keys` to the element `css` selects (focusing it, as WebDriver's element send keys
+    /// does).
+    fn send_keys(&self, css: &str, keys: &str) {
+        let id = self.element(css);
+        self.cmd(
+            "POST",
+            &format!("/element/{id}/value"),
+            Some(json!({ "text": keys })),
+        );
+    }
+
+    /// Presses and releases `key` where the focus is (WebDriver's key actions).
+    fn press(&self, key: &str) {
+        self.cmd(
+            "POST",
+            "/actions",
+            Some(json!({"actions": [{"type": "key", "id": "keyboard",
+                "actions": [{"type": "keyDown", "value": key}, {"type": "keyUp", "value": key}]}]})),
+        );
+    }
+
     /// Moves the mouse onto the element `css` selects (WebDriver's pointer actions).
     fn hover(&self, css: &str) {
         let id = self.element(css);
@@ -1436,4 +1457,58 @@ fn the_analysis_stops_at_the_depth_chosen() {
          return t.includes('done') && t",
     );
     assert!(stats.as_str().unwrap().starts_with("depth 10/"), "{stats}");
+}
+
+/// The keyboard: `Enter` on a Dobutsu piece picks it and keeps the focus on it (the board is
+/// redrawn); a choice made in the `Lines` select leaves the arrow keys stepping through the game.
+/// A drop's best-move mark names the piece dropped.
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn the_keyboard_keeps_its_place_and_a_drop_mark_names_its_piece() {
+    const ENTER: &str = "\u{E007}";
+    const LEFT: &str = "\u{E012}";
+    const DOWN: &str = "\u{E015}";
+    let server = WebServer::start(&[]);
+    let browser = Browser::start(1280, 860);
+    browser.go(&format!(
+        "{}?variant=dobutsu&mode=study&theme=light&moves=b2b3+a4a3",
+        server.url
+    ));
+    browser.wait_for(
+        "the board",
+        "return document.querySelectorAll('.cell.movable').length > 0",
+    );
+    browser.send_keys(r#"[data-square="c1"]"#, ENTER);
+    browser.wait_for(
+        "the giraffe picked",
+        "return document.querySelector('[data-square=\"c1\"]').classList.contains('selected')",
+    );
+    assert_eq!(
+        browser.js("return document.activeElement.getAttribute('data-square')"),
+        "c1"
+    );
+    // Lines: 3, then 4 by the arrow key; the next arrow key steps back a move.
+    browser.send_keys("#multipv", DOWN);
+    browser.wait_for(
+        "four lines asked",
+        "return document.getElementById('multipv').value == '4'",
+    );
+    browser.press(LEFT);
+    browser.wait_for(
+        "a move back",
+        "return document.querySelector('#move-list button.current')?.dataset.ply == '1'",
+    );
+    assert_eq!(
+        browser.js("return document.getElementById('multipv').value"),
+        "4"
+    );
+    // A drop marked as the best move (as the tables or the search mark one): its piece named.
+    browser.js(
+        "return import('/state.js').then(s => import('/board.js').then(b => { \
+           s.app.bestMove = 'C@a2'; b.draw(); return true; }))",
+    );
+    assert_eq!(
+        browser.js("const l = document.querySelector('#board .drop-label'); return [l.textContent, l.dataset.drop]"),
+        json!(["Chick", "C"])
+    );
 }

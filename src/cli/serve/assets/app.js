@@ -45,6 +45,10 @@ function init() {
     show();
   });
   for (const id of ["level", "engine-on", "multipv", "analysis-limit"]) $(id).addEventListener("change", () => show());
+  // A choice made, the arrow keys step through the game again (not through the choices).
+  for (const id of ["level", "multipv", "analysis-limit", "time-control", "side"]) {
+    $(id).addEventListener("change", () => $(id).blur());
+  }
   // A hidden page searches nothing: its search stops, and starts again when it is shown.
   document.addEventListener("visibilitychange", () => {
     if (document.hidden) {

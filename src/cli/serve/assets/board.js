@@ -52,10 +52,19 @@ export function draw() {
   // The bar turns with the board, whichever control turned it (button, `f`, side).
   $("evalbar").classList.toggle("flipped", app.flipped);
   const svg = $("board");
+  // The element with the focus (a square, a house, a piece in hand) keeps it when redrawn.
+  const focused = document.activeElement && svg.contains(document.activeElement)
+    ? ["data-square", "data-hand", "data-owner"].map((a) => document.activeElement?.getAttribute(a) || "")
+    : null;
   svg.replaceChildren();
   if (!app.state) return;
   if (app.state.game === "oware") drawOware(svg, app.state.board.houses, app.state.board.stores);
   else drawDobutsu(svg);
+  if (focused) {
+    const [sq, hand, owner] = focused;
+    const again = sq ? svg.querySelector(`[data-square="${sq}"]`) : svg.querySelector(`[data-hand="${hand}"][data-owner="${owner}"]`);
+    if (again instanceof SVGElement) again.focus();
+  }
 }
 
 // ---------------------------------------------------------------- drawing: Oware
@@ -367,7 +376,10 @@ function drawBestArrow(svg) {
   const to = squareXY(best.slice(best.includes("@") ? 2 : 2, 4));
   const end = { x: to.x + CELL / 2, y: to.y + CELL / 2 };
   if (best.includes("@")) {
+    // A drop: a ring on its square, with the piece dropped named in it.
     el("circle", { cx: end.x, cy: end.y, r: 40, class: "arrow", fill: "none" }, svg);
+    const label = text(svg, end.x, end.y + 34, NAMES[best[0]] || best[0], "drop-label");
+    label.setAttribute("data-drop", best[0]);
     return;
   }
   const from = squareXY(best.slice(0, 2));
