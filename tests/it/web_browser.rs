@@ -454,6 +454,8 @@ fn study_shows_lines_updating_and_a_record_steps_through_with_values() {
         "the last move shown",
         "return document.querySelector('#move-list button.current')?.textContent == 'C'",
     );
+    // The whole board in the picture (clicks lower down scrolled the page).
+    browser.js("window.scrollTo(0, 0); return true");
     browser.screenshot("oware-study.png");
 }
 
@@ -1229,9 +1231,11 @@ fn a_clock_game_ends_on_time_and_a_rematch_swaps_the_sides() {
         "the legal houses",
         "return document.querySelectorAll('[data-square].legal').length == 6",
     );
+    // On a time a move: no clocks drawn, and no rematch before the game ends.
     assert_eq!(
-        browser.js("return document.getElementById('clocks').hidden"),
-        true
+        browser.js("return [document.getElementById('clocks').offsetParent, \
+             document.getElementById('rematch').offsetParent]"),
+        json!([null, null])
     );
     browser.js("const s = document.getElementById('time-control'); \
          s.add(new Option('10 s + 1 s', 'clock=10000+1000')); s.value = 'clock=10000+1000'; \
@@ -1477,6 +1481,13 @@ fn the_keyboard_keeps_its_place_and_a_drop_mark_names_its_piece() {
     browser.wait_for(
         "the board",
         "return document.querySelectorAll('.cell.movable').length > 0",
+    );
+    // The analysis off, so that the board is not redrawn with its best move meanwhile.
+    browser.click("#engine-on");
+    browser.wait_for(
+        "the analysis off",
+        "return document.querySelectorAll('#lines li').length == 0 \
+         && !document.querySelector('#board .arrow')",
     );
     browser.send_keys(r#"[data-square="c1"]"#, ENTER);
     browser.wait_for(
