@@ -23,11 +23,14 @@ use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use super::build::{atomics, dec, find_bytes, predecessors, CHUNK, EXIT_DISTANCE_SHIFT};
+use super::job::Job;
 use super::reachable::{self, next, unrank, Cursor};
-use super::split::{Part, Split};
+use super::split::Split;
+use super::state::{dec, CHUNK, EXIT_DISTANCE_SHIFT};
+use super::unsow::predecessors;
+use super::words::{atomics, find_bytes};
 use crate::oware::{Board, Move, RuleSet};
-use crate::retro::{prefetch, Buffer, Phase, Progress};
+use crate::retro::{prefetch, Buffer, Phase};
 
 /// The distance byte of a position without a distance.
 pub const NONE: u8 = 255;
@@ -136,22 +139,19 @@ pub(super) fn exit_scratch(
     read
 }
 
-/// The distances of the layer of `n` seeds (`len` positions): `low` and `high` are its bounds
-/// (the same slice where every value is exact); `scratch` holds, one word per position, the
-/// distance by the captures that keep the value ([`exit_scratch`]; then overwritten). One byte
-/// per position, [`NONE`] for none.
-/// With `split`, one rank of a split build ([`super::split`]): every rank returns all of them.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn distances(
-    variant: RuleSet,
-    n: u32,
-    len: u64,
-    low: &[u8],
-    high: &[u8],
-    scratch: &[AtomicU16],
-    progress: &dyn Progress,
-    split: Option<&Split>,
-) -> Buffer {
+/// The distances of `job`'s layer: `low` and `high` are its bounds (the same slice where every
+/// value is exact); `scratch` holds, one word per position, the distance by the captures that
+/// keep the value ([`exit_scratch`]; then overwritten). One byte per position, [`NONE`] for
+/// none. With `job.split`, one rank of a split build ([`super::split`]): every rank returns all
+/// of them.
+pub(super) fn distances(job: Job<'_>, low: &[u8], high: &[u8], scratch: &[AtomicU16]) -> Buffer {
+    let Job {
+        variant,
+        n,
+        progress,
+        split,
+    } = job;
+    let len = job.len();
     let mut dist = Buffer::zeroed(len as usize);
     let chunks = len.div_ceil(CHUNK) as usize;
     // Per chunk, the levels it may have positions due at.
@@ -168,7 +168,7 @@ pub(super) fn distances(
             due: &due,
             last_due: AtomicU8::new(0),
         };
-        let part = split.map_or(Part::WHOLE, Split::part);
+        let part = job.part();
         progress.start(Some(n), Phase::Distances, Some(part.share_of(len)));
         (0..chunks as u64)
             .into_par_iter()

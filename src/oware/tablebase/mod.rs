@@ -24,22 +24,30 @@
 
 pub mod auto;
 mod build;
+mod checkpoint;
 pub mod distance;
 pub mod estimate;
 pub mod file;
 pub mod index;
+mod job;
+mod moves;
 pub mod oracle;
+mod passes;
 pub mod reachable;
 pub mod split;
+mod split_passes;
+mod state;
+mod unsow;
+mod words;
 
 use std::collections::HashMap;
 use std::fmt;
 
 use crate::oware::{Board, Move, RuleSet};
 use crate::retro::{Progress, Storage};
-use build::LayerRef;
-pub use build::{Checkpoint, NoCheckpoint, Pass};
+pub use checkpoint::{Checkpoint, NoCheckpoint, Pass};
 use index::MAX_SEEDS;
+use moves::LayerRef;
 use reachable::reachable_len;
 
 /// What the table knows of a position: the margin (the mover's final seeds minus the
@@ -219,16 +227,13 @@ impl Tablebase {
                     layer.storage.release();
                 }
             };
-            build::build_layer(
-                self.variant,
+            let job = job::Job {
+                variant: self.variant,
                 n,
-                &lower,
-                &sweeps,
-                &done_with,
                 progress,
                 split,
-                checkpoint,
-            )
+            };
+            build::build_layer(job, &lower, &sweeps, &done_with, checkpoint)
         };
         let sections = if built.high.is_empty() {
             vec![built.low, built.dist]
