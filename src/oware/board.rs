@@ -837,6 +837,7 @@ impl Game for Board {
     /// ([`crate::oware::tablebase::oracle::load_tables`]).
     fn load_tables(tables: &TableSettings, rules: &Rules) -> Result<Option<Tables<Board>>, String> {
         crate::oware::tablebase::oracle::load_tables(tables, rules.variant)
+            .map_err(|e| e.to_string())
     }
     /// The layers up to `TablebaseBuildSeeds` seeds (by default as many as this machine builds
     /// in a few minutes, [`crate::oware::tablebase::auto`]) in the data directory, when

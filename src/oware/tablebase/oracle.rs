@@ -23,6 +23,7 @@ use super::{auto, file, Tablebase};
 use crate::game::Oracle;
 use crate::game::{Outcome, TableSettings, Tables};
 use crate::oware::{Board, Move, RuleSet};
+use crate::retro::file::TableError;
 use crate::retro::Silent;
 
 /// The seeds of the table built in memory when no files are given (the `TablebaseSeeds`
@@ -293,6 +294,41 @@ impl Oracle<Board> for TableOracle {
     }
 }
 
+/// Why [`load_tables`] gives no table from a directory.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The directory holds no layer file of the variant.
+    #[error(
+        "no {variant} layer files (oware-{variant}-00.tb, ...) in {dir}: build them with \
+         `perfectplay tablebase build --seeds N --variant {variant} --dir {dir}`"
+    )]
+    NoLayers {
+        /// The rules asked for.
+        variant: RuleSet,
+        /// The directory.
+        dir: String,
+    },
+    /// Every layer file there was refused: each file and why.
+    #[error("{0}")]
+    Refused(Refused),
+}
+
+/// The layer files refused ([`file::load`]'s problems), said one after the other.
+#[derive(Debug)]
+pub struct Refused(pub Vec<TableError>);
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (k, e) in self.0.iter().enumerate() {
+            if k > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
 /// The tables the `TablebasePath` and `TablebaseSeeds` options name, for play under `variant`:
 /// the layer files in the directory `TablebasePath` (up to `TablebaseSeeds` seeds, all they hold
 /// when it is not set), or with no path a table of `TablebaseSeeds` seeds (default
@@ -305,12 +341,12 @@ impl Oracle<Board> for TableOracle {
 /// corrupt or of another variant, and stray files ([`file::load`]).
 ///
 /// # Errors
-/// A message naming the files refused (missing, truncated, corrupt, of another variant) when
-/// the directory gives no layer at all.
+/// [`LoadError`] when the directory gives no layer at all: the files refused (missing,
+/// truncated, corrupt, of another variant), or none there.
 pub fn load_tables(
     tables: &TableSettings,
     variant: RuleSet,
-) -> Result<Option<Tables<Board>>, String> {
+) -> Result<Option<Tables<Board>>, LoadError> {
     if tables.limit == Some(0) {
         return Ok(None);
     }
@@ -328,19 +364,17 @@ pub fn load_tables(
         }
         (Some(dir), _) => {
             let (tb, problems) = file::load(Path::new(dir), variant, None);
-            let said: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
             if tb.seeds().is_none() {
-                return Err(if said.is_empty() {
-                    format!(
-                        "no {variant} layer files (oware-{variant}-00.tb, ...) in {dir}: build \
-                         them with `perfectplay tablebase build --seeds N --variant {variant} \
-                         --dir {dir}`"
-                    )
+                return Err(if problems.is_empty() {
+                    LoadError::NoLayers {
+                        variant,
+                        dir: dir.to_string(),
+                    }
                 } else {
-                    said.join("; ")
+                    LoadError::Refused(Refused(problems))
                 });
             }
-            skipped = said;
+            skipped = problems.iter().map(|p| p.to_string()).collect();
             TableOracle::from_table(tb, tables.limit)
         }
     };
