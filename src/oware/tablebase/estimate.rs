@@ -19,12 +19,8 @@
 //!   after it; the later passes hold layer `n`'s own bytes only.
 //!
 //! The peak of a build is the peak of its top layer, since every term grows with `n`;
-//! [`OVERHEAD_BYTES`] covers the program and its threads. Against the peak resident memory
-//! `/usr/bin/time -v` measured (docs/tablebases.md), the estimate of the layers held in memory
-//! was 1.0 to 1.6 MiB above it from 14 to 20 seeds, both variants, and 2 to 3 MiB above it at
-//! 24 and 28 seeds, before the distances; with the best exits parked, 3.9 MiB below it at abapa's
-//! layer 22 within `--memory 900M` (a block of the state words waits beside the distance pass's
-//! words before it is given back).
+//! [`OVERHEAD_BYTES`] covers the program and its threads. How it compares with the peak
+//! resident memory measured: docs/lab/2026-12-07-tablebase-history.md.
 
 use std::ops::Range;
 
@@ -106,7 +102,8 @@ pub fn sweeps(variant: RuleSet, n: u32, memory: Option<u64>) -> Vec<Range<u32>> 
 /// How fast a variant's layers build on one core of this machine, distances included: a rate up
 /// to a layer size, falling past it as the layer outgrows the caches (its state words are read
 /// at random), as the size to a power, down to a floor ([`layer_core_seconds`]). Fitted to
-/// builds measured here, quiet, counting both cores for the wall time (docs/tablebases.md).
+/// builds measured here, quiet, counting both cores for the wall time
+/// (docs/lab/2026-12-05-build-rates.md).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rate {
     /// Positions per core-second in a layer of at most [`Rate::knee`] positions.
@@ -442,7 +439,7 @@ mod tests {
     #[test]
     fn the_time_follows_the_rates_measured_here() {
         // Core-seconds (wall time on 2 cores, quiet) of layers built within 16 GiB
-        // (docs/tablebases.md): awari's layers 20 to 30 of its build to 30 seeds of 18d81d5
+        // (docs/lab/2026-12-05-build-rates.md): awari's layers 20 to 30 of its build to 30 seeds of 18d81d5
         // (30 in 2 sweeps); abapa's layers 20 to 29 of its build to 30 seeds of 535d675 (29 in
         // 2 sweeps; 18d81d5 made abapa about 10% faster at 18 to 20 seeds, so its estimate is
         // now long there).
