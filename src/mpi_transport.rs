@@ -2,7 +2,7 @@
 //! tablebase build --mpi ...`), over the `mpi` crate (Open MPI from Debian's packages, or any
 //! MPI it finds). Only with the cargo feature `mpi`.
 
-use mpi::datatype::PartitionMut;
+use mpi::datatype::{Partition, PartitionMut};
 use mpi::environment::Universe;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::{Communicator, CommunicatorCollectives};
@@ -85,5 +85,71 @@ impl Transport for Mpi {
             }
             at += per_rank;
         }
+    }
+
+    /// `MPI_Alltoall` of the lengths, then `MPI_Alltoallv` of the bytes in rounds of at most
+    /// `PIECE / ranks` bytes (1 GiB over the ranks) between each pair of ranks, as many rounds
+    /// as the largest block needs (the most any rank sends, by `MPI_Allreduce`). MPI's default
+    /// error handler aborts the job on any failure.
+    fn all_to_all(&self, out: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+        let ranks = self.ranks();
+        assert_eq!(out.len(), ranks, "one block per rank");
+        let sends: Vec<u64> = out.iter().map(|b| b.len() as u64).collect();
+        let mut lens = vec![0u64; ranks];
+        self.world.all_to_all_into(&sends[..], &mut lens[..]);
+        let per_pair = (PIECE / ranks).max(1);
+        let mine = sends.iter().max().copied().unwrap_or(0) as usize;
+        let mut most = 0usize;
+        self.world
+            .all_reduce_into(&mine, &mut most, mpi::collective::SystemOperation::max());
+        let mut got: Vec<Vec<u8>> = lens
+            .iter()
+            .map(|&l| Vec::with_capacity(l as usize))
+            .collect();
+        let starts = |counts: &[usize]| -> Vec<Count> {
+            counts
+                .iter()
+                .scan(0usize, |sum, &c| {
+                    let start = *sum;
+                    *sum += c;
+                    Some(start as Count)
+                })
+                .collect()
+        };
+        let as_count = |v: &[usize]| v.iter().map(|&x| x as Count).collect::<Vec<_>>();
+        // Open MPI refuses a send and a receive buffer at one address, as two empty vectors'
+        // would be: each is given a byte of its own.
+        for at in (0..most).step_by(per_pair) {
+            let send_counts: Vec<usize> = out
+                .iter()
+                .map(|b| b.len().saturating_sub(at).min(per_pair))
+                .collect();
+            let recv_counts: Vec<usize> = lens
+                .iter()
+                .map(|&l| (l as usize).saturating_sub(at).min(per_pair))
+                .collect();
+            let mut send = Vec::with_capacity(send_counts.iter().sum::<usize>() + 1);
+            for b in &out {
+                send.extend_from_slice(&b[at.min(b.len())..(at + per_pair).min(b.len())]);
+            }
+            let received = recv_counts.iter().sum();
+            let mut piece = vec![0u8; received + 1];
+            let recv_starts = starts(&recv_counts);
+            {
+                let sendbuf =
+                    Partition::new(&send[..], as_count(&send_counts), starts(&send_counts));
+                let mut recvbuf = PartitionMut::new(
+                    &mut piece[..received],
+                    as_count(&recv_counts),
+                    recv_starts.clone(),
+                );
+                self.world.all_to_all_varcount_into(&sendbuf, &mut recvbuf);
+            }
+            for (r, bytes) in got.iter_mut().enumerate() {
+                let s = recv_starts[r] as usize;
+                bytes.extend_from_slice(&piece[s..s + recv_counts[r]]);
+            }
+        }
+        got
     }
 }

@@ -1,5 +1,6 @@
-//! How the ranks of a build split over several processes (or threads) exchange bytes: the one
-//! collective the split build needs, an all-gather of byte blocks. [`Alone`] is one rank (the
+//! How the ranks of a build split over several processes (or threads) exchange bytes: the two
+//! collectives the split build needs, an all-gather of byte blocks and an all-to-all (each rank
+//! sends each other rank bytes of its own). [`Alone`] is one rank (the
 //! exchange is a copy), [`InProcess`] is `K` ranks as threads of one process (so that ordinary
 //! tests check a split build without MPI); the command line's MPI transport is
 //! `perfectplay::mpi_transport` (the cargo feature `mpi`).
@@ -17,6 +18,12 @@ pub trait Transport {
     /// A collective: every rank gives its bytes `mine` (any length, 0 included) and gets every
     /// rank's, in rank order (its own among them).
     fn all_gather(&self, mine: &[u8]) -> Vec<Vec<u8>>;
+    /// A collective: every rank gives `out`, one block of bytes for each rank in rank order (its
+    /// own among them, any lengths), and gets the block each rank gave it, in rank order.
+    ///
+    /// # Panics
+    /// If `out` does not hold one block per rank.
+    fn all_to_all(&self, out: Vec<Vec<u8>>) -> Vec<Vec<u8>>;
 }
 
 /// A single rank: the split build is the plain one, and the exchange gives back its own bytes.
@@ -32,6 +39,10 @@ impl Transport for Alone {
     fn all_gather(&self, mine: &[u8]) -> Vec<Vec<u8>> {
         vec![mine.to_vec()]
     }
+    fn all_to_all(&self, out: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+        assert_eq!(out.len(), 1, "one block per rank");
+        out
+    }
 }
 
 /// One of `K` ranks that are threads of one process ([`InProcess::ranks`]), exchanging through
@@ -41,10 +52,12 @@ pub struct InProcess {
     shared: Arc<Slots>,
 }
 
-/// What the threads of [`InProcess`] share: one slot of bytes per rank.
+/// What the threads of [`InProcess`] share: one slot of bytes per rank, and one per pair of
+/// ranks (sender, receiver) for the all-to-all.
 struct Slots {
     barrier: Barrier,
     slots: Mutex<Vec<Vec<u8>>>,
+    pairs: Mutex<Vec<Vec<Vec<u8>>>>,
 }
 
 impl InProcess {
@@ -57,6 +70,7 @@ impl InProcess {
         let shared = Arc::new(Slots {
             barrier: Barrier::new(k),
             slots: Mutex::new(vec![Vec::new(); k]),
+            pairs: Mutex::new(vec![vec![Vec::new(); k]; k]),
         });
         (0..k)
             .map(|rank| InProcess {
@@ -90,6 +104,27 @@ impl Transport for InProcess {
         self.shared.barrier.wait();
         all
     }
+    fn all_to_all(&self, out: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+        let k = self.ranks();
+        assert_eq!(out.len(), k, "one block per rank");
+        let pairs = || {
+            self.shared
+                .pairs
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+        };
+        pairs()[self.rank] = out;
+        self.shared.barrier.wait();
+        let got = {
+            let mut pairs = pairs();
+            (0..k)
+                .map(|from| std::mem::take(&mut pairs[from][self.rank]))
+                .collect()
+        };
+        // No rank writes its next blocks before every rank has taken these.
+        self.shared.barrier.wait();
+        got
+    }
 }
 
 #[cfg(test)]
@@ -121,5 +156,33 @@ mod tests {
             );
         }
         assert_eq!(Alone.all_gather(&[7, 8]), vec![vec![7, 8]]);
+    }
+
+    #[test]
+    fn every_rank_gets_the_block_each_rank_gave_it() {
+        let ranks = InProcess::ranks(3);
+        let got: Vec<Vec<Vec<u8>>> = std::thread::scope(|s| {
+            let handles: Vec<_> = ranks
+                .iter()
+                .map(|t| {
+                    s.spawn(move || {
+                        let r = t.rank() as u8;
+                        // Rank r gives rank d the bytes 10r + d, d + 1 times.
+                        let out = (0..3).map(|d| vec![10 * r + d; d as usize + 1]).collect();
+                        let first = t.all_to_all(out);
+                        let second = t.all_to_all(vec![vec![r]; 3]);
+                        [first, second].concat()
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        for (d, g) in got.iter().enumerate() {
+            let d = d as u8;
+            let first: Vec<Vec<u8>> = (0..3).map(|r| vec![10 * r + d; d as usize + 1]).collect();
+            assert_eq!(g[..3], first[..]);
+            assert_eq!(g[3..], [vec![0], vec![1], vec![2]]);
+        }
+        assert_eq!(Alone.all_to_all(vec![vec![7, 8]]), vec![vec![7, 8]]);
     }
 }
