@@ -211,6 +211,179 @@ pub fn write(
     result.map_err(io_err(path))
 }
 
+/// Where a table file written in parts ([`create_parts`]) waits until it is whole: the path
+/// with `.parts` added.
+pub fn parts_path(path: &Path) -> PathBuf {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".parts");
+    PathBuf::from(tmp)
+}
+
+/// Starts a table file at `path` written in parts by several writers, perhaps processes on
+/// several machines sharing the directory: [`parts_path`]`(path)`, made `payload_len` bytes of
+/// payload long (after a header left zero). Each writer then writes its parts
+/// ([`PartsFile::write_at`]), and one finishes the file ([`finish_parts`]).
+///
+/// # Errors
+/// [`TableError::Io`] when the file cannot be made.
+pub fn create_parts(path: &Path, payload_len: u64) -> Result<(), TableError> {
+    let tmp = parts_path(path);
+    let file = File::create(&tmp).map_err(io_err(&tmp))?;
+    file.set_len(HEADER_LEN as u64 + payload_len)
+        .map_err(io_err(&tmp))
+}
+
+/// A table file being written in parts ([`create_parts`]), open for one writer.
+pub struct PartsFile {
+    file: File,
+    tmp: PathBuf,
+}
+
+impl PartsFile {
+    /// Opens the parts of the table file at `path`, which [`create_parts`] started.
+    ///
+    /// # Errors
+    /// [`TableError::Io`] when it cannot be opened for writing.
+    pub fn open(path: &Path) -> Result<PartsFile, TableError> {
+        let tmp = parts_path(path);
+        let file = fs::OpenOptions::new()
+            .write(true)
+            .open(&tmp)
+            .map_err(io_err(&tmp))?;
+        Ok(PartsFile { file, tmp })
+    }
+
+    /// Writes `bytes` at byte `at` of the payload.
+    ///
+    /// # Errors
+    /// [`TableError::Io`] when writing fails.
+    pub fn write_at(&self, at: u64, bytes: &[u8]) -> Result<(), TableError> {
+        use std::os::unix::fs::FileExt;
+        self.file
+            .write_all_at(bytes, HEADER_LEN as u64 + at)
+            .map_err(io_err(&self.tmp))
+    }
+
+    /// Flushes what this writer wrote to disk.
+    ///
+    /// # Errors
+    /// [`TableError::Io`] when flushing fails.
+    pub fn sync(self) -> Result<(), TableError> {
+        self.file.sync_all().map_err(io_err(&self.tmp))
+    }
+}
+
+/// Finishes a table file written in parts, once every writer has written and synced its own:
+/// reads the payload back for its checksum, writes the header (`game`, `version`, `counts`),
+/// flushes the file to disk and renames it to `path`, so that `path` holds the whole file or
+/// what it held before. The parts are removed on failure.
+///
+/// # Errors
+/// [`TableError::Io`] when reading, writing or renaming fails.
+pub fn finish_parts(
+    path: &Path,
+    game: &str,
+    version: u32,
+    counts: &[u64; COUNTS],
+) -> Result<(), TableError> {
+    use std::os::unix::fs::FileExt;
+    let tmp = parts_path(path);
+    let result = (|| -> io::Result<()> {
+        let file = fs::OpenOptions::new().read(true).write(true).open(&tmp)?;
+        let payload_len = file.metadata()?.len().saturating_sub(HEADER_LEN as u64);
+        let mut head = header(game, version, counts, payload_len);
+        let mut sum = Checksum::default();
+        sum.update(&head);
+        let mut reader = io::BufReader::with_capacity(1 << 20, &file);
+        io::Seek::seek(&mut reader, io::SeekFrom::Start(HEADER_LEN as u64))?;
+        let mut block = vec![0u8; 1 << 20];
+        loop {
+            let got = reader.read(&mut block)?;
+            if got == 0 {
+                break;
+            }
+            sum.update(&block[..got]);
+        }
+        head[CHECKSUM_AT..CHECKSUM_AT + 8].copy_from_slice(&sum.finish().to_le_bytes());
+        file.write_all_at(&head, 0)?;
+        file.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result.map_err(io_err(path))
+}
+
+/// Removes what [`create_parts`] started for `path`, if anything.
+pub fn remove_parts(path: &Path) {
+    let _ = fs::remove_file(parts_path(path));
+}
+
+/// Checks the table file at `path` as [`TableFile::open`] does, its checksum included, reading
+/// it once without mapping it: its counts.
+///
+/// # Errors
+/// As [`TableFile::open`].
+pub fn verify(path: &Path, game: &str, version: u32) -> Result<[u64; COUNTS], TableError> {
+    let Header {
+        file, head, counts, ..
+    } = read_header(path, game, version)?;
+    let (stored, mut sum) = header_sum(&head);
+    let mut reader = io::BufReader::with_capacity(1 << 20, file);
+    let mut block = vec![0u8; 1 << 20];
+    loop {
+        let got = reader.read(&mut block).map_err(io_err(path))?;
+        if got == 0 {
+            break;
+        }
+        sum.update(&block[..got]);
+    }
+    if sum.finish() != stored {
+        return Err(TableError::Corrupt(path.to_owned()));
+    }
+    Ok(counts)
+}
+
+/// A table file's payload read at chosen places, its header checked as [`peek`] does (not its
+/// checksum): for a reader that holds a part of it ([`verify`] checks the whole).
+pub struct PayloadReader {
+    file: File,
+    path: PathBuf,
+    counts: [u64; COUNTS],
+}
+
+impl PayloadReader {
+    /// Opens the table file at `path`, a table of `game` at `version`.
+    ///
+    /// # Errors
+    /// As [`peek`].
+    pub fn open(path: &Path, game: &str, version: u32) -> Result<PayloadReader, TableError> {
+        let Header { file, counts, .. } = read_header(path, game, version)?;
+        Ok(PayloadReader {
+            file,
+            path: path.to_owned(),
+            counts,
+        })
+    }
+
+    /// The header's counts.
+    pub fn counts(&self) -> &[u64; COUNTS] {
+        &self.counts
+    }
+
+    /// Reads `into.len()` bytes of the payload from its byte `at`.
+    ///
+    /// # Errors
+    /// [`TableError::Io`] when they cannot be read (beyond the end included).
+    pub fn read_at(&self, at: u64, into: &mut [u8]) -> Result<(), TableError> {
+        use std::os::unix::fs::FileExt;
+        self.file
+            .read_exact_at(into, HEADER_LEN as u64 + at)
+            .map_err(io_err(&self.path))
+    }
+}
+
 /// A verified, memory-mapped table file.
 pub struct TableFile {
     map: Mmap,
