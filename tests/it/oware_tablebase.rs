@@ -695,6 +695,55 @@ fn build_says_what_it_takes_and_refuses_what_the_machine_cannot_hold() {
         out.contains("to build: awari layers 0 to 48: 1056351956205 positions;"),
         "{out}"
     );
+    // The same on 64 ranks of 256 GiB (`--ranks`, the check alone): each holds a 64th of the
+    // layers below (2 bytes a position) and of layer 48 (6: its state words, its values; its
+    // best exits not parked), 2,934 GB in all, plus its exchanges' 64 MiB and the overhead
+    // (8 MiB): 42.7 GiB. No checkpoint: a split build keeps none.
+    let (_, out, err) = tablebase(
+        &[
+            "build",
+            "--variant",
+            "awari",
+            "--seeds",
+            "48",
+            "--ranks",
+            "64",
+            "--memory",
+            "256G",
+        ],
+        &dir,
+    );
+    assert!(
+        out.contains(
+            "to build: awari layers 0 to 48: 1056351956205 positions; memory 42.7 GiB on each \
+             of 64 ranks at the peak (building layer 48), 256.0 GiB available of 256.0 GiB; \
+             disk 1.92 TiB of layer files,"
+        ),
+        "{out}"
+    );
+    assert!(!err.contains("of memory"), "{err}");
+    // 26 seeds on 4 ranks of 4 GiB: 1.9 GiB each, where one process holding the layers needs
+    // 7.5 GiB (and 4.6 GiB of disk).
+    let (ok, out, err) = tablebase(
+        &[
+            "build",
+            "--variant",
+            "awari",
+            "--seeds",
+            "26",
+            "--ranks",
+            "4",
+            "--memory",
+            "4G",
+        ],
+        &dir,
+    );
+    assert!(ok, "{out}{err}");
+    assert!(out.contains("memory 1.9 GiB on each of 4 ranks"), "{out}");
+    assert!(
+        out.ends_with("4 ranks of 4.0 GiB each can build it\n"),
+        "{out}"
+    );
     assert_eq!(
         std::fs::read_dir(&dir).unwrap().count(),
         0,

@@ -13,7 +13,7 @@ use perfectplay::oware::RuleSet;
 use perfectplay::retro::{Phase, Progress, Silent};
 
 use super::ranks::Ranks;
-use super::resources::Plan;
+use super::resources::{bytes, machine_for, Plan};
 use crate::cli::phase_bars::PhaseBars;
 use crate::cli::solve::{cpu_seconds, peak_memory_kib};
 
@@ -25,6 +25,8 @@ pub(super) struct BuildOptions {
     pub memory: Option<u64>,
     /// The least positions of a layer kept in checkpoints ([`file::PassFiles`]).
     pub checkpoint_positions: u64,
+    /// Only the resource check, for a build split over this many ranks.
+    pub ranks: Option<u64>,
 }
 
 /// A layer's bar label: `12 seeds: moves`.
@@ -47,13 +49,12 @@ pub(super) fn build(
     let mut silent = std::io::sink();
     let out: &mut dyn Write = if lead { out } else { &mut silent };
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    // Only rank 0 writes files.
-    let mut machine = Machine::read(dir);
-    if !lead {
-        // Only rank 0 writes files.
-        machine.disk_free = None;
-    }
+    // Only rank 0 makes files and checks the disk. A plan for ranks elsewhere takes --memory
+    // as each rank's memory.
+    let machine = machine_for(dir, lead, options.ranks.and(options.memory));
     let mut tb = load(seeds, variant, dir, ranks, out)?;
+    // A split build, or the check alone for one.
+    let split = ranks.split().is_some() || options.ranks.is_some();
     let plan = Plan {
         variant,
         first: tb.seeds().map_or(0, |s| s + 1),
@@ -62,15 +63,22 @@ pub(super) fn build(
         memory: options.memory.or(machine.memory_available),
         // The plain build parks each layer's best exits in --dir while it finds the values; a
         // split build holds them.
-        parked: ranks.split().is_none(),
+        parked: !split,
+        ranks: options.ranks.or(ranks.split().map(|s| s.ranks() as u64)),
         // Split builds keep no checkpoints.
-        min_positions: match ranks.split() {
-            Some(_) => u64::MAX,
-            None => options.checkpoint_positions,
+        min_positions: if split {
+            u64::MAX
+        } else {
+            options.checkpoint_positions
         },
         dir,
     };
     check_resources(&plan, &machine, options.force, ranks, out)?;
+    if let Some(k) = options.ranks {
+        let each = machine.memory_available.map_or("unknown".into(), bytes);
+        writeln!(out, "{k} ranks of {each} each can build it")?;
+        return Ok(());
+    }
     let checkpoint = file::PassFiles::new(dir, variant, options.checkpoint_positions);
     let started = Instant::now();
     let built = build_layers(&mut tb, &plan, &checkpoint, ranks, out)?;
@@ -86,7 +94,11 @@ fn load(
     ranks: Ranks<'_>,
     out: &mut dyn Write,
 ) -> anyhow::Result<Tablebase> {
-    let (tb, problems) = file::load(dir, variant, None);
+    // A split build's ranks each read their share of the layers; the others map them.
+    let (tb, problems) = match ranks.split() {
+        Some(split) => file::load_share(dir, variant, split),
+        None => file::load(dir, variant, None),
+    };
     for p in problems.iter().filter(|_| ranks.lead()) {
         log::warn!("{p}");
     }
@@ -142,7 +154,7 @@ fn build_layers(
         };
         let secs = t.elapsed().as_secs_f64();
         take_problems(checkpoint, report.seeds)?;
-        let (path, exchanged) = write_layer(tb, report.seeds, plan.dir, checkpoint, ranks)?;
+        let (path, exchanged) = write_layer(tb, &report, plan.dir, checkpoint, ranks)?;
         built += report.positions;
         let phases: Vec<String> = bars
             .times()
@@ -179,26 +191,27 @@ fn take_problems(checkpoint: &file::PassFiles, seeds: u32) -> anyhow::Result<()>
     Ok(())
 }
 
-/// Writes layer `seeds` (rank 0 only) and lets its checkpoint go: the file's path (`None` on
-/// the other ranks) and what the layer's build exchanged, as the report's words.
+/// Writes layer `seeds` (in a split build every rank its blocks, [`file::save_share`]) and lets
+/// its checkpoint go: the file's path (`None` where nothing was written) and what the layer's
+/// build exchanged, as the report's words.
 fn write_layer(
     tb: &mut Tablebase,
-    seeds: u32,
+    report: &LayerReport,
     dir: &Path,
     checkpoint: &file::PassFiles,
     ranks: Ranks<'_>,
 ) -> anyhow::Result<(Option<PathBuf>, String)> {
-    let path = if ranks.lead() {
-        file::save_and_map_layer(tb, seeds, dir)
-    } else {
-        Ok(None)
+    let seeds = report.seeds;
+    let path = match ranks.split() {
+        Some(split) => file::save_share(tb, seeds, dir, split).map(Some),
+        None => file::save_and_map_layer(tb, seeds, dir),
     };
     if path.is_ok() {
         checkpoint
             .done(seeds)
             .with_context(|| format!("removing the checkpoint of layer {seeds}"))?;
     }
-    let exchanged = ranks.after_layer(path.is_ok(), seeds)?;
+    let exchanged = ranks.after_layer(path.is_ok(), report)?;
     let path = path.with_context(|| format!("writing layer {seeds}"))?;
     Ok((path, exchanged))
 }

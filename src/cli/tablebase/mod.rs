@@ -63,11 +63,18 @@ enum TablebaseCommand {
         /// every layer.
         #[arg(long, default_value_t = CHECKPOINT_POSITIONS)]
         checkpoint_positions: u64,
+        /// Only says what a build split over K ranks (MPI processes) takes on each, with
+        /// --memory as each rank's memory (by default this machine's available), the disk of
+        /// --dir and RAYON_NUM_THREADS cores a rank (by default this machine's), and whether
+        /// it fits (exit status 1 if not); builds nothing.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        ranks: Option<u64>,
         /// Splits each layer's build over the processes of an MPI job (`mpirun -np K
-        /// perfectplay tablebase build --mpi ...`, or srun under Slurm): each process builds its
-        /// blocks of the layer and the processes exchange them; process 0 writes the files and
-        /// the report. --dir must be the same directory for every process (layers there are
-        /// loaded by each). See docs/tablebases.md, "The build on MPI".
+        /// perfectplay tablebase build --mpi ...`, or srun under Slurm): each process holds and
+        /// builds only its blocks of every layer (a K-th of the memory), asks the others for
+        /// what it needs of theirs, and writes its blocks into each layer file; process 0
+        /// writes the report. --dir must be a directory every process sees; layers there are
+        /// read by each, its blocks. See docs/tablebases.md, "The build on MPI".
         #[cfg(feature = "mpi")]
         #[arg(long)]
         mpi: bool,
@@ -125,6 +132,7 @@ pub fn run(args: TablebaseArgs, out: &mut impl Write) -> anyhow::Result<()> {
             force,
             memory,
             checkpoint_positions,
+            ranks,
             #[cfg(feature = "mpi")]
             mpi,
         } => {
@@ -132,6 +140,7 @@ pub fn run(args: TablebaseArgs, out: &mut impl Write) -> anyhow::Result<()> {
                 force,
                 memory,
                 checkpoint_positions,
+                ranks,
             };
             #[cfg(feature = "mpi")]
             if mpi {

@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use perfectplay::oware::tablebase::split::Split;
+use perfectplay::oware::tablebase::LayerReport;
 use perfectplay::oware::RuleSet;
 
 use super::resources::bytes;
@@ -26,7 +27,7 @@ impl<'a> Ranks<'a> {
         self.split
     }
 
-    /// Whether this rank writes the files and the report (rank 0, or a build alone).
+    /// Whether this rank writes the report (rank 0, or a build alone).
     pub fn lead(self) -> bool {
         self.split.is_none_or(|s| s.rank() == 0)
     }
@@ -78,10 +79,11 @@ impl<'a> Ranks<'a> {
         Ok(())
     }
 
-    /// Fails on the other ranks when rank 0 could not write layer `seeds` (`written` is
-    /// whether this rank did, or had nothing to write); what the layer's build exchanged, as
-    /// the report's words (empty without MPI).
-    pub fn after_layer(self, written: bool, seeds: u32) -> anyhow::Result<String> {
+    /// Fails on the other ranks when rank 0 could not write the layer of `report` (`written`
+    /// is whether this rank did); what the layer's build exchanged, as the report's words, with
+    /// the bytes this rank sent a position of the layer (empty without MPI).
+    pub fn after_layer(self, written: bool, report: &LayerReport) -> anyhow::Result<String> {
+        let seeds = report.seeds;
         let Some(split) = self.split else {
             return Ok(String::new());
         };
@@ -93,9 +95,11 @@ impl<'a> Ranks<'a> {
         );
         let x = split.take_exchanged();
         Ok(format!(
-            ", exchanged {} sent + {} received in {} all-gathers ({:.2} s)",
+            ", exchanged {} sent + {} received ({:.1} bytes sent a position) in {} collectives \
+             ({:.2} s)",
             bytes(x.sent),
             bytes(x.received),
+            x.sent as f64 / report.positions.max(1) as f64,
             x.rounds,
             x.time.as_secs_f64()
         ))

@@ -9,6 +9,18 @@ use perfectplay::machine::Machine;
 use perfectplay::oware::tablebase::estimate::{self, BuildEstimate};
 use perfectplay::oware::RuleSet;
 
+/// What the machine has for a build into `dir`, or a machine of `memory` bytes; its free disk
+/// only when this process `writes` the files.
+pub(super) fn machine_for(dir: &Path, writes: bool, memory: Option<u64>) -> Machine {
+    let here = Machine::read(dir);
+    Machine {
+        memory_available: memory.or(here.memory_available),
+        memory_total: memory.or(here.memory_total),
+        disk_free: here.disk_free.filter(|_| writes),
+        cores: here.cores,
+    }
+}
+
 /// What a build is asked to do, as the resource check weighs it.
 pub(super) struct Plan<'a> {
     pub variant: RuleSet,
@@ -20,6 +32,8 @@ pub(super) struct Plan<'a> {
     pub memory: Option<u64>,
     /// Whether the build parks each layer's best exits in the directory.
     pub parked: bool,
+    /// The ranks of a split build (`None`: not split): each needs its share of the memory.
+    pub ranks: Option<u64>,
     /// The least positions of a layer kept in checkpoints.
     pub min_positions: u64,
     /// The layer files' directory.
@@ -29,7 +43,10 @@ pub(super) struct Plan<'a> {
 impl Plan<'_> {
     /// What building up to `seeds` takes.
     fn estimate(&self, seeds: u32) -> BuildEstimate {
-        BuildEstimate::new(self.variant, self.first, seeds, self.memory, self.parked)
+        match self.ranks {
+            None => BuildEstimate::new(self.variant, self.first, seeds, self.memory, self.parked),
+            Some(k) => BuildEstimate::split(self.variant, self.first, seeds, k),
+        }
     }
 
     /// The report of what the build takes against what `machine` has, into `out`; the
@@ -41,7 +58,7 @@ impl Plan<'_> {
     ) -> anyhow::Result<(BuildEstimate, Option<String>)> {
         let estimate = self.estimate(self.seeds);
         let checkpoint = estimate.checkpoint_bytes(self.min_positions);
-        write_estimate(&estimate, checkpoint, machine, self.dir, out)?;
+        write_estimate(&estimate, checkpoint, machine, self.ranks, self.dir, out)?;
         let short = shortfall(&estimate, checkpoint, machine, self.dir);
         Ok((estimate, short))
     }
@@ -106,6 +123,7 @@ fn write_estimate(
     e: &BuildEstimate,
     checkpoint: u64,
     machine: &Machine,
+    ranks: Option<u64>,
     dir: &Path,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
@@ -134,7 +152,7 @@ fn write_estimate(
     let rate = estimate::rate(e.variant);
     writeln!(
         out,
-        "to build: {} layers {} to {}: {} positions; memory {} at the peak (building layer {}), \
+        "to build: {} layers {} to {}: {} positions; memory {}{} at the peak (building layer {}), \
          {} available of {}; disk {} of layer files{}, {} free in {}; time about {} on {} cores \
          (an estimate from the rates measured here: {:.2} M positions per core-second up to {:.0} M \
          positions a layer, falling past it as the size to the power {}{}, each extra sweep {:.0}% \
@@ -144,6 +162,7 @@ fn write_estimate(
         top.seeds,
         e.positions,
         bytes(e.peak_memory),
+        ranks.map_or(String::new(), |k| format!(" on each of {k} ranks")),
         top.seeds,
         machine.memory_available.map_or_else(unknown, bytes),
         machine.memory_total.map_or_else(unknown, bytes),
@@ -155,8 +174,8 @@ fn write_estimate(
         },
         machine.disk_free.map_or_else(unknown, bytes),
         dir.display(),
-        duration(e.wall_seconds(machine.cores)),
-        machine.cores,
+        duration(e.wall_seconds(machine.cores * ranks.unwrap_or(1) as usize)),
+        machine.cores * ranks.unwrap_or(1) as usize,
         rate.per_core_second / 1e6,
         rate.knee / 1e6,
         rate.power,

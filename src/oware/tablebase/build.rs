@@ -48,9 +48,9 @@ use super::checkpoint::{Checkpoint, NoCheckpoint, Pass};
 use super::distance;
 use super::job::Job;
 use super::moves::LayerRef;
+use super::owner;
 use super::passes::LayerBuild;
 use super::split::Part;
-use super::split_passes;
 use super::state::{high_shift, CHUNK};
 use super::words::{words, words16, words64};
 use crate::retro::{Buffer, Phase};
@@ -92,9 +92,10 @@ impl Built {
 /// the captures into its layers; after each, `done_with` gets its range, and the caller may let
 /// the memory of those layers go (they are not read again for this layer).
 ///
-/// With `split`, this is one rank of a build split over several ([`super::split`]): each pass
-/// works on the rank's blocks of the layer and the ranks exchange what they found, so that every
-/// rank returns the whole layer, the same bytes as without `split`.
+/// With `job.split`, this is one rank of a build split over several ([`super::split`]): `lower`
+/// holds this rank's shares of the layers below, the moves pass runs in one sweep
+/// ([`super::owner`]), and the rank returns its share of the layer (its `bounded` counts the
+/// share's), the same bytes as the plain build's at those positions.
 ///
 /// # Panics
 /// If `lower` does not hold `n` layers or the sweeps do not make `0..n` in order.
@@ -117,7 +118,7 @@ pub(super) fn build_layer(
             && sweeps.windows(2).all(|w| w[0].end == w[1].start),
         "the sweeps {sweeps:?} make 0..{n}"
     );
-    let (len, exact) = (job.len(), job.exact());
+    let (len, exact) = (job.share_len(), job.exact());
     // A checkpoint holds the whole layer: a split build neither saves nor resumes one.
     let checkpoint: &dyn Checkpoint = if job.split.is_some() {
         &NoCheckpoint
@@ -202,7 +203,7 @@ impl LayerValues<'_> {
         LayerBuild {
             variant: self.job.variant,
             n: self.job.n,
-            len: self.job.len(),
+            len: self.job.share_len(),
             exact,
             hs: high_shift(exact),
             state: words(state),
@@ -224,7 +225,7 @@ impl LayerValues<'_> {
         let Job {
             n, split, progress, ..
         } = self.job;
-        let (len, exact, part) = (self.job.len(), self.job.exact(), self.job.part());
+        let (len, exact, part) = (self.job.share_len(), self.job.exact(), self.job.part());
         // Under abapa, the bytes of the upper bound's exits and of the cycle pass's join
         // thresholds (a multiple of 8, for its scans).
         let cycle_len = if exact {
@@ -239,14 +240,18 @@ impl LayerValues<'_> {
             *state_bytes = Buffer::zeroed(4 * len as usize);
             {
                 let build = self.layer_build(state_bytes, part);
-                let own = part.share_of(len);
-                progress.start(Some(n), Phase::Moves, Some(own * sweeps.len() as u64));
-                for (k, sweep) in sweeps.iter().enumerate() {
-                    build.moves_pass(lower, sweep, k == 0, progress);
-                    done_with(sweep.clone());
-                }
                 if let Some(s) = split {
-                    s.share(build.state);
+                    progress.start(Some(n), Phase::Moves, Some(len));
+                    owner::moves_pass(&build, lower, s, progress);
+                    for sweep in sweeps {
+                        done_with(sweep.clone());
+                    }
+                } else {
+                    progress.start(Some(n), Phase::Moves, Some(len * sweeps.len() as u64));
+                    for (k, sweep) in sweeps.iter().enumerate() {
+                        build.moves_pass(lower, sweep, k == 0, progress);
+                        done_with(sweep.clone());
+                    }
                 }
                 progress.finish();
             }
@@ -282,9 +287,7 @@ impl LayerValues<'_> {
             let high: &[u8] = if exact { &exits_low } else { &exits_high };
             for t in (last..=n as i32).rev().step_by(step as usize) {
                 match split {
-                    Some(s) => {
-                        split_passes::threshold_pass(s, &build, t, &exits_low, high, progress)
-                    }
+                    Some(s) => owner::threshold_pass(&build, t, &exits_low, high, s, progress),
                     None => build.threshold_pass(t, &exits_low, high, progress),
                 }
             }
@@ -303,7 +306,7 @@ impl LayerValues<'_> {
             let (sx, sl) = (words64(&mut sx), words64(&mut exits_high));
             for t in (last - 1..=n as i32).step_by(2) {
                 match split {
-                    Some(s) => split_passes::cycle_pass(s, &build, t, sx, sl, progress),
+                    Some(s) => owner::cycle_pass(&build, t, sx, sl, s, progress),
                     None => build.cycle_pass(t, sx, sl, progress),
                 }
             }

@@ -24,13 +24,14 @@ use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::job::Job;
-use super::reachable::{self, next, unrank, Cursor};
-use super::split::Split;
+use super::owner;
+use super::reachable::{self, next, reachable_len, unrank, Cursor};
+use super::split::{Part, Split};
 use super::state::{dec, CHUNK, EXIT_DISTANCE_SHIFT};
 use super::unsow::predecessors;
 use super::words::{atomics, find_bytes};
 use crate::oware::{Board, Move, RuleSet};
-use crate::retro::{prefetch, Buffer, Phase};
+use crate::retro::{prefetch, Buffer, Phase, Progress};
 
 /// The distance byte of a position without a distance.
 pub const NONE: u8 = 255;
@@ -142,8 +143,8 @@ pub(super) fn exit_scratch(
 /// The distances of `job`'s layer: `low` and `high` are its bounds (the same slice where every
 /// value is exact); `scratch` holds, one word per position, the distance by the captures that
 /// keep the value ([`exit_scratch`]; then overwritten). One byte per position, [`NONE`] for
-/// none. With `job.split`, one rank of a split build ([`super::split`]): every rank returns all
-/// of them.
+/// none. With `job.split`, one rank of a split build ([`super::split`]): `low`, `high` and
+/// `scratch` are its share of the layer, and so are the distances returned.
 pub(super) fn distances(job: Job<'_>, low: &[u8], high: &[u8], scratch: &[AtomicU16]) -> Buffer {
     let Job {
         variant,
@@ -151,7 +152,9 @@ pub(super) fn distances(job: Job<'_>, low: &[u8], high: &[u8], scratch: &[Atomic
         progress,
         split,
     } = job;
-    let len = job.len();
+    // This rank's share of the layer (the whole layer unless split).
+    let part = job.part();
+    let len = low.len() as u64;
     let mut dist = Buffer::zeroed(len as usize);
     let chunks = len.div_ceil(CHUNK) as usize;
     // Per chunk, the levels it may have positions due at.
@@ -161,6 +164,7 @@ pub(super) fn distances(job: Job<'_>, low: &[u8], high: &[u8], scratch: &[Atomic
             variant,
             n,
             len,
+            part,
             low,
             high,
             dist: atomics(&mut dist),
@@ -168,23 +172,17 @@ pub(super) fn distances(job: Job<'_>, low: &[u8], high: &[u8], scratch: &[Atomic
             due: &due,
             last_due: AtomicU8::new(0),
         };
-        let part = job.part();
-        progress.start(Some(n), Phase::Distances, Some(part.share_of(len)));
-        (0..chunks as u64)
-            .into_par_iter()
-            .filter(|&c| part.owns_chunk(c))
-            .for_each(|c| {
-                pass.exits(c);
-                progress.advance(pass.chunk(c).1 - pass.chunk(c).0);
-            });
+        progress.start(Some(n), Phase::Distances, Some(len));
         if let Some(split) = split {
-            split.share(pass.dist);
-            split.share(pass.scratch);
-            pass.count_due();
-            pass.split_levels(split);
+            pass.owned_exits(split, progress);
+            pass.owned_levels(split);
             progress.finish();
             return dist;
         }
+        (0..chunks as u64).into_par_iter().for_each(|c| {
+            pass.exits(c);
+            progress.advance(pass.chunk(c).1 - pass.chunk(c).0);
+        });
         let mut level = 0u8;
         // The chunks are taken a group at a time, to bound the memory of the positions found.
         let mut found: Vec<Vec<u16>> = vec![Vec::new(); GROUP.min(chunks)];
@@ -216,7 +214,10 @@ pub(super) fn distances(job: Job<'_>, low: &[u8], high: &[u8], scratch: &[Atomic
 struct Pass<'a> {
     variant: RuleSet,
     n: u32,
+    /// Positions in the share.
     len: u64,
+    /// The positions of the layer the share holds ([`Part::WHOLE`] unless split).
+    part: Part,
     low: &'a [u8],
     high: &'a [u8],
     /// The distance of each position once resolved; before, the level it is due at
@@ -264,47 +265,191 @@ impl Pass<'_> {
         for i in start as usize..end as usize {
             let w = after;
             next(&mut after);
-            // The distance by the captures that keep the value (`exit_scratch`), 0 for no legal
-            // move.
-            let d = self.scratch[i].load(Relaxed) as u8;
-            self.dist[i].store(NONE, Relaxed);
-            self.scratch[i].store(0, Relaxed);
-            let Some(v) = self.exact(i) else { continue };
-            if v == 0 {
-                if d == 0 {
-                    // The game ends here, drawn.
-                    self.make_due(i, 0);
-                }
+            let Some((v, exit)) = self.exit_start(i) else {
                 continue;
-            }
-            if v > 0 {
-                self.make_due(i, d);
-                continue;
-            }
-            let exit = d;
+            };
             // The side behind: its moves that stay in the layer and keep the value (the
             // child's upper bound is -v) are waited for (and counted even when an exit has no
             // distance, as their resolutions count down).
-            let board = Board::from_relative_houses(w, self.variant);
-            let mask = board.legal_mask();
             let mut inside = 0u16;
-            for k in (0..6).filter(|k| mask & (1 << k) != 0) {
-                let (child, captured) = board.sow_and_capture(Move::from_house(k));
-                if captured != 0 {
-                    continue;
-                }
-                let r = reachable::rank(child.relative_houses())
-                    .expect("a position after a move has an empty house in the row sown from")
-                    as usize;
-                if self.high[r] as i8 == -v {
+            inside_children(w, self.variant, |r| {
+                if self.high[r as usize] as i8 == -v {
                     inside += 1;
                 }
+            });
+            self.behind(i, exit, inside);
+        }
+    }
+
+    /// The start of position `i`'s exits pass: its distance by the captures that keep the
+    /// value (`exit_scratch`, 0 for no legal move) taken out of its scratch word, and the
+    /// position made due where that decides it; for the side behind, its value and that exit,
+    /// for [`Pass::behind`] once its moves inside the layer are counted.
+    #[inline]
+    fn exit_start(&self, i: usize) -> Option<(i8, u8)> {
+        let d = self.scratch[i].load(Relaxed) as u8;
+        self.dist[i].store(NONE, Relaxed);
+        self.scratch[i].store(0, Relaxed);
+        let v = self.exact(i)?;
+        if v == 0 {
+            if d == 0 {
+                // The game ends here, drawn.
+                self.make_due(i, 0);
             }
-            if inside == 0 {
-                self.make_due(i, exit);
-            } else {
-                self.scratch[i].store(inside | (exit as u16) << EXIT_SHIFT, Relaxed);
+            return None;
+        }
+        if v > 0 {
+            self.make_due(i, d);
+            return None;
+        }
+        Some((v, d))
+    }
+
+    /// The side behind at `i`, with best exit `exit` and `inside` moves that stay in the layer
+    /// and keep the value: due at its exit when there is none, else waiting for them.
+    #[inline]
+    fn behind(&self, i: usize, exit: u8, inside: u16) {
+        if inside == 0 {
+            self.make_due(i, exit);
+        } else {
+            self.scratch[i].store(inside | (exit as u16) << EXIT_SHIFT, Relaxed);
+        }
+    }
+
+    /// The exits pass on one rank of a split build, in rounds of [`owner::ROUND`] positions of
+    /// each share: the upper bounds of the children of the side behind inside the layer are
+    /// asked of their owners.
+    fn owned_exits(&self, split: &Split, progress: &dyn Progress) {
+        let (part, ranks) = (self.part, split.ranks());
+        let rounds = part
+            .of(0)
+            .share_of(reachable_len(self.n))
+            .div_ceil(owner::ROUND);
+        for round in 0..rounds {
+            let first = (round * owner::ROUND).min(self.len).div_ceil(CHUNK);
+            let last = ((round + 1) * owner::ROUND).min(self.len).div_ceil(CHUNK);
+            // Per chunk: the side behind's positions (place, value, exit, children asked), and
+            // the children asked of each rank.
+            type Behind = Vec<(usize, i8, u8, u8)>;
+            let asked: Vec<(Behind, Vec<Vec<u64>>)> = (first..last)
+                .into_par_iter()
+                .map(|c| {
+                    let (start, end) = self.chunk(c);
+                    let mut h = unrank(part.global(start), self.n);
+                    let mut behind = Vec::new();
+                    let mut out = vec![Vec::new(); ranks];
+                    for i in start as usize..end as usize {
+                        let w = h;
+                        next(&mut h);
+                        if let Some((v, exit)) = self.exit_start(i) {
+                            let mut k = 0;
+                            inside_children(w, self.variant, |r| {
+                                out[part.owner(r)].push(part.local(r));
+                                k += 1;
+                            });
+                            behind.push((i, v, exit, k));
+                        }
+                    }
+                    (behind, out)
+                })
+                .collect();
+            let (starts, out) = owner::concat(ranks, asked.iter().map(|(_, o)| o));
+            let got = split.all_to_all_words(out);
+            let answers: Vec<Vec<u8>> = got
+                .par_iter()
+                .map(|words| words.iter().map(|&j| self.high[j as usize]).collect())
+                .collect();
+            let answers = split.all_to_all(answers);
+            asked
+                .par_iter()
+                .zip(starts)
+                .enumerate()
+                .for_each(|(k, ((behind, _), mut at))| {
+                    let (start, end) = self.chunk(first + k as u64);
+                    let mut h = unrank(part.global(start), self.n);
+                    let mut pos = start as usize;
+                    for &(i, v, exit, _) in behind {
+                        // The children again, in the order asked, for their owners.
+                        while pos < i {
+                            next(&mut h);
+                            pos += 1;
+                        }
+                        let mut inside = 0u16;
+                        inside_children(h, self.variant, |r| {
+                            let o = part.owner(r);
+                            if answers[o][at[o]] as i8 == -v {
+                                inside += 1;
+                            }
+                            at[o] += 1;
+                        });
+                        self.behind(i, exit, inside);
+                    }
+                    progress.advance(end - start);
+                });
+        }
+    }
+
+    /// The levels on one rank of a split build: each level's positions due are found in the
+    /// share, a group of [`OWNED_GROUP`] chunks at a time (as many groups on every rank), and
+    /// un-sown; a predecessor another rank owns is sent to it (its place there and the child's
+    /// value) and settled there.
+    fn owned_levels(&self, split: &Split) {
+        let (part, me, ranks) = (self.part, split.rank(), split.ranks());
+        let chunks = self.due.len();
+        let most = part.of(0).share_of(reachable_len(self.n)).div_ceil(CHUNK) as usize;
+        let groups = most.div_ceil(OWNED_GROUP).max(1);
+        let mut level = 0u8;
+        loop {
+            let last = split.all_gather_u64(self.last_due.load(Relaxed) as u64);
+            if level == NONE || last.iter().all(|&l| l < level as u64) {
+                return;
             }
+            let due = after(level);
+            for g in 0..groups {
+                let range = (g * OWNED_GROUP).min(chunks)..((g + 1) * OWNED_GROUP).min(chunks);
+                let found: Vec<(usize, Vec<u16>)> = range
+                    .into_par_iter()
+                    .map(|c| {
+                        let mut f = Vec::new();
+                        if self.due[c].has(level) {
+                            self.find_due(c as u64, level, &mut f);
+                        }
+                        (c, f)
+                    })
+                    .collect();
+                let out = found
+                    .par_iter()
+                    .map(|(c, found)| {
+                        let start = self.chunk(*c as u64).0 as usize;
+                        let mut out = vec![Vec::new(); ranks];
+                        let mut cursor = Cursor::new(self.n);
+                        for &j in found {
+                            let i = start + j as usize;
+                            let Some(v) = self.exact(i).filter(|&v| v != 0) else {
+                                continue;
+                            };
+                            let w = cursor.board(part.global(i as u64));
+                            predecessors(w, self.variant, |before| {
+                                if let Some(p) = reachable::rank(before) {
+                                    let (o, l) = (part.owner(p), part.local(p));
+                                    if o == me {
+                                        self.settle(l as usize, v, due);
+                                    } else {
+                                        out[o].push(l << 8 | v as u8 as u64);
+                                    }
+                                }
+                            });
+                        }
+                        out
+                    })
+                    .reduce(|| vec![Vec::new(); ranks], owner::merge);
+                split.all_to_all_words(out).par_iter().for_each(|words| {
+                    for &u in words {
+                        self.settle((u >> 8) as usize, u as u8 as i8, due);
+                    }
+                });
+            }
+            level += 1;
         }
     }
 
@@ -395,71 +540,24 @@ impl Pass<'_> {
             self.make_due(p, if exit == NONE { NONE } else { exit.max(due) });
         }
     }
-
-    /// After a split exits pass whose blocks were exchanged: the levels due per chunk and the
-    /// last level due, from the distance bytes (every rank finds the same).
-    fn count_due(&self) {
-        self.due.par_iter().enumerate().for_each(|(c, due)| {
-            let (start, end) = self.chunk(c as u64);
-            let mut last = 0;
-            for d in &self.dist[start as usize..end as usize] {
-                let d = d.load(Relaxed);
-                if d != NONE {
-                    due.add(d);
-                    last = last.max(d);
-                }
-            }
-            self.last_due.fetch_max(last, Relaxed);
-        });
-    }
-
-    /// The levels of a split build ([`super::split`]): each level's positions due are found in
-    /// the whole layer by every rank, a group of chunks at a time; each rank un-sows those of
-    /// its own blocks, and every rank makes all the predecessors the ranks found due in its
-    /// copy.
-    fn split_levels(&self, split: &Split) {
-        let part = split.part();
-        let chunks = self.due.len();
-        // Groups of several blocks, so that every rank has some of each.
-        let group = (split.block() / CHUNK) as usize * SPLIT_GROUP_BLOCKS * split.ranks();
-        let mut found: Vec<Vec<u16>> = vec![Vec::new(); group.min(chunks)];
-        let mut level = 0u8;
-        while level < NONE && level <= self.last_due.load(Relaxed) {
-            for first in (0..chunks).step_by(group) {
-                let found = &mut found[..group.min(chunks - first)];
-                found.par_iter_mut().enumerate().for_each(|(k, f)| {
-                    f.clear();
-                    if self.due[first + k].has(level) {
-                        self.find_due((first + k) as u64, level, f);
-                    }
-                });
-                // Every rank finds the same positions: without any, no rank sends.
-                if found.iter().all(Vec::is_empty) {
-                    continue;
-                }
-                let mine: Vec<u64> = found
-                    .par_iter()
-                    .enumerate()
-                    .filter(|&(k, _)| part.owns_chunk((first + k) as u64))
-                    .flat_map_iter(|(k, f)| {
-                        let start = self.chunk((first + k) as u64).0 as usize;
-                        let mut preds = Vec::new();
-                        self.predecessors_of(start, f, &mut preds, &mut Cursor::new(self.n));
-                        preds
-                            .into_iter()
-                            .map(|(p, v)| (p as u64) << 8 | v as u8 as u64)
-                    })
-                    .collect();
-                let due = after(level);
-                split
-                    .all_gather_words(&mine)
-                    .par_iter()
-                    .for_each(|&u| self.settle((u >> 8) as usize, u as u8 as i8, due));
-            }
-            level += 1;
-        }
-    }
 }
 
-/// The blocks of each rank in a group of chunks of [`Pass::split_levels`].
-const SPLIT_GROUP_BLOCKS: usize = 4;
+/// Chunks of a share whose positions due at a level one rank of a split build un-sows between
+/// two exchanges ([`Pass::owned_levels`]): 4 Mi positions.
+const OWNED_GROUP: usize = 128;
+
+/// Calls `f` with the rank of the child of every legal move of the position with houses `w`
+/// that stays in the layer (no capture).
+#[inline]
+fn inside_children(w: u128, variant: RuleSet, mut f: impl FnMut(u64)) {
+    let board = Board::from_relative_houses(w, variant);
+    let mask = board.legal_mask();
+    for k in (0..6).filter(|k| mask & (1 << k) != 0) {
+        let (child, captured) = board.sow_and_capture(Move::from_house(k));
+        if captured != 0 {
+            continue;
+        }
+        f(reachable::rank(child.relative_houses())
+            .expect("a position after a move has an empty house in the row sown from"));
+    }
+}

@@ -29,6 +29,11 @@ use super::reachable::{reachable_len, reachable_total_len};
 use crate::oware::RuleSet;
 use crate::retro::file::HEADER_LEN;
 
+/// The memory a rank of a split build holds for its exchanges besides its shares: a round of
+/// the moves pass (2^18 positions of its share, their moves and lookups) and the predecessors
+/// of a round, at most.
+pub const SPLIT_BUFFER_BYTES: u64 = 64 << 20;
+
 /// Bytes the process holds besides the tables: code, thread stacks, buffers (about 7 MiB were
 /// measured above the tables at 14 to 20 seeds).
 pub const OVERHEAD_BYTES: u64 = 8 << 20;
@@ -263,6 +268,32 @@ impl BuildEstimate {
             core_seconds: layers.iter().map(|l| l.core_seconds).sum(),
             layers,
         }
+    }
+
+    /// What building the layers of `first` to `seeds` seeds takes on each of `ranks` ranks of a
+    /// split build ([`super::split`], [`super::Tablebase::build_next_split`]): each rank holds
+    /// its share, a `ranks`-th, of the layers below and of the layer being built (its best exits
+    /// held, not parked; the moves pass in one sweep), plus [`SPLIT_BUFFER_BYTES`] of exchanges;
+    /// the disk is the layer files, written once by all; the core-seconds are the plain
+    /// build's, the exchanges not counted.
+    ///
+    /// # Panics
+    /// If `seeds` is above [`MAX_SEEDS`] or `ranks` is 0.
+    pub fn split(variant: RuleSet, first: u32, seeds: u32, ranks: u64) -> BuildEstimate {
+        assert!(ranks > 0, "a build has at least one rank");
+        let mut e = BuildEstimate::new(variant, first, seeds, None, false);
+        for l in &mut e.layers {
+            l.peak_memory = (l.peak_memory - OVERHEAD_BYTES).div_ceil(ranks)
+                + SPLIT_BUFFER_BYTES
+                + OVERHEAD_BYTES;
+        }
+        e.peak_memory = e
+            .layers
+            .iter()
+            .map(|l| l.peak_memory)
+            .max()
+            .unwrap_or(OVERHEAD_BYTES);
+        e
     }
 
     /// Bytes of disk the build takes beside the layer files while its largest layer is built

@@ -11,10 +11,11 @@ use std::sync::Mutex;
 
 use super::index::MAX_SEEDS;
 use super::reachable::reachable_len;
+use super::split::{Part, Split};
 use super::{Checkpoint, Layer, Pass, Tablebase};
 use crate::oware::RuleSet;
 use crate::retro::file::{self as table, TableError, TableFile, COUNTS};
-use crate::retro::Storage;
+use crate::retro::{Buffer, Storage};
 
 /// The game name in the header.
 pub const GAME: &str = "oware";
@@ -66,6 +67,12 @@ pub fn save_layer(tb: &Tablebase, seeds: u32, dir: &Path) -> Result<Option<PathB
         return Ok(None);
     };
     let path = dir.join(layer_name(tb.variant, seeds));
+    if tb.part != Part::WHOLE {
+        return Err(TableError::Inconsistent {
+            path,
+            reason: "the table holds one rank's share of each layer: save_share writes it".into(),
+        });
+    }
     let mut counts = [0u64; COUNTS];
     counts[..5].copy_from_slice(&[
         tb.variant as u64,
@@ -76,6 +83,160 @@ pub fn save_layer(tb: &Tablebase, seeds: u32, dir: &Path) -> Result<Option<PathB
     ]);
     table::write(&path, GAME, version(tb.variant), &counts, &sections)?;
     Ok(Some(path))
+}
+
+/// Writes the layer of `seeds` seeds of `tb`, one rank's table in a split build (its share of
+/// each layer, [`Tablebase::build_next_split`]), to its file in `dir`, a directory every rank
+/// sees: a collective, every rank calls it for the same layer. Rank 0 makes the file (under
+/// [`table::parts_path`]), each rank writes its blocks of each section at their places, and
+/// rank 0 reads it back for its checksum, writes its header and renames it: the same file as
+/// [`save_layer`] writes for the whole layer, there whole or not at all. The path written.
+///
+/// # Errors
+/// [`TableError::Io`] on every rank when one could not make, write or finish its part (on the
+/// others it names that rank); [`TableError::Inconsistent`] when the table does not hold the
+/// layer.
+pub fn save_share(
+    tb: &Tablebase,
+    seeds: u32,
+    dir: &Path,
+    split: &Split,
+) -> Result<PathBuf, TableError> {
+    let path = dir.join(layer_name(tb.variant, seeds));
+    let sections = tb
+        .layers
+        .get(seeds as usize)
+        .and_then(|l| l.storage.owned_sections().map(|s| (l, s)));
+    let lead = split.rank() == 0;
+    let agreed = |r: Result<(), TableError>| -> Result<(), TableError> {
+        let all = split.all_gather(&[r.is_ok() as u8]);
+        match (r, all.iter().position(|b| b[0] == 0)) {
+            (Err(e), _) => Err(e),
+            (Ok(()), Some(rank)) => Err(TableError::Io {
+                path: path.clone(),
+                source: std::io::Error::other(format!("rank {rank} could not write its part")),
+            }),
+            (Ok(()), None) => Ok(()),
+        }
+    };
+    let Some((layer, sections)) = sections else {
+        let missing = Err(TableError::Inconsistent {
+            path: path.clone(),
+            reason: format!("the table does not hold layer {seeds} in memory"),
+        });
+        agreed(missing)?;
+        unreachable!("agreed fails on a failure");
+    };
+    let len = reachable_len(seeds);
+    let part = split.part();
+    let made = match lead {
+        true => table::create_parts(&path, sections.len() as u64 * len),
+        false => Ok(()),
+    };
+    agreed(made)?;
+    let wrote = (|| {
+        let file = table::PartsFile::open(&path)?;
+        let block = part.block() as usize;
+        for (k, section) in sections.iter().enumerate() {
+            for start in (0..section.len()).step_by(block) {
+                let bytes = &section[start..(start + block).min(section.len())];
+                file.write_at(k as u64 * len + part.global(start as u64), bytes)?;
+            }
+        }
+        file.sync()
+    })();
+    let wrote = agreed(wrote);
+    if wrote.is_err() && lead {
+        table::remove_parts(&path);
+    }
+    wrote?;
+    let done = match lead {
+        true => table::finish_parts(&path, GAME, version(tb.variant), &counts(tb, seeds, layer)),
+        false => Ok(()),
+    };
+    agreed(done)?;
+    Ok(path)
+}
+
+/// The header counts of the layer file of `layer`, the layer of `seeds` seeds of `tb`.
+fn counts(tb: &Tablebase, seeds: u32, layer: &Layer) -> [u64; COUNTS] {
+    let mut counts = [0u64; COUNTS];
+    counts[..5].copy_from_slice(&[
+        tb.variant as u64,
+        seeds as u64,
+        reachable_len(seeds),
+        layer.storage.sections() as u64,
+        layer.bounded,
+    ]);
+    counts
+}
+
+/// The layers of `variant` in `dir` as one rank of a split build holds them: its share of each
+/// layer ([`super::split`]), read from the files, layer 0, 1, ... while every rank finds them
+/// sound (rank 0 reads each file whole for its checksum, every rank checks the header and
+/// reads its blocks): a collective. The problems met on this rank, as [`load`] names them (a
+/// missing layer file is none: the build goes on from there).
+pub fn load_share(dir: &Path, variant: RuleSet, split: &Split) -> (Tablebase, Vec<TableError>) {
+    let mut tb = Tablebase::empty(variant);
+    tb.part = split.part();
+    let mut problems = Vec::new();
+    for n in 0..=MAX_SEEDS {
+        let path = dir.join(layer_name(variant, n));
+        let layer = load_layer_share(&path, variant, n, tb.part, split.rank() == 0);
+        let everywhere = split.all_gather(&[layer.is_ok() as u8]);
+        match layer {
+            Ok(layer) if everywhere.iter().all(|b| b[0] == 1) => tb.layers.push(layer),
+            Ok(_) | Err(TableError::Missing(_)) => break,
+            Err(e) => {
+                problems.push(e);
+                break;
+            }
+        }
+    }
+    (tb, problems)
+}
+
+/// This rank's share (`part`) of the layer file at `path`, which must hold the layer of `seeds`
+/// seeds for `variant`, the whole file checked first when `verify`.
+fn load_layer_share(
+    path: &Path,
+    variant: RuleSet,
+    seeds: u32,
+    part: Part,
+    verify: bool,
+) -> Result<Layer, TableError> {
+    if verify {
+        table::verify(path, GAME, version(variant))?;
+    }
+    let reader = table::PayloadReader::open(path, GAME, version(variant))?;
+    let c = *reader.counts();
+    let per = if variant == RuleSet::Awari { 2 } else { 3 };
+    let len = reachable_len(seeds);
+    if c[0] != variant as u64 || c[1] != seeds as u64 || c[2] != len || c[3] != per {
+        return Err(TableError::Inconsistent {
+            path: path.to_owned(),
+            reason: format!(
+                "it holds variant {} with {} seeds, {} positions of {} bytes, expected \
+                 {variant} with {seeds}, {len} of {per}",
+                c[0], c[1], c[2], c[3]
+            ),
+        });
+    }
+    let share = part.share_of(len) as usize;
+    let block = part.block() as usize;
+    let mut sections = Vec::new();
+    for k in 0..per {
+        let mut bytes = Buffer::zeroed(share);
+        for start in (0..share).step_by(block) {
+            let end = (start + block).min(share);
+            reader.read_at(k * len + part.global(start as u64), &mut bytes[start..end])?;
+        }
+        sections.push(bytes);
+    }
+    Ok(Layer {
+        bounded: c[4],
+        storage: Storage::owned(sections),
+    })
 }
 
 /// Writes the layer of `seeds` seeds of `tb` as [`save_layer`] does, then puts its file, mapped

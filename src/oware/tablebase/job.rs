@@ -21,6 +21,11 @@ impl Job<'_> {
         reachable_len(self.n)
     }
 
+    /// Positions of the layer this rank holds: its share, or the whole layer unless split.
+    pub fn share_len(&self) -> u64 {
+        self.part().share_of(self.len())
+    }
+
     /// Whether every value is exact (`awari`): one value byte holds both bounds.
     pub fn exact(&self) -> bool {
         self.variant == RuleSet::Awari

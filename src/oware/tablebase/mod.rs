@@ -32,10 +32,10 @@ pub mod index;
 mod job;
 mod moves;
 pub mod oracle;
+mod owner;
 mod passes;
 pub mod reachable;
 pub mod split;
-mod split_passes;
 mod state;
 mod unsow;
 mod words;
@@ -123,6 +123,9 @@ impl Layer {
 pub struct Tablebase {
     variant: RuleSet,
     layers: Vec<Layer>,
+    /// The positions of each layer the table holds: the whole layer, or in a split build this
+    /// rank's share ([`Tablebase::build_next_split`]).
+    part: split::Part,
 }
 
 impl Tablebase {
@@ -131,6 +134,7 @@ impl Tablebase {
         Tablebase {
             variant,
             layers: Vec::new(),
+            part: split::Part::WHOLE,
         }
     }
 
@@ -192,20 +196,32 @@ impl Tablebase {
     }
 
     /// Builds the next layer as [`Tablebase::build_next_within`] does, as one rank of a build
-    /// split over `split`'s ranks ([`split`]): every rank calls it for the same layer, with the
-    /// same layers below, and each ends with the whole layer, the same bytes as
-    /// [`Tablebase::build_next_within`]'s. `memory` bounds this rank's moves pass, as there
-    /// (each rank holds the layers below). What it exchanged: [`split::Split::take_exchanged`].
+    /// split over `split`'s ranks ([`split`]): every rank calls it for the same layer, each with
+    /// its share of the layers below (built so, or [`file::load_share`]), and each ends with its
+    /// share of the layer, the same bytes as [`Tablebase::build_next_within`]'s at those
+    /// positions ([`file::save_share`] writes the layer's file from the shares). The table then
+    /// holds shares: it answers no probe. The moves pass runs in one sweep, whatever `memory`.
+    /// The report counts the whole layer. What it exchanged: [`split::Split::take_exchanged`].
     ///
     /// # Panics
-    /// If the table already holds [`MAX_SEEDS`] seeds.
+    /// If the table already holds [`MAX_SEEDS`] seeds, or layers that are not `split`'s shares.
     pub fn build_next_split(
         &mut self,
         memory: Option<u64>,
         progress: &dyn Progress,
         split: &split::Split,
     ) -> LayerReport {
-        self.build_next_on(memory, progress, Some(split), &NoCheckpoint)
+        assert!(
+            self.layers.is_empty() || self.part == split.part(),
+            "the layers below are not this rank's shares"
+        );
+        self.part = split.part();
+        let mut report = self.build_next_on(memory, progress, Some(split), &NoCheckpoint);
+        report.bounded = split.all_gather_u64(report.bounded).iter().sum();
+        if let Some(layer) = self.layers.last_mut() {
+            layer.bounded = report.bounded;
+        }
+        report
     }
 
     /// [`Tablebase::build_next_within`], split when `split` is given, with `checkpoint`.
@@ -235,7 +251,8 @@ impl Tablebase {
             };
             build::build_layer(job, &lower, &sweeps, &done_with, checkpoint)
         };
-        let sections = if built.high.is_empty() {
+        // Under abapa a section of upper bounds, even when a rank's share is empty.
+        let sections = if self.variant == RuleSet::Awari {
             vec![built.low, built.dist]
         } else {
             vec![built.low, built.high, built.dist]

@@ -27,17 +27,17 @@ pub(super) struct LayerRef<'a> {
 /// A position's moves, played: the end of the game's value if it has no legal move, else the
 /// moves that stay in the layer and the captures into the layers of a sweep (seeds captured,
 /// child's rank in the layer of `n` less those seeds).
-struct Moves {
-    end: Option<i32>,
-    inside: u8,
-    captures: [(u8, u64); 6],
-    count: usize,
+pub(super) struct Moves {
+    pub end: Option<i32>,
+    pub inside: u8,
+    pub captures: [(u8, u64); 6],
+    pub count: usize,
 }
 
 /// Plays every legal move of a position (`n` seeds) once, keeping the captures whose child is
 /// in a layer of `sweep` (the others are not ranked).
 #[inline]
-fn play_moves(houses: u128, n: u32, variant: RuleSet, sweep: &Range<u32>) -> Moves {
+pub(super) fn play_moves(houses: u128, n: u32, variant: RuleSet, sweep: &Range<u32>) -> Moves {
     let board = Board::from_relative_houses(houses, variant);
     let h = houses.to_le_bytes();
     let mut children = [(0u128, 0u8); 6];
@@ -105,17 +105,33 @@ fn play_moves(houses: u128, n: u32, variant: RuleSet, sweep: &Range<u32>) -> Mov
 /// Positions without an exit get `-n` for both (the least a mover can get).
 #[inline]
 fn exits(moves: &Moves, n: u32, lower: &[LayerRef<'_>]) -> (i32, i32, u8, u8) {
+    exits_by(moves, n, |k| {
+        let (captured, i) = moves.captures[k];
+        let layer = &lower[(n - captured as u32) as usize];
+        let i = i as usize;
+        (layer.low[i], layer.high[i], layer.dist[i])
+    })
+}
+
+/// [`exits`] with the child of capture `k` (of `moves.captures`) given by `child(k)`: its lower
+/// bound, upper bound and distance bytes.
+#[inline]
+pub(super) fn exits_by(
+    moves: &Moves,
+    n: u32,
+    child: impl Fn(usize) -> (u8, u8, u8),
+) -> (i32, i32, u8, u8) {
     if let Some(v) = moves.end {
         return (v, v, 0, 0);
     }
     let (mut exit_low, mut exit_high) = (-(n as i32), -(n as i32));
-    for &(captured, i) in &moves.captures[..moves.count] {
-        let layer = &lower[(n - captured as u32) as usize];
+    for (k, &(captured, _)) in moves.captures[..moves.count].iter().enumerate() {
+        let (low, high, _) = child(k);
         let c = captured as i32;
-        exit_low = exit_low.max(c - layer.high[i as usize] as i8 as i32);
-        exit_high = exit_high.max(c - layer.low[i as usize] as i8 as i32);
+        exit_low = exit_low.max(c - high as i8 as i32);
+        exit_high = exit_high.max(c - low as i8 as i32);
     }
-    let d = exit_distance(moves, n, lower, exit_low);
+    let d = exit_distance(moves, &child, exit_low);
     (exit_low, exit_high, moves.inside, d)
 }
 
@@ -144,17 +160,17 @@ fn merge_exits(a: (i32, u8), b: (i32, u8)) -> (i32, u8) {
 /// exact value is its best exit, these are the captures that keep it; else none does. Called
 /// for positions with a legal move ([`exits`] gives 0 to those without).
 #[inline]
-fn exit_distance(moves: &Moves, n: u32, lower: &[LayerRef<'_>], value: i32) -> u8 {
+fn exit_distance(moves: &Moves, child: &impl Fn(usize) -> (u8, u8, u8), value: i32) -> u8 {
     if value == 0 {
         return distance::NONE;
     }
     let mut d = if value > 0 { distance::NONE } else { 0 };
-    for &(captured, i) in &moves.captures[..moves.count] {
-        let layer = &lower[(n - captured as u32) as usize];
-        if captured as i32 - layer.high[i as usize] as i8 as i32 != value {
+    for (k, &(captured, _)) in moves.captures[..moves.count].iter().enumerate() {
+        let (_, high, dist) = child(k);
+        if captured as i32 - high as i8 as i32 != value {
             continue;
         }
-        let e = distance::after(layer.dist[i as usize]);
+        let e = distance::after(dist);
         d = if value > 0 { d.min(e) } else { d.max(e) };
     }
     d
@@ -184,8 +200,7 @@ impl LayerBuild<'_> {
         progress: &dyn Progress,
     ) {
         let (n, variant) = (self.n, self.variant);
-        let part = self.part;
-        self.chunks().filter(|&c| part.owns_chunk(c)).for_each(|c| {
+        self.chunks().for_each(|c| {
             let (start, end) = self.chunk(c);
             let mut h = unrank(start, n);
             // Batches of positions: their moves played and their lookups asked for first, so
@@ -215,17 +230,24 @@ impl LayerBuild<'_> {
                         (el, d) = merge_exits(before, (el, d));
                         eh = eh.max(dec((s >> self.hs) as u8));
                     }
-                    let s = enc(el) as u32
-                        | (enc(eh) as u32) << self.hs
-                        | (inside as u32) << COUNT_SHIFT
-                        | (inside as u32) << INSIDE_SHIFT
-                        | (d as u32) << EXIT_DISTANCE_SHIFT;
-                    self.state[i].store(s, Relaxed);
+                    self.state[i].store(self.word(el, eh, inside, d), Relaxed);
                     i += 1;
                 }
             }
             progress.advance(end - start);
         });
+    }
+
+    /// The state word after the moves pass of a position with best exits `low` and `high`,
+    /// `inside` moves that stay in the layer, and `d` the distance of its best exit for the
+    /// lower bound.
+    #[inline]
+    pub(super) fn word(&self, low: i32, high: i32, inside: u8, d: u8) -> u32 {
+        enc(low) as u32
+            | (enc(high) as u32) << self.hs
+            | (inside as u32) << COUNT_SHIFT
+            | (inside as u32) << INSIDE_SHIFT
+            | (d as u32) << EXIT_DISTANCE_SHIFT
     }
 
     /// Copies the state words' byte at `shift` (a best exit, after the moves pass) into `exits`,

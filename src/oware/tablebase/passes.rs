@@ -38,7 +38,8 @@ pub(super) struct LayerBuild<'a> {
     pub hs: u32,
     /// Per position, its state word (see [`COUNT_SHIFT`]).
     pub state: &'a [AtomicU32],
-    /// The blocks of the layer this build's moves pass plays ([`Part::WHOLE`] unless split).
+    /// The blocks of the layer whose positions `state` holds, one after the other ([`Part::WHOLE`]
+    /// unless split: then this rank's share, [`super::owner`]).
     pub part: Part,
 }
 
@@ -205,7 +206,7 @@ impl LayerBuild<'_> {
             .zip(self.state.par_chunks(CHUNK as usize))
             .enumerate()
             .for_each(|(c, ((sx, sl), words))| {
-                let mut h = unrank(self.chunk(c as u64).0, self.n);
+                let mut h = unrank(self.part.global(self.chunk(c as u64).0), self.n);
                 for (j, st) in words.iter().enumerate() {
                     let cut = cut_margin(h, self.n);
                     next(&mut h);

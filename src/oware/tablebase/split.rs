@@ -2,39 +2,20 @@
 //! exchange bytes through a [`Transport`]. The layer's ranks (its index range) are cut into
 //! blocks of [`BLOCK`] positions, dealt round-robin: block `b` belongs to rank `b % K`.
 //!
-//! Every pass runs bulk-synchronously, and every rank holds the whole state of the layer
-//! between rounds:
-//!
-//! - **The moves pass** (the costly lookups into the layers below): each rank plays the moves
-//!   of its own blocks, then the ranks exchange those blocks' state words (which hold the best
-//!   exits, `Split::share`), one all-gather per 64 MiB a rank sends.
-//! - **The thresholds and the cycle pass**: each rank scans the whole layer for the seeds of a
-//!   threshold (a scan, cheap) and takes them all into its copy of the state; then rounds: each
-//!   rank un-sows the positions that joined in its own blocks, the ranks exchange those
-//!   predecessors (8 bytes each, an all-gather), and every rank applies all of them in its
-//!   copy, which finds the same positions joining everywhere; the rounds end when no rank has
-//!   a predecessor to send.
-//! - **The distances**: each rank plays the moves of its own blocks in the exits pass, the
-//!   ranks exchange those blocks; each level then goes as a threshold does.
-//!
-//! The sets each pass grows are fixed points, whatever the order their members join in, so
-//! every rank ends with the same bytes as a build in one process. The limits: the layers below
-//! are on every rank (the memory of the moves pass is not divided), each rank applies every
-//! rank's predecessors, and every round waits for the slowest rank.
+//! Each rank owns its blocks of every layer and holds only those (its **share**, the blocks one
+//! after the other), of the layer being built and of the layers below: the memory divides by
+//! `K`. What a pass needs of another
+//! rank's positions goes to their owner in batches, one all-to-all a round: the moves pass's
+//! lookups of captures into the layers below, and the predecessors that un-sowing finds.
 
-use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
-
-use rayon::prelude::*;
 
 use super::state::CHUNK;
 use crate::retro::transport::Transport;
 
 /// Positions per block (2^20): the unit dealt to the ranks.
 pub const BLOCK: u64 = 1 << 20;
-
-/// The most bytes a rank sends in one all-gather of [`Split::share`].
-const SHARE_BYTES: u64 = 64 << 20;
 
 /// Which blocks of a layer a rank works on: those whose number is `rank` modulo `ranks`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,16 +34,35 @@ impl Part {
         block: BLOCK,
     };
 
-    /// Whether position `i` of the layer is in one of this part's blocks.
+    /// The rank whose blocks hold position `i`.
     #[inline]
-    pub fn owns(self, i: u64) -> bool {
-        (i / self.block) % self.ranks == self.rank
+    pub fn owner(self, i: u64) -> usize {
+        ((i / self.block) % self.ranks) as usize
     }
 
-    /// Whether chunk `c` of a pass ([`CHUNK`] positions) is in one of this part's blocks.
+    /// Where position `i` is in its owner's share (the owner's blocks one after the other).
     #[inline]
-    pub fn owns_chunk(self, c: u64) -> bool {
-        self.owns(c * CHUNK)
+    pub fn local(self, i: u64) -> u64 {
+        i / self.block / self.ranks * self.block + i % self.block
+    }
+
+    /// The position at `j` in this part's share.
+    #[inline]
+    pub fn global(self, j: u64) -> u64 {
+        ((j / self.block) * self.ranks + self.rank) * self.block + j % self.block
+    }
+
+    /// The part of rank `rank` among the same ranks.
+    pub fn of(self, rank: usize) -> Part {
+        Part {
+            rank: rank as u64,
+            ..self
+        }
+    }
+
+    /// Positions per block.
+    pub fn block(self) -> u64 {
+        self.block
     }
 
     /// How many of a layer's `len` positions are in this part's blocks.
@@ -78,11 +78,11 @@ impl Part {
 /// (waiting for the slower ranks included).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Exchanged {
-    /// Bytes this rank gave to the all-gathers.
+    /// Bytes this rank sent to the other ranks.
     pub sent: u64,
     /// Bytes this rank got from the other ranks.
     pub received: u64,
-    /// The all-gathers (each rank takes part in every one).
+    /// The collectives (each rank takes part in every one).
     pub rounds: u64,
     /// The time spent in them.
     pub time: Duration,
@@ -176,84 +176,55 @@ impl<'a> Split<'a> {
         all
     }
 
-    /// Every rank's words `mine` (a collective), one after the other in rank order.
-    pub(super) fn all_gather_words(&self, mine: &[u64]) -> Vec<u64> {
-        let bytes: Vec<u8> = mine.iter().flat_map(|w| w.to_le_bytes()).collect();
-        self.all_gather(&bytes)
-            .iter()
-            .flat_map(|b| b.chunks_exact(8))
-            .map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes")))
+    /// The blocks `out` to each rank (a collective; one per rank, this rank's own among them)
+    /// exchanged for the blocks each rank gave this one, counted (the bytes to and from the
+    /// other ranks).
+    pub fn all_to_all(&self, out: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+        let t = Instant::now();
+        let me = self.rank();
+        let others = |blocks: &[Vec<u8>]| -> u64 {
+            blocks
+                .iter()
+                .enumerate()
+                .filter(|&(r, _)| r != me)
+                .map(|(_, b)| b.len() as u64)
+                .sum()
+        };
+        self.sent.fetch_add(others(&out), Relaxed);
+        let got = self.transport.all_to_all(out);
+        self.received.fetch_add(others(&got), Relaxed);
+        self.rounds.fetch_add(1, Relaxed);
+        self.nanos.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
+        got
+    }
+
+    /// [`Split::all_to_all`] of words, written little-endian.
+    pub(super) fn all_to_all_words(&self, out: Vec<Vec<u64>>) -> Vec<Vec<u64>> {
+        let out = out
+            .into_iter()
+            .map(|words| words.iter().flat_map(|w| w.to_le_bytes()).collect())
+            .collect();
+        self.all_to_all(out)
+            .into_iter()
+            .map(|bytes| {
+                bytes
+                    .chunks_exact(8)
+                    .map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes")))
+                    .collect()
+            })
             .collect()
     }
 
-    /// Makes every rank's copy of `items` (one per position of the layer) whole: each rank
-    /// gives its own blocks' items and takes the others'.
-    pub(super) fn share<W: Word>(&self, items: &[W]) {
-        let (rank, ranks, size) = (self.rank() as u64, self.ranks() as u64, self.block);
-        let len = items.len() as u64;
-        let blocks = len.div_ceil(size);
-        let block = |b: u64| &items[(b * size) as usize..((b + 1) * size).min(len) as usize];
-        let per_gather = (SHARE_BYTES / (size * W::BYTES as u64)).max(1);
-        let rounds = blocks.div_ceil(ranks);
-        for first in (0..rounds).step_by(per_gather as usize) {
-            let round_blocks = |r: u64| {
-                (first..(first + per_gather).min(rounds))
-                    .map(move |round| round * ranks + r)
-                    .filter(move |&b| b < blocks)
-            };
-            let mut mine = Vec::new();
-            for b in round_blocks(rank) {
-                block(b).iter().for_each(|w| w.put(&mut mine));
-            }
-            let all = self.all_gather(&mine);
-            // Each other rank's blocks and where they start in its bytes.
-            let mut theirs = Vec::new();
-            for (r, bytes) in all.iter().enumerate() {
-                if r as u64 == rank {
-                    continue;
-                }
-                let mut at = 0;
-                for b in round_blocks(r as u64) {
-                    theirs.push((b, &bytes[at..]));
-                    at += block(b).len() * W::BYTES;
-                }
-            }
-            theirs.par_iter().for_each(|&(b, bytes)| {
-                for (w, x) in block(b).iter().zip(bytes.chunks_exact(W::BYTES)) {
-                    w.set(x);
-                }
-            });
-        }
+    /// Every rank's `mine` (a collective), in rank order.
+    pub(super) fn all_gather_u64(&self, mine: u64) -> Vec<u64> {
+        self.all_gather(&mine.to_le_bytes())
+            .iter()
+            .map(|b| u64::from_le_bytes(b[..8].try_into().expect("8 bytes")))
+            .collect()
+    }
+
+    /// Whether `mine` holds on any rank (a collective).
+    pub(super) fn any(&self, mine: bool) -> bool {
+        self.all_gather(&[mine as u8]).iter().any(|b| b[0] != 0)
     }
 }
-
-/// What a layer's build keeps per position and [`Split::share`] exchanges: an atomic of
-/// `BYTES` bytes, written little-endian.
-pub(super) trait Word: Sync {
-    /// Its size in bytes.
-    const BYTES: usize;
-    /// Appends its bytes to `out`.
-    fn put(&self, out: &mut Vec<u8>);
-    /// Takes the value of `bytes` (`BYTES` of them).
-    fn set(&self, bytes: &[u8]);
-}
-
-/// `Word` for an atomic integer (`$atomic`) of `$int`, little-endian.
-macro_rules! word {
-    ($atomic:ty, $int:ty) => {
-        impl Word for $atomic {
-            const BYTES: usize = std::mem::size_of::<$int>();
-            fn put(&self, out: &mut Vec<u8>) {
-                out.extend_from_slice(&self.load(Relaxed).to_le_bytes());
-            }
-            fn set(&self, bytes: &[u8]) {
-                let bytes = bytes.try_into().expect("as many bytes as the word");
-                self.store(<$int>::from_le_bytes(bytes), Relaxed);
-            }
-        }
-    };
-}
-
-word!(AtomicU8, u8);
-word!(AtomicU16, u16);
-word!(AtomicU32, u32);

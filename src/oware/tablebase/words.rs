@@ -4,8 +4,11 @@
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// The bytes as atomic words of four (the length must be a multiple of 4, the start aligned to
-/// 4, as a [`Buffer::zeroed`] mapping is).
+/// 4, as a [`Buffer::zeroed`] mapping is; empty bytes give no word).
 pub(super) fn words(bytes: &mut [u8]) -> &[AtomicU32] {
+    if bytes.is_empty() {
+        return &[];
+    }
     assert!(bytes.len().is_multiple_of(4) && (bytes.as_ptr() as usize).is_multiple_of(4));
     // SAFETY: the start is aligned, the length is a multiple of 4, any bits are a valid
     // AtomicU32, and the exclusive borrow is held as long as the view lives.
@@ -16,6 +19,9 @@ pub(super) fn words(bytes: &mut [u8]) -> &[AtomicU32] {
 /// 8, as a [`Buffer::zeroed`] mapping is): the cycle pass's join thresholds, scanned eight at a
 /// time while other threads lower some of them.
 pub(super) fn words64(bytes: &mut [u8]) -> &[AtomicU64] {
+    if bytes.is_empty() {
+        return &[];
+    }
     assert!(bytes.len().is_multiple_of(8) && (bytes.as_ptr() as usize).is_multiple_of(8));
     // SAFETY: as for `words`, with 8 for 4.
     unsafe { std::slice::from_raw_parts(bytes.as_mut_ptr().cast::<AtomicU64>(), bytes.len() / 8) }
@@ -24,6 +30,9 @@ pub(super) fn words64(bytes: &mut [u8]) -> &[AtomicU64] {
 /// The bytes as atomic words of two (the length even, the start aligned to 2): the distance
 /// pass's scratch words.
 pub(super) fn words16(bytes: &mut [u8]) -> &[AtomicU16] {
+    if bytes.is_empty() {
+        return &[];
+    }
     assert!(bytes.len().is_multiple_of(2) && (bytes.as_ptr() as usize).is_multiple_of(2));
     // SAFETY: as for `words`, with 2 for 4.
     unsafe { std::slice::from_raw_parts(bytes.as_mut_ptr().cast::<AtomicU16>(), bytes.len() / 2) }
