@@ -14,7 +14,7 @@
 //! predecessors due at `L + 1` (the side ahead) or, once its last such move is resolved, at
 //! `max(exit, L + 1)` (the side behind).
 //!
-//! [`NONE`] marks a position without a distance: a bound that is not exact, a value of 0 before
+//! The distance byte 255 marks a position without a distance: a bound that is not exact, a value of 0 before
 //! the end (no side is ahead, so neither is bound to end the game), a side ahead whose every
 //! move that keeps the value leads to such a position, a side behind with one such move, and a
 //! distance beyond 254 plies.
@@ -27,18 +27,15 @@ use super::job::Job;
 use super::owner;
 use super::reachable::{self, next, reachable_len, unrank, Cursor};
 use super::split::{Part, Split};
-use super::state::{dec, CHUNK, EXIT_DISTANCE_SHIFT};
+use super::state::{dec, distance_after, CHUNK, EXIT_DISTANCE_SHIFT, NO_DISTANCE};
 use super::unsow::predecessors;
 use super::words::{atomics, find_bytes};
 use crate::oware::{Board, Move, RuleSet};
 use crate::retro::{prefetch, Buffer, Phase, Progress};
 
-/// The distance byte of a position without a distance.
-pub const NONE: u8 = 255;
-
 /// In a position's scratch word (the side behind): its moves that keep the value, stay in the
 /// layer and lead to a position not resolved yet (bits 0-7), and its best exit (bits 8-15,
-/// [`NONE`] when an exit has no distance).
+/// [`NO_DISTANCE`] when an exit has no distance).
 const EXIT_SHIFT: u32 = 8;
 
 /// Chunks of a layer whose positions due at a level are found and resolved together: up to 2
@@ -74,16 +71,6 @@ impl Levels {
     }
 }
 
-/// `1 + d` for a child at distance `d`, [`NONE`] when it has none or the sum does not fit.
-#[inline]
-pub(super) fn after(d: u8) -> u8 {
-    if d >= NONE - 1 {
-        NONE
-    } else {
-        d + 1
-    }
-}
-
 /// Blocks of positions of [`exit_scratch`]: 1 Mi, 4 MiB of state words (each block adds its 2
 /// MiB of scratch words and 1 MiB of best exits before its state words go).
 const SCRATCH_BLOCK: usize = 1 << 20;
@@ -96,7 +83,7 @@ const SCRATCH_BLOCK: usize = 1 << 20;
 /// byte [`EXIT_DISTANCE_SHIFT`]` / 8` the distance by the captures of its best exit for the lower
 /// bound, which keep the value only when it is that exit's; `exits(at, into)` puts those exits
 /// (as the build's state bytes) of the positions from `at` on into `into`, or says it cannot.
-/// Elsewhere the distance is what no such capture gives: [`NONE`] for the side ahead or a value
+/// Elsewhere the distance is what no such capture gives: [`NO_DISTANCE`] for the side ahead or a value
 /// of 0, and 0 (no exit) for the side behind. A position without a legal move keeps its 0.
 ///
 /// Returns false when `exits` gave nothing for a block: its positions were then taken as if no
@@ -129,7 +116,7 @@ pub(super) fn exit_scratch(
                     if low[i] == high[i] {
                         let v = low[i] as i8 as i32;
                         if exits_low.is_none_or(|e| dec(e[i - at]) != v) {
-                            d = if v < 0 { 0 } else { NONE };
+                            d = if v < 0 { 0 } else { NO_DISTANCE };
                         }
                     }
                     out.store(d as u16, Relaxed);
@@ -142,7 +129,7 @@ pub(super) fn exit_scratch(
 
 /// The distances of `job`'s layer: `low` and `high` are its bounds (the same slice where every
 /// value is exact); `scratch` holds, one word per position, the distance by the captures that
-/// keep the value ([`exit_scratch`]; then overwritten). One byte per position, [`NONE`] for
+/// keep the value ([`exit_scratch`]; then overwritten). One byte per position, [`NO_DISTANCE`] for
 /// none. With `job.split`, one rank of a split build ([`super::split`]): `low`, `high` and
 /// `scratch` are its share of the layer, and so are the distances returned.
 pub(super) fn distances(job: Job<'_>, low: &[u8], high: &[u8], scratch: &[AtomicU16]) -> Buffer {
@@ -186,7 +173,7 @@ pub(super) fn distances(job: Job<'_>, low: &[u8], high: &[u8], scratch: &[Atomic
         let mut level = 0u8;
         // The chunks are taken a group at a time, to bound the memory of the positions found.
         let mut found: Vec<Vec<u16>> = vec![Vec::new(); GROUP.min(chunks)];
-        while level < NONE && level <= pass.last_due.load(Relaxed) {
+        while level < NO_DISTANCE && level <= pass.last_due.load(Relaxed) {
             for group in (0..chunks).step_by(GROUP) {
                 let found = &mut found[..GROUP.min(chunks - group)];
                 // First the group's positions due at `level`, while no distance changes; then
@@ -221,7 +208,7 @@ struct Pass<'a> {
     low: &'a [u8],
     high: &'a [u8],
     /// The distance of each position once resolved; before, the level it is due at
-    /// ([`NONE`]: not due). A position is resolved at the level it is due at when that level
+    /// ([`NO_DISTANCE`]: not due). A position is resolved at the level it is due at when that level
     /// comes: no distance ever falls to a level already passed.
     dist: &'a [AtomicU8],
     /// Per position, first the distance by the captures that keep its value, then its count
@@ -247,7 +234,7 @@ impl Pass<'_> {
     /// Makes position `i` due at `level` if that is sooner than it was.
     #[inline]
     fn make_due(&self, i: usize, level: u8) {
-        if level == NONE {
+        if level == NO_DISTANCE {
             return;
         }
         let old = self.dist[i].fetch_min(level, Relaxed);
@@ -288,7 +275,7 @@ impl Pass<'_> {
     #[inline]
     fn exit_start(&self, i: usize) -> Option<(i8, u8)> {
         let d = self.scratch[i].load(Relaxed) as u8;
-        self.dist[i].store(NONE, Relaxed);
+        self.dist[i].store(NO_DISTANCE, Relaxed);
         self.scratch[i].store(0, Relaxed);
         let v = self.exact(i)?;
         if v == 0 {
@@ -401,10 +388,10 @@ impl Pass<'_> {
         let mut level = 0u8;
         loop {
             let last = split.all_gather_u64(self.last_due.load(Relaxed) as u64);
-            if level == NONE || last.iter().all(|&l| l < level as u64) {
+            if level == NO_DISTANCE || last.iter().all(|&l| l < level as u64) {
                 return;
             }
-            let due = after(level);
+            let due = distance_after(level);
             for g in 0..groups {
                 let range = (g * OWNED_GROUP).min(chunks)..((g + 1) * OWNED_GROUP).min(chunks);
                 let found: Vec<(usize, Vec<u16>)> = range
@@ -473,7 +460,7 @@ impl Pass<'_> {
     /// `found`) due.
     fn resolve(&self, c: u64, level: u8, found: &[u16]) {
         let start = self.chunk(c).0 as usize;
-        let due = after(level);
+        let due = distance_after(level);
         // The predecessors of several positions at once (with the child's value), their bytes
         // asked for first, so that the reads overlap.
         let mut preds: Vec<(usize, i8)> = Vec::new();
@@ -537,7 +524,14 @@ impl Pass<'_> {
         debug_assert!(old & 0xFF > 0);
         if old & 0xFF == 1 {
             let exit = (old >> EXIT_SHIFT) as u8;
-            self.make_due(p, if exit == NONE { NONE } else { exit.max(due) });
+            self.make_due(
+                p,
+                if exit == NO_DISTANCE {
+                    NO_DISTANCE
+                } else {
+                    exit.max(due)
+                },
+            );
         }
     }
 }

@@ -49,6 +49,7 @@ pub use checkpoint::{Checkpoint, NoCheckpoint, Pass};
 use index::MAX_SEEDS;
 use moves::LayerRef;
 use reachable::reachable_len;
+use state::NO_DISTANCE;
 
 /// What the table knows of a position: the margin (the mover's final seeds minus the
 /// opponent's, from the seeds on the board) lies in `low..=high`; exact when they are equal
@@ -392,7 +393,7 @@ impl Tablebase {
             return self.distance_by_moves(houses);
         };
         let d = layer.dist[i as usize];
-        (d != distance::NONE).then_some(d as u32)
+        (d != NO_DISTANCE).then_some(d as u32)
     }
 
     /// The distance of a position the table does not hold (see [`Tablebase::value_by_moves`]),
@@ -422,7 +423,7 @@ impl Tablebase {
                 (Some(d), Some(b)) => Some(if v > 0 { b.min(d) } else { b.max(d) }),
             };
         }
-        best.filter(|&d| d < distance::NONE as u32)
+        best.filter(|&d| d < NO_DISTANCE as u32)
     }
 
     /// The first move in house order that keeps the board's exact value `value` and leads to a

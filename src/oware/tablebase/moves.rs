@@ -7,10 +7,11 @@ use std::sync::atomic::Ordering::Relaxed;
 
 use rayon::prelude::*;
 
-use super::distance;
 use super::passes::LayerBuild;
 use super::reachable::{self, next, unrank};
-use super::state::{dec, enc, CHUNK, COUNT_SHIFT, EXIT_DISTANCE_SHIFT, INSIDE_SHIFT};
+use super::state::{
+    dec, distance_after, enc, CHUNK, COUNT_SHIFT, EXIT_DISTANCE_SHIFT, INSIDE_SHIFT, NO_DISTANCE,
+};
 use crate::oware::{Board, Move, RuleSet};
 use crate::retro::{prefetch, Progress};
 
@@ -147,30 +148,30 @@ fn merge_exits(a: (i32, u8), b: (i32, u8)) -> (i32, u8) {
         std::cmp::Ordering::Equal => match a.0.cmp(&0) {
             std::cmp::Ordering::Greater => (a.0, a.1.min(b.1)),
             std::cmp::Ordering::Less => (a.0, a.1.max(b.1)),
-            std::cmp::Ordering::Equal => (0, distance::NONE),
+            std::cmp::Ordering::Equal => (0, NO_DISTANCE),
         },
     }
 }
 
 /// The distance to the end by the captures whose value for the mover (the seeds captured minus
 /// the child's upper bound) is `value`, the best exit for the lower bound: the least `1 + d`
-/// over them when `value` is positive (the side ahead hurries, [`distance::NONE`] without
+/// over them when `value` is positive (the side ahead hurries, [`NO_DISTANCE`] without
 /// one), the most when it is negative (the side behind delays, 0 without one), and
-/// [`distance::NONE`] when `value` is 0 or a capture needed has no distance. When a position's
+/// [`NO_DISTANCE`] when `value` is 0 or a capture needed has no distance. When a position's
 /// exact value is its best exit, these are the captures that keep it; else none does. Called
 /// for positions with a legal move ([`exits`] gives 0 to those without).
 #[inline]
 fn exit_distance(moves: &Moves, child: &impl Fn(usize) -> (u8, u8, u8), value: i32) -> u8 {
     if value == 0 {
-        return distance::NONE;
+        return NO_DISTANCE;
     }
-    let mut d = if value > 0 { distance::NONE } else { 0 };
+    let mut d = if value > 0 { NO_DISTANCE } else { 0 };
     for (k, &(captured, _)) in moves.captures[..moves.count].iter().enumerate() {
         let (_, high, dist) = child(k);
         if captured as i32 - high as i8 as i32 != value {
             continue;
         }
-        let e = distance::after(dist);
+        let e = distance_after(dist);
         d = if value > 0 { d.min(e) } else { d.max(e) };
     }
     d

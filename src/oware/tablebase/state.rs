@@ -7,6 +7,20 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 /// Positions per task of a pass.
 pub(super) const CHUNK: u64 = 1 << 15;
 
+/// The distance byte of a position without a distance.
+pub const NO_DISTANCE: u8 = 255;
+
+/// `1 + d` for a child at distance `d`, [`NO_DISTANCE`] when it has none or the sum does not
+/// fit.
+#[inline]
+pub(super) fn distance_after(d: u8) -> u8 {
+    if d >= NO_DISTANCE - 1 {
+        NO_DISTANCE
+    } else {
+        d + 1
+    }
+}
+
 /// The state byte of a value while building: the value plus 64 (so 16..=112), with
 /// [`ASSIGNED`] set once the position has joined its set (before, it holds the best exit).
 #[inline]
