@@ -3,9 +3,9 @@
 
 use crate::dobutsu::{Move, Position, Rules};
 use crate::game::{CycleRule, Game, GameEnd, GameState, Notation};
+use crate::records::game::result_so_far;
 use crate::records::game::RuleSettings;
 use crate::records::game::{GameRecord, Recorded};
-use crate::records::oware::game_result;
 use crate::records::pgn::{self, PgnGame};
 use crate::records::{tag, Checked, ImportError, ImportedRecord, ParseError};
 
@@ -79,7 +79,7 @@ impl Recorded for Position {
         record.set_tag("Event", event);
         record.set_tag("White", players[0]);
         record.set_tag("Black", players[1]);
-        record.set_tag("Result", game_result(game));
+        record.set_tag("Result", result_so_far(game));
         record.set_tag("Variant", "dobutsu");
         record.set_tag("SetUp", "1");
         record.set_tag(

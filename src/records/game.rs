@@ -78,6 +78,12 @@ pub trait Recorded: Notation {
     fn import_records(text: &str) -> Result<Vec<ImportedRecord>, ImportError>;
 }
 
+/// The result tag of a game so far: its result when over ([`Recorded::result_text`]), else `*`.
+pub(super) fn result_so_far<G: Recorded>(game: &GameState<G>) -> String {
+    game.end()
+        .map_or_else(|| "*".to_string(), |end| G::result_text(&end))
+}
+
 /// A game record as the web board imports it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ImportedRecord {

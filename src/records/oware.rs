@@ -3,6 +3,7 @@
 
 use crate::game::{CycleRule, GameEnd, GameState};
 use crate::oware::{Board, Move, RuleSet, Rules};
+use crate::records::game::result_so_far;
 use crate::records::game::RuleSettings;
 use crate::records::game::{GameRecord, Recorded};
 use crate::records::ogn::{self, OgnGame};
@@ -85,7 +86,7 @@ impl Recorded for Board {
         record.set_tag("Event", event);
         record.set_tag("South", players[0]);
         record.set_tag("North", players[1]);
-        record.set_tag("Result", game_result(game));
+        record.set_tag("Result", result_so_far(game));
         if *game.start() != Board::start(variant) {
             record.set_tag("FEN", game.start().to_string());
         }
@@ -127,10 +128,4 @@ impl Recorded for Board {
             })
             .collect()
     }
-}
-
-/// The result tag of a game so far: its result when over, else `*`.
-pub(super) fn game_result<G: Recorded>(game: &GameState<G>) -> String {
-    game.end()
-        .map_or_else(|| "*".to_string(), |end| G::result_text(&end))
 }
