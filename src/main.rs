@@ -83,7 +83,7 @@ enum Commands {
     },
     /// Plays a match between two engines, with game records and rating statistics.
     #[command(after_help = "Every option, SPRT, fault handling and an example: docs/match.md.")]
-    Match(Box<perfectplay::arena::MatchArgs>),
+    Match(Box<cli::match_args::MatchArgs>),
     /// Solves a game by retrograde analysis and writes the solution file, or probes it.
     Solve(cli::solve::SolveArgs),
     /// Builds Oware endgame tablebases (every position with up to N seeds on the board) by

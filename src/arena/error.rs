@@ -6,7 +6,6 @@ use std::path::PathBuf;
 
 use crate::arena::client::EngineError;
 use crate::arena::runner::OpeningError;
-use crate::arena::stats::SprtError;
 use crate::records::ParseError;
 
 /// What [`crate::arena::run_match`] refuses or fails on before or outside the games.
@@ -15,17 +14,6 @@ pub enum MatchError {
     /// Options that are malformed or contradict one another; the text names the option.
     #[error("{0}")]
     Options(String),
-    /// A `--limit` that does not read.
-    #[error("--limit '{text}'")]
-    Limit {
-        /// The option's value.
-        text: String,
-        /// Why.
-        source: LimitError,
-    },
-    /// A `--sprt` that does not read.
-    #[error("--sprt")]
-    Sprt(#[from] SprtError),
     /// A file that cannot be read, created or written: `action` is `read`, `create` or `write`.
     #[error("cannot {action} {}", path.display())]
     File {
@@ -83,6 +71,28 @@ pub enum MatchError {
     /// Both engines failed: each error with its causes, one a line.
     #[error("{}\n{}", chain(.0), chain(.1))]
     BothEngines(Box<MatchError>, Box<MatchError>),
+}
+
+/// Why an engine's setting (`[N:]NAME=VALUE`, `N:NAME`, `N:KIND=VALUE`) does not read.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineArgError {
+    /// An engine number other than 1 and 2.
+    #[error("'{0}': engine number must be 1 or 2")]
+    EngineNumber(String),
+    /// A name or limit that does not say which engine.
+    #[error("'{0}' must say which engine: 1:... or 2:...")]
+    NoEngine(String),
+    /// An option without `=`.
+    #[error("'{0}' is not [N:]NAME=VALUE")]
+    NotSetting(String),
+    /// A limit that does not read.
+    #[error("'{text}'")]
+    Limit {
+        /// As given.
+        text: String,
+        /// Why.
+        source: LimitError,
+    },
 }
 
 /// Why a `--limit KIND=VALUE` does not read.

@@ -2,7 +2,7 @@
 //! play each other under the library's rules as referee, and the runner reports the score, the Elo
 //! difference with its confidence interval, and optionally an SPRT decision.
 //!
-//! - [`args`]: the options ([`MatchArgs`]) and the match configuration they give;
+//! - [`options`]: the options ([`MatchOptions`]) and the match configuration they give;
 //! - [`client`]: the subprocess client (handshake, options, `go`/`bestmove`, bounded reads);
 //! - [`runner`]: openings, the referee loop, fault handling, worker threads, the tally, all
 //!   generic over the game;
@@ -15,16 +15,16 @@
 //! or the replay of a record file, on it. The binary's front end shows its events (a start line,
 //! a progress bar, a line per game), installs the Ctrl-C handler, and prints the report.
 
-pub mod args;
 pub mod client;
 pub mod error;
+pub mod options;
 pub mod record_files;
 pub mod report;
 pub mod runner;
 pub mod stats;
 
-pub use args::MatchArgs;
-pub use error::{LimitError, MatchError};
+pub use error::{EngineArgError, LimitError, MatchError};
+pub use options::{EngineLimit, EngineName, EngineOption, MatchOptions};
 pub use report::{
     progress_message, MatchEvent, MatchReport, MatchStart, MatchSummary, ReplaySummary,
 };
@@ -37,8 +37,8 @@ use std::time::Instant;
 use crate::game::CycleRule;
 use crate::records::Recorded;
 use crate::variant::{Variant, VariantGame, VisitGame};
-use args::{match_config, resolve_names};
 use client::{Engine, EngineError};
+use options::{match_config, resolve_names};
 use record_files::{same_file, today, RecordWriter};
 use report::{default_search, rule_notes, summarize_replays};
 use runner::{play_match, GameRecord, MatchConfig, Tally};
@@ -49,26 +49,25 @@ use runner::{play_match, GameRecord, MatchConfig, Tally};
 /// match starts and each game as it finishes (not called for `--replay`).
 ///
 /// # Errors
-/// Bad options (not two engines, a bad `--sprt`, `--option` or `--name`, `--repetitions` below
-/// 2, `--no-capture-limit` with `--variant dobutsu`, `--openings` and `--ogn` naming the same
-/// file), an unreadable openings or record file, an engine that fails to start before the first
+/// Bad options (not two engines, two limits for one engine, `repetitions` below 2,
+/// `no_capture_limit` with Dobutsu, `openings` and `records` naming the same file), an unreadable openings or record file, an engine that fails to start before the first
 /// game or refuses an `--option` (one it does not list, or a value it answers with an `info
 /// string error`), an output file that cannot be created or is locked by another match, and, with
 /// `--replay`, any game that does not replay. Faults during the match are not errors: they lose
 /// games and are reported. Records that could not be written are reported in the summary
 /// ([`MatchSummary::records`]), for the front end to fail on.
 pub fn run_match(
-    args: MatchArgs,
+    options: MatchOptions,
     interrupt: &AtomicBool,
     on_event: &mut dyn FnMut(MatchEvent<'_>),
 ) -> Result<MatchReport, MatchError> {
-    if args.repetitions < 2 {
+    if options.repetitions < 2 {
         return Err(MatchError::Options(format!(
             "--repetitions must be at least 2 (found {})",
-            args.repetitions
+            options.repetitions
         )));
     }
-    if args.variant == Variant::Dobutsu && args.no_capture_limit.is_some() {
+    if options.variant == Variant::Dobutsu && options.no_capture_limit.is_some() {
         return Err(MatchError::Options(
             "--no-capture-limit is an Oware rule: Dobutsu has no ply limit (its cycle rule is \
              --repetitions)"
@@ -76,15 +75,15 @@ pub fn run_match(
         ));
     }
     let cycle = CycleRule {
-        repetitions: args.repetitions,
-        no_progress_limit: args
+        repetitions: options.repetitions,
+        no_progress_limit: options
             .no_capture_limit
             .unwrap_or(CycleRule::default().no_progress_limit),
     };
-    if let Some(path) = &args.replay {
-        return replay_file(path, args.variant, cycle).map(MatchReport::Replayed);
+    if let Some(path) = &options.replay {
+        return replay_file(path, options.variant, cycle).map(MatchReport::Replayed);
     }
-    if let (Some(openings), Some(ogn)) = (&args.openings, &args.ogn) {
+    if let (Some(openings), Some(ogn)) = (&options.openings, &options.records) {
         if same_file(openings, ogn) {
             return Err(MatchError::Options(format!(
                 "--openings and --ogn name the same file ({}): the records would replace the openings",
@@ -92,9 +91,9 @@ pub fn run_match(
             )));
         }
     }
-    let variant = args.variant;
+    let variant = options.variant;
     variant.visit(PlayMatch {
-        args,
+        options,
         cycle,
         interrupt,
         on_event,
@@ -103,7 +102,7 @@ pub fn run_match(
 
 /// The match itself, generic over the game.
 struct PlayMatch<'a> {
-    args: MatchArgs,
+    options: MatchOptions,
     /// The cycle rule of the options.
     cycle: CycleRule,
     interrupt: &'a AtomicBool,
@@ -115,19 +114,20 @@ impl VisitGame for PlayMatch<'_> {
 
     fn visit<G: VariantGame>(self, mut rules: G::Rules) -> Result<MatchReport, MatchError> {
         let PlayMatch {
-            args,
+            options,
             cycle,
             interrupt,
             on_event,
         } = self;
         G::set_cycle(&mut rules, cycle);
-        let mut config = match_config::<G>(&args, rules.clone())?;
+        let mut config = match_config::<G>(&options, rules.clone())?;
         let sprt = config.sprt;
 
         let first = start_both(&config)?;
         // Opened once both engines accepted their options: a match that cannot start writes
         // no record file.
-        let mut records = RecordWriter::open(args.ogn.as_deref(), args.ogn_dir.as_deref())?;
+        let mut records =
+            RecordWriter::open(options.records.as_deref(), options.record_dir.as_deref())?;
         config.names = resolve_names(&config, [first[0].id_name(), first[1].id_name()]);
 
         let described = G::describe_rules(&rules);
@@ -144,7 +144,7 @@ impl VisitGame for PlayMatch<'_> {
         let date = today();
         let started = Instant::now();
         let mut on_game = |record: &GameRecord<G>, tally: &Tally| {
-            let text = G::write_record(record, &args.event, &date, &rules);
+            let text = G::write_record(record, &options.event, &date, &rules);
             records.write(record.number, G::RECORD_EXTENSION, &text);
             on_event(MatchEvent::Game {
                 record: &record.finished(),

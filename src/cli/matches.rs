@@ -9,7 +9,9 @@ use std::time::Duration;
 use anyhow::bail;
 use indicatif::{ProgressBar, ProgressStyle};
 use perfectplay::arena::runner::StopReason;
-use perfectplay::arena::{progress_message, run_match, MatchArgs, MatchEvent, MatchReport};
+use perfectplay::arena::{progress_message, run_match, MatchEvent, MatchReport};
+
+use crate::cli::match_args::MatchArgs;
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 static CTRL_C_PRESSES: AtomicUsize = AtomicUsize::new(0);
@@ -88,7 +90,8 @@ pub fn run(args: MatchArgs, out: &mut impl Write) -> anyhow::Result<()> {
             }
         }
     };
-    let report = run_match(args, &INTERRUPTED, &mut on_event);
+    let options = args.to_options()?;
+    let report = run_match(options, &INTERRUPTED, &mut on_event);
     progress.finish_and_clear();
     let report = report?;
     write!(out, "{report}")?;

@@ -3,6 +3,7 @@
 //! bars they share, and the web server (`serve`). Only these and `main.rs` print, read the
 //! terminal or use `anyhow`.
 
+pub mod match_args;
 pub mod matches;
 pub mod phase_bars;
 pub mod serve;

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use crate::common::arena::{match_args, played, run_quiet, scratch};
+use crate::common::arena::{match_args, parse_match_args, played, run_quiet, scratch};
 use crate::fake_engine;
 use perfectplay::arena::client::EngineSpec;
 use perfectplay::arena::runner::{
@@ -18,6 +18,77 @@ use perfectplay::arena::stats::SprtDecision;
 use perfectplay::arena::{run_match, MatchEvent, MatchReport};
 use perfectplay::oware::{Board, RuleSet, Rules, Side};
 use perfectplay::records::ogn;
+
+// ---------------------------------------------------------------------------------------------
+// The command line.
+
+#[test]
+fn the_command_line_gives_the_options() {
+    let options = match_args(&[
+        "--engine",
+        "e1 --x",
+        "--engine",
+        "e2",
+        "--option",
+        "1:Level=5",
+        "--option",
+        "Seed=abc",
+        "--name",
+        "2:weak",
+        "--tc",
+        "10+0.1",
+        "--limit",
+        "2:nodes=20000",
+        "--sprt",
+        "elo0=0",
+        "elo1=5",
+        "--timeout",
+        "250",
+        "--pgn",
+        "games.pgn",
+    ]);
+    assert_eq!(options.engines, ["e1 --x", "e2"]);
+    assert_eq!(options.options.len(), 2);
+    assert_eq!(options.options[0].engine, Some(0));
+    assert_eq!(
+        (options.options[1].engine, &*options.options[1].name),
+        (None, "Seed")
+    );
+    assert_eq!(
+        (options.names[0].engine, &*options.names[0].name),
+        (1, "weak")
+    );
+    assert_eq!(options.limit.to_string(), "clock 10+0.1");
+    assert_eq!(options.limits[0].limit, SearchLimit::Nodes(20_000));
+    assert_eq!(options.sprt.map(|s| (s.elo1, s.alpha)), Some((5.0, 0.05)));
+    assert_eq!(options.timeout, Duration::from_millis(250));
+    assert_eq!(options.handshake_timeout, Duration::from_secs(60));
+    assert_eq!(options.records, Some(PathBuf::from("games.pgn")));
+    assert_eq!(options.games, 2);
+}
+
+#[test]
+fn the_command_line_refuses_what_does_not_read() {
+    for words in [
+        &["--tc", "1+0", "--nodes", "2"][..],
+        &["--tc", "x"],
+        &["--nodes", "1", "--depth", "2"],
+        &["--nodes", "0"],
+        &["--replay", "x.ogn", "--engine", "a"],
+        &["--option", "3:Level=1"],
+        &["--option", "Level"],
+        &["--name", "weak"],
+        &["--limit", "nodes=5"],
+        &["--limit", "1:speed=3"],
+        &["--concurrency", "0"],
+    ] {
+        let err = parse_match_args(words).unwrap_err().to_string();
+        assert!(err.contains(words[0]), "{words:?}: {err}");
+    }
+    let bad_sprt = parse_match_args(&["--sprt", "elo0=3", "elo1=1"]).unwrap();
+    let err = bad_sprt.to_options().unwrap_err();
+    assert!(format!("{err:#}").starts_with("--sprt: "), "{err:#}");
+}
 
 // ---------------------------------------------------------------------------------------------
 // Matches between fake engines.

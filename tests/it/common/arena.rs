@@ -1,11 +1,18 @@
-//! Helpers for the match runner's tests: the `match` command line as clap reads it, a match run
-//! without interrupt or events, and scratch files for records.
+//! Helpers for the match runner's tests: the `match` command line as the binary reads it (its
+//! own `MatchArgs`, compiled in here), a match run without interrupt or events, and scratch files
+//! for records.
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
 use clap::Parser;
-use perfectplay::arena::{run_match, MatchArgs, MatchReport, MatchSummary};
+use perfectplay::arena::{run_match, MatchOptions, MatchReport, MatchSummary};
+
+/// The binary's command line of `perfectplay match`, so that the tests read the options as users
+/// write them.
+#[path = "../../../src/cli/match_args.rs"]
+mod match_args;
+pub use match_args::MatchArgs;
 
 #[derive(Parser)]
 struct Cli {
@@ -13,17 +20,23 @@ struct Cli {
     args: MatchArgs,
 }
 
-/// The options of `perfectplay match WORDS...`; panics when clap refuses them.
-pub fn match_args(words: &[&str]) -> MatchArgs {
-    Cli::try_parse_from(std::iter::once("match").chain(words.iter().copied()))
+/// The command line `perfectplay match WORDS...` as the binary reads it, or clap's error.
+pub fn parse_match_args(words: &[&str]) -> Result<MatchArgs, clap::Error> {
+    Cli::try_parse_from(std::iter::once("match").chain(words.iter().copied())).map(|cli| cli.args)
+}
+
+/// The options of `perfectplay match WORDS...`; panics when the command line refuses them.
+pub fn match_args(words: &[&str]) -> MatchOptions {
+    parse_match_args(words)
         .expect("valid match options")
-        .args
+        .to_options()
+        .expect("a valid --sprt")
 }
 
 /// Runs a match as the command line does, without interrupt and without watching its events;
 /// an error as the front end sees it (`{:#}` gives it with its causes).
-pub fn run_quiet(args: MatchArgs) -> anyhow::Result<MatchReport> {
-    Ok(run_match(args, &AtomicBool::new(false), &mut |_| {})?)
+pub fn run_quiet(options: MatchOptions) -> anyhow::Result<MatchReport> {
+    Ok(run_match(options, &AtomicBool::new(false), &mut |_| {})?)
 }
 
 /// The summary of a played match; panics on a replay.
