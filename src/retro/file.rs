@@ -561,6 +561,21 @@ impl TableFile {
     /// beyond the announced length), [`TableError::NotATable`], [`TableError::Foreign`],
     /// [`TableError::Corrupt`].
     pub fn open(path: &Path, game: &str, version: u32) -> Result<TableFile, TableError> {
+        TableFile::map(path, game, version, true)
+    }
+
+    /// Maps the file at `path` as [`TableFile::open`] does, checking its header and length but
+    /// not its checksum, so that no page of the payload is read yet: for a file whose checksum
+    /// was checked by [`verify`] (by another process of a split build, say).
+    ///
+    /// # Errors
+    /// As [`TableFile::open`], but never [`TableError::Corrupt`].
+    pub fn open_unverified(path: &Path, game: &str, version: u32) -> Result<TableFile, TableError> {
+        TableFile::map(path, game, version, false)
+    }
+
+    /// [`TableFile::open`], its checksum checked when `checksum`.
+    fn map(path: &Path, game: &str, version: u32, checksum: bool) -> Result<TableFile, TableError> {
         let (file, _) = open_file(path)?;
         // SAFETY: the mapping is read-only; the file is ours and is replaced only by rename, so
         // its bytes do not change under the mapping. A file cut short in place while mapped
@@ -568,10 +583,12 @@ impl TableFile {
         let map = unsafe { Mmap::map(&file) }.map_err(io_err(path))?;
         let head = &map[..map.len().min(HEADER_LEN)];
         let counts = check_header(path, head, map.len() as u64, game, version)?;
-        let (stored, mut sum) = header_sum(&map[..HEADER_LEN]);
-        sum.update(&map[HEADER_LEN..]);
-        if sum.finish() != stored {
-            return Err(TableError::Corrupt(path.to_owned()));
+        if checksum {
+            let (stored, mut sum) = header_sum(&map[..HEADER_LEN]);
+            sum.update(&map[HEADER_LEN..]);
+            if sum.finish() != stored {
+                return Err(TableError::Corrupt(path.to_owned()));
+            }
         }
         Ok(TableFile {
             map,

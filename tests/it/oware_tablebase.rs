@@ -1,7 +1,9 @@
 //! The Oware tablebase checked against a brute-force solver written here (value iteration over
 //! every position with few seeds, found through the rules' moves, not through the table's index
 //! or un-sowing), the sizes of its layers, its files, play-outs from its decisive positions, and
-//! the position the Awari solvers published (ignored: it needs the 16-seed layers).
+//! the position the Awari solvers published (ignored: it needs the 16-seed layers). The value
+//! checks read their tables from the layer files in `$PERFECTPLAY_TEST_TABLES` when it is set
+//! (`scripts/mpi-check.sh`: the files a split build wrote) instead of building them.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -14,6 +16,25 @@ use perfectplay::oware::tablebase::{
 use perfectplay::oware::{Board, Move, RuleSet, Side};
 use perfectplay::retro::file::TableError;
 use perfectplay::retro::Silent;
+
+/// The directory whose layer files the value checks read instead of building their tables,
+/// when set: `scripts/mpi-check.sh` gives the files its split builds wrote.
+const TABLES_ENV: &str = "PERFECTPLAY_TEST_TABLES";
+
+/// The table of `variant` up to `seeds` seeds for the value checks: built here, or loaded from
+/// the directory [`TABLES_ENV`] names, which must hold those layers whole.
+fn table(variant: RuleSet, seeds: u32) -> Tablebase {
+    let Some(dir) = std::env::var_os(TABLES_ENV) else {
+        return Tablebase::build(variant, seeds, &Silent);
+    };
+    let (tb, problems) = file::load(Path::new(&dir), variant, Some(seeds));
+    assert!(
+        problems.is_empty() && tb.seeds() == Some(seeds),
+        "{TABLES_ENV}={}: {variant} up to {seeds} seeds: {problems:?}",
+        dir.display()
+    );
+    tb
+}
 
 /// A board with these houses (the mover's row first, South to move) and the seeds not on the
 /// board split between the stores.
@@ -207,7 +228,7 @@ fn brute_force_layer(
 }
 
 fn check_against_brute_force(variant: RuleSet, max: u32) {
-    let tb = Tablebase::build(variant, max, &Silent);
+    let tb = table(variant, max);
     let expected = brute_force(max, variant);
     let mut bounded = 0;
     for (p, (low, high)) in &expected {
@@ -321,7 +342,7 @@ fn play_out(tb: &Tablebase, start: Board) -> i32 {
 #[test]
 fn play_outs_from_decisive_positions_end_with_the_stored_value() {
     for variant in [RuleSet::Awari, RuleSet::Abapa] {
-        let tb = Tablebase::build(variant, 4, &Silent);
+        let tb = table(variant, 4);
         let mut games = 0;
         for p in all_positions(4) {
             let b = board(p, variant);
@@ -366,7 +387,7 @@ fn play_against_random(
 /// occurrence of a position (each player taking their own row).
 #[test]
 fn abapa_bounds_hold_against_random_play_at_2_and_3_repetitions() {
-    let tb = Tablebase::build(RuleSet::Abapa, 5, &Silent);
+    let tb = table(RuleSet::Abapa, 5);
     let mut games = 0;
     for (k, p) in all_positions(5).into_iter().enumerate() {
         let b = board(p, RuleSet::Abapa);
@@ -449,7 +470,7 @@ fn brute_force_distances(tb: &Tablebase, max: u32) -> HashMap<[u8; 12], Option<u
 #[test]
 fn distances_equal_brute_force_up_to_8_seeds() {
     for variant in [RuleSet::Awari, RuleSet::Abapa] {
-        let tb = Tablebase::build(variant, 8, &Silent);
+        let tb = table(variant, 8);
         let expected = brute_force_distances(&tb, 8);
         let mut known = 0;
         for (p, d) in &expected {
@@ -473,7 +494,7 @@ fn distances_equal_brute_force_up_to_8_seeds() {
 #[test]
 fn play_outs_from_decisive_positions_end_in_the_stored_distance() {
     for variant in [RuleSet::Awari, RuleSet::Abapa] {
-        let tb = Tablebase::build(variant, 7, &Silent);
+        let tb = table(variant, 7);
         let mut games = 0;
         for p in all_positions(7) {
             let start = board(p, variant);
@@ -827,7 +848,7 @@ fn a_memory_bound_builds_the_same_layers_in_sweeps() {
 #[test]
 #[ignore = "builds the 16-seed awari table (about 30 million positions)"]
 fn the_published_awari_position() {
-    let tb = Tablebase::build(RuleSet::Awari, 16, &Silent);
+    let tb = table(RuleSet::Awari, 16);
     let b = board([1, 1, 1, 1, 1, 2, 4, 2, 3, 0, 0, 0], RuleSet::Awari);
     assert_eq!(tb.probe(&b), Some(Value { low: 0, high: 0 }));
     let moves: Vec<i8> = tb

@@ -28,8 +28,9 @@ fn rank_build(variant: RuleSet, seeds: u32, dir: &Path, transport: &dyn Transpor
     assert!(problems.is_empty(), "{problems:?}");
     let mut received = 0;
     while tb.seeds().is_none_or(|s| s < seeds) {
-        let report = tb.build_next_split(None, &Silent, &split);
-        file::save_share(&tb, report.seeds, dir, &split).unwrap();
+        let park = file::PassFiles::of_rank(dir, variant, split.rank());
+        let report = tb.build_next_split(None, &Silent, &split, &park);
+        file::save_share(&mut tb, report.seeds, dir, &split).unwrap();
         received += split.take_exchanged().received;
     }
     received

@@ -61,9 +61,9 @@ pub(super) fn build(
         seeds,
         // The bound the sweeps keep: as asked, else what the machine has available.
         memory: options.memory.or(machine.memory_available),
-        // The plain build parks each layer's best exits in --dir while it finds the values; a
-        // split build holds them.
-        parked: !split,
+        // Each layer's best exits are parked in --dir while its values are found (each rank
+        // its share's in a split build).
+        parked: true,
         ranks: options.ranks.or(ranks.split().map(|s| s.ranks() as u64)),
         // Split builds keep no checkpoints.
         min_positions: if split {
@@ -79,7 +79,10 @@ pub(super) fn build(
         writeln!(out, "{k} ranks of {each} each can build it")?;
         return Ok(());
     }
-    let checkpoint = file::PassFiles::new(dir, variant, options.checkpoint_positions);
+    let checkpoint = match ranks.split() {
+        Some(split) => file::PassFiles::of_rank(dir, variant, split.rank()),
+        None => file::PassFiles::new(dir, variant, options.checkpoint_positions),
+    };
     let started = Instant::now();
     let built = build_layers(&mut tb, &plan, &checkpoint, ranks, out)?;
     write_totals(&plan, built, started, ranks, out)
@@ -149,7 +152,7 @@ fn build_layers(
         let progress: &dyn Progress = if ranks.lead() { &bars } else { &Silent };
         let t = Instant::now();
         let report = match ranks.split() {
-            Some(split) => tb.build_next_split(plan.memory, progress, split),
+            Some(split) => tb.build_next_split(plan.memory, progress, split, checkpoint),
             None => tb.build_next_resumable(plan.memory, progress, checkpoint),
         };
         let secs = t.elapsed().as_secs_f64();

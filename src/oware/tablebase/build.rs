@@ -93,7 +93,7 @@ impl Built {
 /// the memory of those layers go (they are not read again for this layer).
 ///
 /// With `job.split`, this is one rank of a build split over several ([`super::split`]): `lower`
-/// holds this rank's shares of the layers below, the moves pass runs in one sweep
+/// holds the layers below (this rank reads only its share of them), the moves pass runs in one sweep
 /// ([`super::owner`]), and the rank returns its share of the layer (its `bounded` counts the
 /// share's), the same bytes as the plain build's at those positions.
 ///
@@ -119,9 +119,11 @@ pub(super) fn build_layer(
         "the sweeps {sweeps:?} make 0..{n}"
     );
     let (len, exact) = (job.share_len(), job.exact());
-    // A checkpoint holds the whole layer: a split build neither saves nor resumes one.
+    // A checkpoint holds the whole layer: a split build neither saves nor resumes one, but
+    // parks its share's best exits.
+    let park_only = ParkOnly(checkpoint);
     let checkpoint: &dyn Checkpoint = if job.split.is_some() {
-        &NoCheckpoint
+        &park_only
     } else {
         checkpoint
     };
@@ -180,6 +182,33 @@ pub(super) fn build_layer(
     let high: &[u8] = if exact { &built.low } else { &built.high };
     built.dist = distance::distances(job, &built.low, high, scratch);
     built
+}
+
+/// A [`Checkpoint`] that only parks bytes ([`Checkpoint::park`]): it keeps and resumes nothing.
+struct ParkOnly<'a>(&'a dyn Checkpoint);
+
+impl Checkpoint for ParkOnly<'_> {
+    fn resume(&self, seeds: u32, pass: Pass, sections: &mut [&mut [u8]]) -> bool {
+        NoCheckpoint.resume(seeds, pass, sections)
+    }
+
+    fn save(&self, _: u32, _: Pass, _: &[&[u8]]) {}
+
+    fn keeps(&self, _: u32) -> bool {
+        false
+    }
+
+    fn park(&self, seeds: u32, bytes: &[u8]) -> bool {
+        self.0.park(seeds, bytes)
+    }
+
+    fn unpark(&self, seeds: u32, at: u64, into: &mut [u8]) -> bool {
+        self.0.unpark(seeds, at, into)
+    }
+
+    fn unparked(&self, seeds: u32) {
+        self.0.unparked(seeds)
+    }
 }
 
 /// Where a layer's best exits for the lower bound wait while its values are found.

@@ -11,11 +11,11 @@ use std::sync::Mutex;
 
 use super::index::MAX_SEEDS;
 use super::reachable::reachable_len;
-use super::split::{Part, Split};
+use super::split::Split;
 use super::{Checkpoint, Layer, Pass, Tablebase};
 use crate::oware::RuleSet;
 use crate::retro::file::{self as table, TableError, TableFile, COUNTS};
-use crate::retro::{Buffer, Storage};
+use crate::retro::Storage;
 
 /// The game name in the header.
 pub const GAME: &str = "oware";
@@ -67,10 +67,10 @@ pub fn save_layer(tb: &Tablebase, seeds: u32, dir: &Path) -> Result<Option<PathB
         return Ok(None);
     };
     let path = dir.join(layer_name(tb.variant, seeds));
-    if tb.part != Part::WHOLE {
+    if !layer.is_whole() {
         return Err(TableError::Inconsistent {
             path,
-            reason: "the table holds one rank's share of each layer: save_share writes it".into(),
+            reason: "the table holds one rank's share of the layer: save_share writes it".into(),
         });
     }
     let mut counts = [0u64; COUNTS];
@@ -86,26 +86,30 @@ pub fn save_layer(tb: &Tablebase, seeds: u32, dir: &Path) -> Result<Option<PathB
 }
 
 /// Writes the layer of `seeds` seeds of `tb`, one rank's table in a split build (its share of
-/// each layer, [`Tablebase::build_next_split`]), to its file in `dir`, a directory every rank
-/// sees: a collective, every rank calls it for the same layer. Rank 0 makes the file (under
-/// [`table::parts_path`]), each rank writes its blocks of each section at their places, and
-/// rank 0 reads it back for its checksum, writes its header and renames it: the same file as
-/// [`save_layer`] writes for the whole layer, there whole or not at all. The path written.
+/// the layer, [`Tablebase::build_next_split`]), to its file in `dir`, a directory every rank
+/// sees, and maps the file in place of the share: a collective, every rank calls it for the
+/// same layer. Rank 0 makes the file (under [`table::parts_path`]), each rank writes its blocks
+/// of each section at their places, and rank 0 reads it back for its checksum, writes its
+/// header and renames it: the same file as [`save_layer`] writes for the whole layer, there
+/// whole or not at all. Then every rank maps it (without reading it: rank 0 has just summed
+/// it), and the table holds the layer whole again. The path written.
 ///
 /// # Errors
 /// [`TableError::Io`] on every rank when one could not make, write or finish its part (on the
-/// others it names that rank); [`TableError::Inconsistent`] when the table does not hold the
-/// layer.
+/// others it names that rank), or map the file written; [`TableError::Inconsistent`] when the
+/// table does not hold this rank's share of the layer.
 pub fn save_share(
-    tb: &Tablebase,
+    tb: &mut Tablebase,
     seeds: u32,
     dir: &Path,
     split: &Split,
 ) -> Result<PathBuf, TableError> {
     let path = dir.join(layer_name(tb.variant, seeds));
+    let part = split.part();
     let sections = tb
         .layers
         .get(seeds as usize)
+        .filter(|l| l.part == part)
         .and_then(|l| l.storage.owned_sections().map(|s| (l, s)));
     let lead = split.rank() == 0;
     let agreed = |r: Result<(), TableError>| -> Result<(), TableError> {
@@ -122,13 +126,12 @@ pub fn save_share(
     let Some((layer, sections)) = sections else {
         let missing = Err(TableError::Inconsistent {
             path: path.clone(),
-            reason: format!("the table does not hold layer {seeds} in memory"),
+            reason: format!("the table does not hold this rank's share of layer {seeds}"),
         });
         agreed(missing)?;
         unreachable!("agreed fails on a failure");
     };
     let len = reachable_len(seeds);
-    let part = split.part();
     let made = match lead {
         true => table::create_parts(&path, sections.len() as u64 * len),
         false => Ok(()),
@@ -155,6 +158,12 @@ pub fn save_share(
         false => Ok(()),
     };
     agreed(done)?;
+    let (mapped, result) = match map_layer(&path, tb.variant, seeds, false) {
+        Ok(layer) => (Some(layer), Ok(())),
+        Err(e) => (None, Err(e)),
+    };
+    agreed(result)?;
+    tb.layers[seeds as usize] = mapped.expect("agreed fails on a failure");
     Ok(path)
 }
 
@@ -171,18 +180,22 @@ fn counts(tb: &Tablebase, seeds: u32, layer: &Layer) -> [u64; COUNTS] {
     counts
 }
 
-/// The layers of `variant` in `dir` as one rank of a split build holds them: its share of each
-/// layer ([`super::split`]), read from the files, layer 0, 1, ... while every rank finds them
-/// sound (rank 0 reads each file whole for its checksum, every rank checks the header and
-/// reads its blocks): a collective. The problems met on this rank, as [`load`] names them (a
-/// missing layer file is none: the build goes on from there).
+/// The layers of `variant` in `dir` as one rank of a split build holds them, mapped from their
+/// files without reading them (a rank reads only the pages of its share, [`super::split`]):
+/// layer 0, 1, ... while every rank finds them sound (rank 0 reads each file once for its
+/// checksum, without mapping it; every rank checks the header and the length): a collective.
+/// The problems met on this rank, as [`load`] names them (a missing layer file is none: the
+/// build goes on from there).
 pub fn load_share(dir: &Path, variant: RuleSet, split: &Split) -> (Tablebase, Vec<TableError>) {
     let mut tb = Tablebase::empty(variant);
-    tb.part = split.part();
     let mut problems = Vec::new();
     for n in 0..=MAX_SEEDS {
         let path = dir.join(layer_name(variant, n));
-        let layer = load_layer_share(&path, variant, n, tb.part, split.rank() == 0);
+        let layer = match split.rank() {
+            0 => table::verify(&path, GAME, version(variant)).map(|_| ()),
+            _ => Ok(()),
+        }
+        .and_then(|()| map_layer(&path, variant, n, false));
         let everywhere = split.all_gather(&[layer.is_ok() as u8]);
         match layer {
             Ok(layer) if everywhere.iter().all(|b| b[0] == 1) => tb.layers.push(layer),
@@ -194,49 +207,6 @@ pub fn load_share(dir: &Path, variant: RuleSet, split: &Split) -> (Tablebase, Ve
         }
     }
     (tb, problems)
-}
-
-/// This rank's share (`part`) of the layer file at `path`, which must hold the layer of `seeds`
-/// seeds for `variant`, the whole file checked first when `verify`.
-fn load_layer_share(
-    path: &Path,
-    variant: RuleSet,
-    seeds: u32,
-    part: Part,
-    verify: bool,
-) -> Result<Layer, TableError> {
-    if verify {
-        table::verify(path, GAME, version(variant))?;
-    }
-    let reader = table::PayloadReader::open(path, GAME, version(variant))?;
-    let c = *reader.counts();
-    let per = if variant == RuleSet::Awari { 2 } else { 3 };
-    let len = reachable_len(seeds);
-    if c[0] != variant as u64 || c[1] != seeds as u64 || c[2] != len || c[3] != per {
-        return Err(TableError::Inconsistent {
-            path: path.to_owned(),
-            reason: format!(
-                "it holds variant {} with {} seeds, {} positions of {} bytes, expected \
-                 {variant} with {seeds}, {len} of {per}",
-                c[0], c[1], c[2], c[3]
-            ),
-        });
-    }
-    let share = part.share_of(len) as usize;
-    let block = part.block() as usize;
-    let mut sections = Vec::new();
-    for k in 0..per {
-        let mut bytes = Buffer::zeroed(share);
-        for start in (0..share).step_by(block) {
-            let end = (start + block).min(share);
-            reader.read_at(k * len + part.global(start as u64), &mut bytes[start..end])?;
-        }
-        sections.push(bytes);
-    }
-    Ok(Layer {
-        bounded: c[4],
-        storage: Storage::owned(sections),
-    })
 }
 
 /// Writes the layer of `seeds` seeds of `tb` as [`save_layer`] does, then puts its file, mapped
@@ -264,7 +234,17 @@ pub fn save_and_map_layer(
 /// Maps and verifies the layer file at `path`, which must hold the layer of `seeds` seeds for
 /// `variant`.
 fn load_layer(path: &Path, variant: RuleSet, seeds: u32) -> Result<Layer, TableError> {
-    let file = TableFile::open(path, GAME, version(variant))?;
+    map_layer(path, variant, seeds, true)
+}
+
+/// Maps the layer file at `path`, which must hold the layer of `seeds` seeds for `variant`: its
+/// header and length checked, and when `read` its checksum and values too (else no page of it
+/// is read).
+fn map_layer(path: &Path, variant: RuleSet, seeds: u32, read: bool) -> Result<Layer, TableError> {
+    let file = match read {
+        true => TableFile::open(path, GAME, version(variant))?,
+        false => TableFile::open_unverified(path, GAME, version(variant))?,
+    };
     let c = *file.counts();
     let inconsistent = |reason: String| TableError::Inconsistent {
         path: path.to_owned(),
@@ -289,17 +269,15 @@ fn load_layer(path: &Path, variant: RuleSet, seeds: u32) -> Result<Layer, TableE
     }
     let limit = seeds as i8;
     let values = (per - 1) * len;
-    if file.payload()[..values as usize]
-        .iter()
-        .any(|&b| !(-limit..=limit).contains(&(b as i8)))
+    if read
+        && file.payload()[..values as usize]
+            .iter()
+            .any(|&b| !(-limit..=limit).contains(&(b as i8)))
     {
         return Err(inconsistent(format!("a value outside -{seeds}..{seeds}")));
     }
     let sections = vec![len as usize; per as usize];
-    Ok(Layer {
-        bounded: c[4],
-        storage: Storage::mapped(file, &sections),
-    })
+    Ok(Layer::whole(Storage::mapped(file, &sections), c[4]))
 }
 
 /// Loads the layers of `variant` from `dir`: layer 0, 1, ... while their files are there and
@@ -363,11 +341,20 @@ fn stray_files(dir: &Path) -> Vec<TableError> {
 }
 
 /// Whether `name` is the name of a layer file, of a checkpoint or of parked bytes
-/// ([`PassFiles`]) of either variant.
+/// ([`PassFiles`], a rank's included) of either variant.
 fn is_layer_name(name: &str) -> bool {
+    // A rank's parked bytes: `oware-<variant>-<seeds>.rank<rank>.park`.
+    let of_rank = |stem: &str| {
+        name.strip_prefix(stem)
+            .and_then(|rest| rest.strip_suffix(".park"))
+            .is_some_and(|r| !r.is_empty() && r.bytes().all(|b| b.is_ascii_digit()))
+    };
     (0..=MAX_SEEDS).any(|n| {
         [RuleSet::Abapa, RuleSet::Awari].iter().any(|&v| {
-            layer_name(v, n) == name || pass_name(v, n) == name || park_name(v, n) == name
+            layer_name(v, n) == name
+                || pass_name(v, n) == name
+                || park_name(v, n) == name
+                || of_rank(&format!("oware-{v}-{n:02}.rank"))
         })
     })
 }
@@ -389,6 +376,12 @@ pub fn park_name(variant: RuleSet, seeds: u32) -> String {
     format!("oware-{variant}-{seeds:02}.park")
 }
 
+/// The file name of the bytes parked by rank `rank` of a split build of the layer of `seeds`
+/// seeds ([`PassFiles::of_rank`]).
+pub fn rank_park_name(variant: RuleSet, seeds: u32, rank: usize) -> String {
+    format!("oware-{variant}-{seeds:02}.rank{rank}.park")
+}
+
 /// Checkpoints of the builds of layers in files beside the layer files:
 /// `oware-<variant>-<seeds>.pass`, what the build holds after its last pass kept ([`Pass`]; a
 /// [`crate::retro::file`] table of game [`PASS_GAME`], counts: the variant, the seeds, the
@@ -403,6 +396,8 @@ pub struct PassFiles {
     dir: PathBuf,
     variant: RuleSet,
     min_positions: u64,
+    /// The rank of a split build whose bytes these park ([`PassFiles::of_rank`]).
+    rank: Option<usize>,
     problems: Mutex<Problems>,
 }
 
@@ -428,7 +423,18 @@ impl PassFiles {
             dir: dir.to_owned(),
             variant,
             min_positions,
+            rank: None,
             problems: Mutex::new(Problems::default()),
+        }
+    }
+
+    /// What rank `rank` of a split build parks, in `dir` (which every rank may share): its
+    /// share's best exits in `oware-<variant>-<seeds>.rank<rank>.park` ([`rank_park_name`]). A
+    /// split build keeps no checkpoint ([`Checkpoint::keeps`] says none).
+    pub fn of_rank(dir: &Path, variant: RuleSet, rank: usize) -> PassFiles {
+        PassFiles {
+            rank: Some(rank),
+            ..PassFiles::new(dir, variant, u64::MAX)
         }
     }
 
@@ -439,7 +445,10 @@ impl PassFiles {
 
     /// The path of the bytes parked by the build of the layer of `seeds` seeds.
     pub fn park_path(&self, seeds: u32) -> PathBuf {
-        self.dir.join(park_name(self.variant, seeds))
+        self.dir.join(match self.rank {
+            Some(rank) => rank_park_name(self.variant, seeds, rank),
+            None => park_name(self.variant, seeds),
+        })
     }
 
     /// Removes the checkpoint and the parked bytes of the layer of `seeds` seeds, those that

@@ -105,9 +105,27 @@ pub struct LayerReport {
 struct Layer {
     storage: Storage,
     bounded: u64,
+    /// The positions `storage` holds: the whole layer ([`split::Part::WHOLE`]), or in a split
+    /// build this rank's share of the layer just built, until [`file::save_share`] maps the
+    /// layer's file in its place.
+    part: split::Part,
 }
 
 impl Layer {
+    /// A layer held whole.
+    fn whole(storage: Storage, bounded: u64) -> Layer {
+        Layer {
+            storage,
+            bounded,
+            part: split::Part::WHOLE,
+        }
+    }
+
+    /// Whether the layer is held whole, not as a rank's share.
+    fn is_whole(&self) -> bool {
+        self.part == split::Part::WHOLE
+    }
+
     fn view(&self) -> LayerRef<'_> {
         let last = self.storage.sections() - 1;
         LayerRef {
@@ -124,9 +142,6 @@ impl Layer {
 pub struct Tablebase {
     variant: RuleSet,
     layers: Vec<Layer>,
-    /// The positions of each layer the table holds: the whole layer, or in a split build this
-    /// rank's share ([`Tablebase::build_next_split`]).
-    part: split::Part,
 }
 
 impl Tablebase {
@@ -135,7 +150,6 @@ impl Tablebase {
         Tablebase {
             variant,
             layers: Vec::new(),
-            part: split::Part::WHOLE,
         }
     }
 
@@ -198,29 +212,36 @@ impl Tablebase {
 
     /// Builds the next layer as [`Tablebase::build_next_within`] does, as one rank of a build
     /// split over `split`'s ranks ([`split`]): every rank calls it for the same layer, each with
-    /// its share of the layers below (built so, or [`file::load_share`]), and each ends with its
+    /// the layers below mapped from their files ([`file::load_share`]), and each ends with its
     /// share of the layer, the same bytes as [`Tablebase::build_next_within`]'s at those
-    /// positions ([`file::save_share`] writes the layer's file from the shares). The table then
-    /// holds shares: it answers no probe. The moves pass runs in one sweep, whatever `memory`.
-    /// The report counts the whole layer. What it exchanged: [`split::Split::take_exchanged`].
+    /// positions; [`file::save_share`] writes the layer's file from the shares and maps it in
+    /// their place. Each rank reads only the pages of its share of the layers below (it answers
+    /// the other ranks' lookups into them) and gives them back after the moves pass. Until the
+    /// file is written the table answers no probe of the layer. The moves pass runs in one
+    /// sweep, whatever `memory`. The rank parks its share's best exits in `park`
+    /// ([`Checkpoint::park`], [`file::PassFiles::of_rank`]; nothing else of it is used: a split
+    /// build keeps no checkpoint). The report counts the whole layer. What it exchanged:
+    /// [`split::Split::take_exchanged`].
     ///
     /// # Panics
-    /// If the table already holds [`MAX_SEEDS`] seeds, or layers that are not `split`'s shares.
+    /// If the table already holds [`MAX_SEEDS`] seeds, or a layer not held whole (a share whose
+    /// file [`file::save_share`] has not written).
     pub fn build_next_split(
         &mut self,
         memory: Option<u64>,
         progress: &dyn Progress,
         split: &split::Split,
+        park: &dyn Checkpoint,
     ) -> LayerReport {
         assert!(
-            self.layers.is_empty() || self.part == split.part(),
-            "the layers below are not this rank's shares"
+            self.layers.iter().all(Layer::is_whole),
+            "the layers below are mapped from their files (file::save_share)"
         );
-        self.part = split.part();
-        let mut report = self.build_next_on(memory, progress, Some(split), &NoCheckpoint);
+        let mut report = self.build_next_on(memory, progress, Some(split), park);
         report.bounded = split.all_gather_u64(report.bounded).iter().sum();
         if let Some(layer) = self.layers.last_mut() {
             layer.bounded = report.bounded;
+            layer.part = split.part();
         }
         report
     }
@@ -258,10 +279,8 @@ impl Tablebase {
         } else {
             vec![built.low, built.high, built.dist]
         };
-        self.layers.push(Layer {
-            bounded: built.bounded,
-            storage: Storage::owned(sections),
-        });
+        self.layers
+            .push(Layer::whole(Storage::owned(sections), built.bounded));
         LayerReport {
             seeds: n,
             positions: reachable_len(n),
@@ -306,10 +325,18 @@ impl Tablebase {
             .try_for_each(|layer| layer.storage.check_length())
     }
 
+    /// The layer of `seeds` seeds, unless the table holds only a rank's share of it (or none).
+    fn whole_layer(&self, seeds: u32) -> Option<LayerRef<'_>> {
+        self.layers
+            .get(seeds as usize)
+            .filter(|l| l.is_whole())
+            .map(Layer::view)
+    }
+
     /// The value of the houses `houses` (a word of twelve bytes, the mover's row first).
     fn value_of(&self, houses: u128) -> Option<Value> {
         let n = index::seeds(houses);
-        let layer = self.layers.get(n as usize)?.view();
+        let layer = self.whole_layer(n)?;
         let Some(i) = reachable::rank(houses) else {
             return self.value_by_moves(houses, n);
         };
@@ -388,7 +415,7 @@ impl Tablebase {
     /// [`Tablebase::distance`] of the houses `houses` (the mover's row first).
     fn distance_of(&self, houses: u128) -> Option<u32> {
         let n = index::seeds(houses);
-        let layer = self.layers.get(n as usize)?.view();
+        let layer = self.whole_layer(n)?;
         let Some(i) = reachable::rank(houses) else {
             return self.distance_by_moves(houses);
         };

@@ -1,13 +1,13 @@
 //! The passes of a layer's build on one rank of a split build ([`super::split`]), owner
 //! computes: the rank holds its share of the layer (its state words, [`LayerBuild::part`]) and
-//! of the layers below, and what it needs of other ranks' positions goes to their owners in
-//! batches, one all-to-all a round.
+//! reads only its share of the layers below (mapped from their files), and what it needs of
+//! other ranks' positions goes to their owners in batches, one all-to-all a round.
 //!
 //! - **The moves pass**, in rounds of [`ROUND`] positions of each rank's share: each rank plays
-//!   its positions' moves, sends each capture's child (its layer and its place in its owner's
-//!   share, 8 bytes) to the child's owner, answers the requests it gets from its own share of
-//!   the layers below (the bounds and the distance, 2 bytes under awari, 3 under abapa), and
-//!   finishes its positions' state words with the answers.
+//!   its positions' moves, sends each capture's child (its layer and its index there, 8 bytes)
+//!   to the child's owner, answers the requests it gets from its own share of the layers below
+//!   (the bounds and the distance, 2 bytes under awari, 3 under abapa), and finishes its
+//!   positions' state words with the answers.
 //! - **The thresholds and the cycle pass**: each rank finds the seeds in its own share and grows
 //!   the sets from them depth-first, as the plain build does, but a predecessor that another
 //!   rank owns is sent to it (its place in the owner's share and a flag, 8 bytes) instead of
@@ -42,7 +42,7 @@ const SEED_GROUP: u64 = 16;
 /// Predecessors taken per task when a round's are applied.
 const TASK: usize = 1 << 12;
 
-/// Bits of a lookup that give the child's place in its owner's share (below them: its layer).
+/// Bits of a lookup that give the child's index in its layer (above them: the layer).
 const PLACE_BITS: u32 = 40;
 
 /// What each rank sends each other rank in a round: words, one list per rank.
@@ -76,8 +76,8 @@ pub(super) fn concat<'a>(
 }
 
 /// The moves pass of `build` on one rank: every position of its share played, its captures
-/// looked up in the layers below by their owners (`lower`: this rank's shares of them), its
-/// state word written.
+/// looked up in the layers below by their owners (`lower`: the layers, of which this rank
+/// reads only its share), its state word written.
 pub(super) fn moves_pass(
     build: &LayerBuild<'_>,
     lower: &[LayerRef<'_>],
@@ -106,7 +106,7 @@ pub(super) fn moves_pass(
                         next(&mut h);
                         for &(captured, i) in &m.captures[..m.count] {
                             let layer = (n - captured as u32) as u64;
-                            out[part.owner(i)].push(layer << PLACE_BITS | part.local(i));
+                            out[part.owner(i)].push(layer << PLACE_BITS | i);
                         }
                         m
                     })

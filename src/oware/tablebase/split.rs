@@ -2,11 +2,12 @@
 //! exchange bytes through a [`Transport`]. The layer's ranks (its index range) are cut into
 //! blocks of [`BLOCK`] positions, dealt round-robin: block `b` belongs to rank `b % K`.
 //!
-//! Each rank owns its blocks of every layer and holds only those (its **share**, the blocks one
-//! after the other), of the layer being built and of the layers below: the memory divides by
-//! `K`. What a pass needs of another
-//! rank's positions goes to their owner in batches, one all-to-all a round: the moves pass's
-//! lookups of captures into the layers below, and the predecessors that un-sowing finds.
+//! Each rank owns its blocks of every layer and holds only those of the layer being built (its
+//! **share**, the blocks one after the other); the layers below are mapped from their files,
+//! and a rank reads only the pages of its own blocks of them: the memory divides by `K`. What a
+//! pass needs of another rank's positions goes to their owner in batches, one all-to-all a
+//! round: the moves pass's lookups of captures into the layers below, and the predecessors that
+//! un-sowing finds.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
