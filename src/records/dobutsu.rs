@@ -3,8 +3,8 @@
 
 use crate::dobutsu::{Move, Position, Rules};
 use crate::game::{CycleRule, Game, GameEnd, GameState, Notation};
-use crate::records::game::result_so_far;
 use crate::records::game::RuleSettings;
+use crate::records::game::{export_end, PlayersEnd};
 use crate::records::game::{GameRecord, Recorded};
 use crate::records::pgn::{self, PgnGame};
 use crate::records::{tag, Checked, ImportError, ImportedRecord, ParseError};
@@ -74,12 +74,18 @@ impl Recorded for Position {
             .collect())
     }
 
-    fn export_record(game: &GameState<Position>, players: [&str; 2], event: &str) -> String {
+    fn export_record(
+        game: &GameState<Position>,
+        players: [&str; 2],
+        event: &str,
+        ended: Option<&PlayersEnd>,
+    ) -> String {
+        let (result, termination) = export_end(game, ended);
         let mut record = PgnGame::default();
         record.set_tag("Event", event);
         record.set_tag("White", players[0]);
         record.set_tag("Black", players[1]);
-        record.set_tag("Result", result_so_far(game));
+        record.set_tag("Result", &result);
         record.set_tag("Variant", "dobutsu");
         record.set_tag("SetUp", "1");
         record.set_tag(
@@ -88,11 +94,8 @@ impl Recorded for Position {
                 .write_position_with_counters(game.start_counters()),
         );
         record.set_tag("Repetitions", game.rules().cycle.repetitions.to_string());
-        if let Some(end) = game.end() {
-            record.set_tag(
-                "Termination",
-                format!("rules: {}", Position::end_reason(&end)),
-            );
+        if let Some(termination) = termination {
+            record.set_tag("Termination", termination);
         }
         record.moves = game.moves().iter().map(|m| m.to_string()).collect();
         record.comments = vec![None; record.moves.len()];

@@ -59,8 +59,14 @@ pub trait Recorded: Notation {
     ) -> String;
 
     /// The record of a game so far (`*` as the result while it goes on), with `players` (the
-    /// first player's first) and `event`, as the web board exports it.
-    fn export_record(game: &GameState<Self>, players: [&str; 2], event: &str) -> String;
+    /// first player's first) and `event`, as the web board exports it; `ended` is how the
+    /// players ended a game the rules had not (its result and `Termination` tag).
+    fn export_record(
+        game: &GameState<Self>,
+        players: [&str; 2],
+        event: &str,
+        ended: Option<&PlayersEnd>,
+    ) -> String;
 
     /// Reads the records of a record file in the game's format and replays each under `rules`
     /// (a record's own rules tags take precedence), for `--replay`.
@@ -78,10 +84,61 @@ pub trait Recorded: Notation {
     fn import_records(text: &str) -> Result<Vec<ImportedRecord>, ImportError>;
 }
 
-/// The result tag of a game so far: its result when over ([`Recorded::result_text`]), else `*`.
-pub(super) fn result_so_far<G: Recorded>(game: &GameState<G>) -> String {
-    game.end()
-        .map_or_else(|| "*".to_string(), |end| G::result_text(&end))
+/// How the players ended a game before the rules did (a resignation, a loss on time, a draw
+/// agreed), for its record: the result, and the `Termination` tag that says how. A decisive
+/// one is written as a forfeit, as the match runner writes a game an engine lost by a fault, so
+/// that the record replays.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayersEnd {
+    /// The winner's index (0: the first player), `None` for a draw.
+    pub winner: Option<usize>,
+    /// How, in words: `resigned`, `on time`, `by agreement`.
+    pub how: String,
+}
+
+impl PlayersEnd {
+    /// The result tag's value: `1-0`, `0-1`, `1/2-1/2`.
+    pub fn result(&self) -> &'static str {
+        match self.winner {
+            Some(0) => "1-0",
+            Some(_) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+
+    /// The `Termination` tag's value, with the players' side names (`South`, `North`):
+    /// `forfeit: North resigned`, `forfeit: North lost on time`, `agreed: draw by agreement`.
+    pub fn termination(&self, sides: [&str; 2]) -> String {
+        match self.winner {
+            Some(w) => {
+                let loser = sides[1 - w.min(1)];
+                match self.how.as_str() {
+                    "on time" => format!("forfeit: {loser} lost on time"),
+                    how => format!("forfeit: {loser} {how}"),
+                }
+            }
+            None => format!("agreed: draw {}", self.how),
+        }
+    }
+}
+
+/// The `Result` and `Termination` tags of a record exported from the web board: the rules'
+/// end, or the players', or none yet (`*`).
+pub(super) fn export_end<G: Recorded>(
+    game: &GameState<G>,
+    ended: Option<&PlayersEnd>,
+) -> (String, Option<String>) {
+    match (game.end(), ended) {
+        (Some(end), _) => (
+            G::result_text(&end),
+            Some(format!("rules: {}", G::end_reason(&end))),
+        ),
+        (None, Some(players)) => (
+            players.result().to_string(),
+            Some(players.termination(G::PLAYER_NAMES)),
+        ),
+        (None, None) => ("*".to_string(), None),
+    }
 }
 
 /// A game record as the web board imports it.

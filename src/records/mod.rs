@@ -16,8 +16,8 @@ mod oware;
 pub mod pgn;
 
 pub use game::{
-    Fault, FinishedGame, GameRecord, ImportedRecord, MoveNote, Opening, Recorded, RuleSettings,
-    SearchInfo, Termination,
+    Fault, FinishedGame, GameRecord, ImportedRecord, MoveNote, Opening, PlayersEnd, Recorded,
+    RuleSettings, SearchInfo, Termination,
 };
 
 use std::fmt;

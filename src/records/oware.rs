@@ -3,8 +3,8 @@
 
 use crate::game::{CycleRule, GameEnd, GameState};
 use crate::oware::{Board, Move, RuleSet, Rules};
-use crate::records::game::result_so_far;
 use crate::records::game::RuleSettings;
+use crate::records::game::{export_end, PlayersEnd};
 use crate::records::game::{GameRecord, Recorded};
 use crate::records::ogn::{self, OgnGame};
 use crate::records::{Checked, ImportError, ImportedRecord, ParseError};
@@ -73,7 +73,13 @@ impl Recorded for Board {
             .collect())
     }
 
-    fn export_record(game: &GameState<Board>, players: [&str; 2], event: &str) -> String {
+    fn export_record(
+        game: &GameState<Board>,
+        players: [&str; 2],
+        event: &str,
+        ended: Option<&PlayersEnd>,
+    ) -> String {
+        let (result, termination) = export_end(game, ended);
         let mut record = OgnGame::default();
         let variant = game.start().variant();
         record.set_tag(
@@ -86,15 +92,15 @@ impl Recorded for Board {
         record.set_tag("Event", event);
         record.set_tag("South", players[0]);
         record.set_tag("North", players[1]);
-        record.set_tag("Result", result_so_far(game));
+        record.set_tag("Result", &result);
         if *game.start() != Board::start(variant) {
             record.set_tag("FEN", game.start().to_string());
         }
         let cycle = game.rules().cycle;
         record.set_tag("Repetitions", cycle.repetitions.to_string());
         record.set_tag("NoCaptureLimit", cycle.no_progress_limit.to_string());
-        if let Some(end) = game.end() {
-            record.set_tag("Termination", format!("rules: {}", Board::end_reason(&end)));
+        if let Some(termination) = termination {
+            record.set_tag("Termination", termination);
         }
         for &mv in game.moves() {
             record.push_move(mv, None);

@@ -367,11 +367,14 @@ fn probe_and_review_give_the_tables_values() {
         ply["cost"],
         format!("lost {} seeds of margin", best.1 - worst.1)
     );
+    // The seeds lost as a number, for the page's summary.
+    assert_eq!(ply["seeds_lost"], best.1 - worst.1);
     let (_, review) = server.json(&format!(
         "api/review?variant=awari&position={diagram}&moves={}",
         best.0
     ));
     assert_eq!(review["moves"][0]["cost"], Value::Null);
+    assert_eq!(review["moves"][0]["seeds_lost"], Value::Null);
     // Without tables, a Dobutsu position knows only its forced ends.
     let (_, probe) = server.json("api/probe?variant=dobutsu&moves=b2b3");
     assert_eq!(probe["value"], Value::Null);
@@ -848,4 +851,118 @@ fn a_captured_lion_is_in_its_captors_hand() {
         seen[usize::from(captured)] = true;
     }
     assert_eq!(seen, [true, true], "games ending by a Try and by a capture");
+}
+
+/// An Oware end where each side takes the seeds of its own row: the result counts them, and the
+/// end gives the board after that counting (houses empty, the stores the result's), so that the
+/// page shows what the result says. South sows F into North's a (4 seeds, no capture); North
+/// then cannot feed South's empty row: South keeps 20, North 18 + 10 = 28.
+#[test]
+fn an_end_by_own_rows_gives_the_counted_board() {
+    let server = WebServer::start(&[]);
+    let (status, state) =
+        server.json("api/state?variant=abapa&position=0-0-0-0-0-1-3-2-2-2-0-0-20-18-S&moves=F");
+    assert_eq!(status, 200, "{state}");
+    let end = &state["end"];
+    assert_eq!(end["result"], "20-28", "{state}");
+    assert_eq!(end["winner"], "North");
+    // The board as played: North's seeds still in its row, the stores as they were.
+    assert_eq!(state["board"]["stores"]["North"], 18);
+    assert_eq!(state["board"]["houses"]["a"], 4);
+    let counted = &end["counted"];
+    assert_eq!(counted["stores"]["South"], 20, "{end}");
+    assert_eq!(counted["stores"]["North"], 28, "{end}");
+    let houses = counted["houses"].as_object().unwrap();
+    assert_eq!(houses.len(), 12);
+    assert!(houses.values().all(|n| n == 0), "{counted}");
+    // An end by captures past half the seeds leaves the board as it is: nothing to count.
+    let (_, won) = server.json("api/state?variant=abapa&position=0-0-0-0-0-1-0-0-0-0-0-0-22-25-S");
+    assert_eq!(won["end"]["result"], "22-25", "{won}");
+    assert_eq!(won["end"]["counted"], Value::Null, "{won}");
+    // Dobutsu's ends have no counting.
+    let (_, lion) = server.json("api/state?variant=dobutsu&moves=b2b3+a4a3+b3b4%2B");
+    assert!(!lion["end"].is_null(), "{lion}");
+    assert_eq!(lion["end"]["counted"], Value::Null, "{lion}");
+}
+
+/// Level 6 is labelled by what it plays by now: Dobutsu without its solution plays by search
+/// (not "perfect"), Oware by search with its endgame tables; a build running is said.
+#[test]
+fn info_says_what_level_6_plays_by() {
+    let server = WebServer::start(&[]);
+    let (_, info) = server.json("api/info");
+    let level6 = |info: &Value, name: &str| -> String {
+        info["variants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v["name"] == name)
+            .unwrap()["level6"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(level6(&info, "dobutsu"), "search");
+    assert_eq!(level6(&info, "abapa"), "search with endgame tables");
+    drop(server);
+    // A data directory without the solution: its build starts at the first look, and is said.
+    let data = crate::common::fresh_dir("serve_level6_building");
+    let server = WebServer::start_with_data(
+        &["--option", "TablebaseBuildSeeds=0"],
+        data.to_str().unwrap(),
+    );
+    let (_, info) = server.json("api/info");
+    assert_eq!(
+        level6(&info, "dobutsu"),
+        "search; solution building",
+        "{info}"
+    );
+    drop(server);
+    std::fs::remove_dir_all(&data).unwrap();
+}
+
+/// A record of a game the players ended (a resignation, a loss on time, a draw agreed) says so:
+/// its result and `Termination`; it reads back; a winner or a way that is not one is refused.
+#[test]
+fn records_of_games_the_players_ended() {
+    let server = WebServer::start(&[]);
+    let (status, record) =
+        server.get("api/record?variant=abapa&moves=C+f&winner=North&how=resigned");
+    assert_eq!(status, 200, "{record}");
+    assert!(record.contains("[Result \"0-1\"]"), "{record}");
+    assert!(
+        record.contains("[Termination \"forfeit: South resigned\"]"),
+        "{record}"
+    );
+    let (status, back) = server.post("api/import?variant=abapa", &record);
+    assert_eq!(status, 200, "{back}");
+    assert_eq!(back["records"][0]["moves"], serde_json::json!(["C", "f"]));
+    assert_eq!(back["records"][0]["tags"]["Result"], "0-1");
+    let (_, record) = server.get("api/record?variant=dobutsu&moves=b2b3&winner=Gote&how=on+time");
+    assert!(record.contains("[Result \"0-1\"]"), "{record}");
+    assert!(
+        record.contains("[Termination \"forfeit: Sente lost on time\"]"),
+        "{record}"
+    );
+    let (_, record) =
+        server.get("api/record?variant=dobutsu&moves=b2b3&winner=none&how=by+agreement");
+    assert!(record.contains("[Result \"1/2-1/2\"]"), "{record}");
+    assert!(
+        record.contains("[Termination \"agreed: draw by agreement\"]"),
+        "{record}"
+    );
+    // A game the rules ended keeps the rules' result.
+    let (_, record) = server.get(
+        "api/record?variant=abapa&position=0-0-0-0-0-1-3-2-2-2-0-0-20-18-S&moves=F&winner=South&how=resigned",
+    );
+    assert!(record.contains("[Result \"20-28\"]"), "{record}");
+    for bad in [
+        "winner=West&how=resigned",
+        "winner=North&how=fainted",
+        "winner=none&how=resigned",
+        "winner=North",
+    ] {
+        let (status, body) = server.get(&format!("api/record?variant=abapa&moves=C&{bad}"));
+        assert_eq!(status, 400, "{bad}: {body}");
+    }
 }

@@ -15,6 +15,7 @@ use perfectplay::engine::{Note, SearchChoices, SearchSetup, TableSlot};
 use perfectplay::game::{
     find_option, GameState, Oracle, Outcome, Player, Settings, TableSettings, Tables,
 };
+use perfectplay::records::PlayersEnd;
 use perfectplay::search::{
     seed_hash, Clock, Control, Iteration, Level, Limits, Score, SearchHandler, SearchResult,
     Searcher,
@@ -23,7 +24,7 @@ use perfectplay::variant::Variant;
 
 use perfectplay::variant::{VariantGame, VisitGame};
 
-use super::board::board_reply;
+use super::board::{board_reply, counted_board};
 use super::reply::{
     BestReply, EndReply, ImportReply, ImportedGame, LegalMove, LineReply, MoveValue, ProbeReply,
     ReviewReply, ReviewedMove, ScoreReply, StateReply, ValueReply,
@@ -67,6 +68,10 @@ pub struct Query {
     pub second: Option<String>,
     /// A record's event.
     pub event: Option<String>,
+    /// A record's game ended by the players: the winner's name, or `none` for a draw.
+    pub winner: Option<String>,
+    /// How the players ended it: `resigned`, `on time`, `by agreement`.
+    pub how: Option<String>,
 }
 
 /// An error reply: the HTTP status and the message of its JSON body (`{"error": ...}`).
@@ -557,6 +562,7 @@ fn end_reply<G: VariantGame>(game: &GameState<G>) -> Option<EndReply> {
         result: G::result_text(&end),
         winner: end.winner.map(player_name::<G>),
         reason: G::end_reason(&end),
+        counted: counted_board(&end),
     })
 }
 
@@ -625,7 +631,13 @@ fn cost(before: Option<Known>, after: Option<Known>) -> Option<String> {
             return Some(format!("threw away {lost} ({now})"));
         }
     }
-    match (before, after) {
+    seeds_lost(Some(before), Some(after)).map(|n| format!("lost {n} seeds of margin"))
+}
+
+/// The seeds of final margin a move lost, from the exact margins before and after it (mover's
+/// view); `None` when it lost none or a margin is not known.
+fn seeds_lost(before: Option<Known>, after: Option<Known>) -> Option<i32> {
+    match (before?, after?) {
         (
             Known::Result {
                 margin: Some(b), ..
@@ -633,7 +645,7 @@ fn cost(before: Option<Known>, after: Option<Known>) -> Option<String> {
             Known::Result {
                 margin: Some(a), ..
             },
-        ) if a < b => Some(format!("lost {} seeds of margin", b - a)),
+        ) if a < b => Some(b - a),
         _ => None,
     }
 }
@@ -661,6 +673,7 @@ pub fn review<G: VariantGame>(slot: &GameSlot<G>, game: &GameState<G>) -> Review
             before: value_reply(before),
             after: value_reply(after),
             cost: cost(before, after),
+            seeds_lost: seeds_lost(before, after),
         });
         // The moves were checked by game_of.
         let _ = replay.play(mv);
@@ -671,17 +684,51 @@ pub fn review<G: VariantGame>(slot: &GameSlot<G>, game: &GameState<G>) -> Review
     }
 }
 
-/// `GET /api/record`: the game as a record of the game's format (OGN, PGN).
-pub fn record<G: VariantGame>(game: &GameState<G>, query: &Query) -> String {
+/// `GET /api/record`: the game as a record of the game's format (OGN, PGN), with the players'
+/// end (`winner`, `how`) where the rules have not ended it.
+///
+/// # Errors
+/// A `winner` that is no player (nor `none`), a `how` that is not a way players end a game, or
+/// one given without the other.
+pub fn record<G: VariantGame>(game: &GameState<G>, query: &Query) -> Result<String, ApiError> {
     let names = [
         query.first.as_deref().unwrap_or("?"),
         query.second.as_deref().unwrap_or("?"),
     ];
-    G::export_record(
+    let ended = match (query.winner.as_deref(), query.how.as_deref()) {
+        (None, None) => None,
+        (Some(winner), Some(how)) => {
+            let winner =
+                match winner {
+                    "none" => None,
+                    name => Some(G::PLAYER_NAMES.iter().position(|&p| p == name).ok_or_else(
+                        || ApiError::bad(format!("winner: '{name}' is no player of the game")),
+                    )?),
+                };
+            let ways: &[&str] = if winner.is_some() {
+                &["resigned", "on time"]
+            } else {
+                &["by agreement"]
+            };
+            if !ways.contains(&how) {
+                return Err(ApiError::bad(format!(
+                    "how: '{how}' is not one of {}",
+                    ways.join(", ")
+                )));
+            }
+            Some(PlayersEnd {
+                winner,
+                how: how.to_string(),
+            })
+        }
+        _ => return Err(ApiError::bad("winner and how go together")),
+    };
+    Ok(G::export_record(
         game,
         names,
         query.event.as_deref().unwrap_or("perfectplay board"),
-    )
+        ended.as_ref(),
+    ))
 }
 
 /// The most games one import reads.

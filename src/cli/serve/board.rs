@@ -3,9 +3,10 @@
 use std::collections::BTreeMap;
 
 use perfectplay::dobutsu::{self, Kind, Square};
+use perfectplay::game::GameEnd;
 use perfectplay::oware::{self, Side};
 use perfectplay::records::Recorded;
-use perfectplay::variant::{GamePosition, Variant};
+use perfectplay::variant::{GamePosition, Variant, VariantGame};
 
 use super::reply::{BoardReply, PieceReply};
 
@@ -15,6 +16,34 @@ pub fn board_reply(position: GamePosition<'_>) -> BoardReply {
         GamePosition::Oware(board) => oware_board(board),
         GamePosition::Dobutsu(position) => dobutsu_board(position),
     }
+}
+
+/// The board after the final counting of a game that ended with seeds given to the stores
+/// (Oware's own rows, or the seeds split evenly): every house empty, the stores the result's;
+/// `None` where the stores already hold the result (a capture past half the seeds, Dobutsu).
+pub fn counted_board<G: VariantGame>(end: &GameEnd<G>) -> Option<Box<BoardReply>> {
+    let GamePosition::Oware(board) = end.position.as_position() else {
+        return None;
+    };
+    // Oware's end counts by the reason and the board alone, whoever won.
+    let oware_end = GameEnd {
+        reason: end.reason,
+        winner: None,
+        position: *board,
+        ply: end.ply,
+    };
+    let stores = oware_end.stores();
+    if stores == [board.store(Side::South), board.store(Side::North)] {
+        return None;
+    }
+    Some(Box::new(BoardReply::Oware {
+        houses: "ABCDEFabcdef"
+            .chars()
+            .map(|name| (name.to_string(), 0))
+            .collect(),
+        stores: BTreeMap::from([("South", stores[0]), ("North", stores[1])]),
+        variant: Variant::of_oware(board.variant()).name(),
+    }))
 }
 
 /// An Oware board: seeds by house (`A`-`F` South's, `a`-`f` North's), the stores, the variant.

@@ -41,6 +41,9 @@ pub struct VariantInfo {
     pub tables: bool,
     /// What was loaded, or that the tables are being built, or why there are none.
     pub note: Option<String>,
+    /// What level 6 (full strength) plays by now, in a few words for its label: `perfect (the
+    /// solution)`, `search with endgame tables`, `search; solution building`, `search`.
+    pub level6: String,
 }
 
 /// `GET /api/state`: a game and its position.
@@ -79,7 +82,7 @@ pub struct LegalMove {
 }
 
 /// How a game ended.
-#[derive(Serialize, Debug, Clone)]
+#[derive(Serialize, Debug)]
 pub struct EndReply {
     /// The result as a record writes it (`1-0`, `25-23`, ...).
     pub result: String,
@@ -87,6 +90,10 @@ pub struct EndReply {
     pub winner: Option<&'static str>,
     /// Why it ended, in words.
     pub reason: String,
+    /// The board after the final counting where the end moves seeds to the stores (Oware: each
+    /// side takes its own row, or the seeds left are split evenly), so that the stores show the
+    /// result; `null` where the board as played is the final one.
+    pub counted: Option<Box<BoardReply>>,
 }
 
 /// A board as the page draws it: Oware's houses and stores, or Dobutsu's squares and hands.
@@ -188,6 +195,9 @@ pub struct ReviewedMove {
     pub after: Option<ValueReply>,
     /// What it cost in words, `null` where it kept the value or the values are unknown.
     pub cost: Option<String>,
+    /// The seeds of final margin it lost (Oware, exact values on both sides), `null` where
+    /// none were lost or the values are unknown.
+    pub seeds_lost: Option<i32>,
 }
 
 /// `POST /api/import`: the records read.

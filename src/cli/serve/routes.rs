@@ -21,6 +21,8 @@ use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde::Serialize;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
+use perfectplay::engine::Note;
+
 use super::api::{self, ApiError, Games, Query, SearchEvent};
 use super::pool::{Job, SearchPool};
 use super::reply::{
@@ -221,6 +223,7 @@ fn info_reply(shared: &Shared) -> InfoReply {
                 game: G::NAME,
                 players: G::PLAYER_NAMES,
                 tables: tables.is_some(),
+                level6: level6_words(G::NAME, tables.is_some(), note.as_ref()),
                 note: note.as_ref().map(api::note_text),
             }
         }
@@ -234,6 +237,24 @@ fn info_reply(shared: &Shared) -> InfoReply {
         searches: shared.pool.running(),
         queued: shared.pool.queued(),
         search_threads: shared.pool.threads(),
+    }
+}
+
+/// What level 6 plays by now: Dobutsu's solution is perfect play, Oware's tables cover its
+/// endgames only; a build running is said, so the label changes when the tables land.
+fn level6_words(game: &str, loaded: bool, note: Option<&Note>) -> String {
+    let building = note.is_some_and(Note::is_building);
+    let what = if game == "dobutsu" {
+        "solution"
+    } else {
+        "endgame tables"
+    };
+    match (game, loaded, building) {
+        ("dobutsu", true, _) => "perfect (the solution)".to_string(),
+        (_, true, false) => format!("search with {what}"),
+        (_, true, true) => format!("search with {what}; larger tables building"),
+        (_, false, true) => format!("search; {what} building"),
+        (_, false, false) => "search".to_string(),
     }
 }
 
@@ -283,7 +304,7 @@ impl VisitGame for AskGame<'_> {
             Ask::State => Answer::State(api::state(&game)),
             Ask::Probe => Answer::Probe(api::probe(&slot, &game)),
             Ask::Review => Answer::Review(api::review(&slot, &game)),
-            Ask::Record => Answer::Text(api::record(&game, self.query)),
+            Ask::Record => Answer::Text(api::record(&game, self.query)?),
         })
     }
 }

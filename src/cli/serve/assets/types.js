@@ -16,6 +16,7 @@
  * @property {[string, string]} players
  * @property {boolean} tables
  * @property {string | null} note
+ * @property {string} level6  what level 6 plays by now, for its label
  */
 
 /**
@@ -54,8 +55,9 @@
  */
 
 /**
- * How a game ended (EndReply).
- * @typedef {{ result: string, winner: string | null, reason: string }} EndReply
+ * How a game ended (EndReply): `counted` is the board after the final counting where the end
+ * gives the seeds left to the stores (Oware), else null.
+ * @typedef {{ result: string, winner: string | null, reason: string, counted: (OwareBoard & DobutsuBoard) | null }} EndReply
  */
 
 /**
@@ -107,6 +109,7 @@
  * @property {ValueReply | null} before
  * @property {ValueReply | null} after
  * @property {string | null} cost
+ * @property {number | null} seeds_lost  the seeds of margin lost (Oware, exact values)
  */
 
 /**
