@@ -34,6 +34,18 @@ impl Browser {
     /// Starts ChromeDriver (`CHROMEDRIVER`, default /usr/bin/chromedriver) and a headless
     /// Chromium (`CHROME_BIN`, default /usr/bin/chromium) of `width` x `height` pixels.
     fn start(width: u32, height: u32) -> Browser {
+        Browser::launch(width, height, None)
+    }
+
+    /// A headless Chromium whose page is exactly `width` x `height` CSS pixels (ChromeDriver's
+    /// device emulation), with a touch screen when `touch` (a phone: taps and touch drags).
+    fn emulated(width: u32, height: u32, touch: bool) -> Browser {
+        let metrics = json!({"deviceMetrics": {"width": width, "height": height,
+            "pixelRatio": 1.0, "touch": touch, "mobile": touch}});
+        Browser::launch(width, height, Some(metrics))
+    }
+
+    fn launch(width: u32, height: u32, emulation: Option<Value>) -> Browser {
         let port = free_port();
         let driver_bin =
             std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
@@ -61,11 +73,14 @@ impl Browser {
             session: String::new(),
             agent,
         };
+        let mut options = json!({"binary": chrome, "args": [
+            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+            format!("--window-size={width},{height}")]});
+        if let Some(emulation) = emulation {
+            options["mobileEmulation"] = emulation;
+        }
         let caps = json!({"capabilities": {"alwaysMatch": {
-            "browserName": "chrome",
-            "goog:chromeOptions": {"binary": chrome, "args": [
-                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                format!("--window-size={width},{height}")]}}}});
+            "browserName": "chrome", "goog:chromeOptions": options}}});
         let value = browser.call("POST", "/session", Some(caps));
         browser.session = value["sessionId"].as_str().expect("a session").to_string();
         browser
@@ -165,6 +180,41 @@ impl Browser {
         );
     }
 
+    /// Drags the element `from` selects onto the one `to` selects with a finger (touch
+    /// pointer actions: down, moved in steps, up).
+    fn touch_drag(&self, from: &str, to: &str) {
+        let origin =
+            |css: &str| json!({ "element-6066-11e4-a52e-4f735466cecf": self.element(css) });
+        self.cmd(
+            "POST",
+            "/actions",
+            Some(json!({"actions": [{"type": "pointer", "id": "finger",
+                "parameters": {"pointerType": "touch"},
+                "actions": [
+                    {"type": "pointerMove", "duration": 0, "origin": origin(from), "x": 0, "y": 0},
+                    {"type": "pointerDown", "button": 0},
+                    {"type": "pointerMove", "duration": 300, "origin": origin(to), "x": 0, "y": 0},
+                    {"type": "pointerUp", "button": 0}]}]})),
+        );
+        self.cmd("DELETE", "/actions", None);
+    }
+
+    /// Taps the element `css` selects with a finger.
+    fn tap(&self, css: &str) {
+        let origin = json!({ "element-6066-11e4-a52e-4f735466cecf": self.element(css) });
+        self.cmd(
+            "POST",
+            "/actions",
+            Some(json!({"actions": [{"type": "pointer", "id": "finger",
+                "parameters": {"pointerType": "touch"},
+                "actions": [
+                    {"type": "pointerMove", "duration": 0, "origin": origin, "x": 0, "y": 0},
+                    {"type": "pointerDown", "button": 0},
+                    {"type": "pointerUp", "button": 0}]}]})),
+        );
+        self.cmd("DELETE", "/actions", None);
+    }
+
     /// Sends `keys` to the element `css` selects (focusing it, as WebDriver's element send keys
     /// does).
     fn send_keys(&self, css: &str, keys: &str) {
@@ -220,6 +270,16 @@ impl Browser {
             }
             std::thread::sleep(Duration::from_millis(100));
         }
+    }
+
+    /// The numbers `script` returns (an array of them).
+    fn numbers(&self, script: &str) -> Vec<f64> {
+        let v = self.js(script);
+        v.as_array()
+            .unwrap_or_else(|| panic!("{script}: {v}"))
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect()
     }
 
     fn texts(&self, css: &str) -> Vec<String> {
@@ -405,7 +465,10 @@ fn study_shows_lines_updating_and_a_record_steps_through_with_values() {
     // The values pane lists every legal move; the one that loses the Lion at once says so.
     let rows = browser.texts("#values tbody tr");
     assert_eq!(rows.len(), 5, "{rows:?}");
-    assert!(rows.iter().any(|r| r == "a4a3loss in 2 plies"), "{rows:?}");
+    assert!(
+        rows.iter().any(|r| r == "a4a3+#1Sente wins in 2 plies"),
+        "{rows:?}"
+    );
     browser.screenshot("dobutsu-study.png");
 
     // An Oware record, from the runner's format, imported and stepped through.
@@ -445,7 +508,7 @@ fn study_shows_lines_updating_and_a_record_steps_through_with_values() {
     // come).
     browser.wait_for(
         "the start's values",
-        "return document.querySelector('#values tbody tr')?.textContent == 'Ewin by 6 seeds'",
+        "return document.querySelector('#values tbody tr')?.textContent == 'E+6South wins by 6 seeds'",
     );
     let rows = browser.texts("#values tbody tr");
     assert_eq!(rows.len(), 3, "{rows:?}");
@@ -465,7 +528,7 @@ fn study_shows_lines_updating_and_a_record_steps_through_with_values() {
 #[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
 fn the_page_fits_a_phone() {
     let server = WebServer::start(&[]);
-    let browser = Browser::start(390, 844);
+    let browser = Browser::emulated(390, 844, true);
     browser.go(&format!(
         "{}?variant=dobutsu&mode=play&theme=dark",
         server.url
@@ -1521,5 +1584,449 @@ fn the_keyboard_keeps_its_place_and_a_drop_mark_names_its_piece() {
     assert_eq!(
         browser.js("const l = document.querySelector('#board .drop-label'); return [l.textContent, l.dataset.drop]"),
         json!(["Chick", "C"])
+    );
+}
+
+/// Samples the status line every 5 ms into `window.statuses` (each change once).
+const SAMPLE_STATUS: &str = "window.statuses = []; setInterval(() => { \
+    const t = document.getElementById('status').textContent; \
+    if (window.statuses[window.statuses.length - 1] !== t) window.statuses.push(t); }, 5); \
+    return true";
+
+/// Every answer of /api/state comes `ms` late (a slow server or network).
+fn slow_state(browser: &Browser, ms: u32) {
+    browser.js(&format!(
+        "const real = window.fetch; window.fetch = (url, init) => String(url).includes('/api/state') \
+         ? new Promise((r) => setTimeout(r, {ms})).then(() => real(url, init)) : real(url, init); \
+         return true"
+    ));
+}
+
+/// The player's own sowing says so from the click on (never "your move" while the server
+/// answers and the seeds are sown); an Oware end where each side takes its own row shows that
+/// counting: the houses empty, the stores the result's (20-28), as the status says.
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn own_sowing_is_said_and_an_end_shows_the_final_counting() {
+    let server = WebServer::start(&[]);
+    let browser = Browser::start(1280, 860);
+    browser.go(&format!(
+        "{}?variant=abapa&mode=play&theme=light&position=0-0-0-0-0-1-3-2-2-2-0-0-20-18-S",
+        server.url
+    ));
+    browser.wait_for(
+        "South's one legal house",
+        "return document.querySelectorAll('[data-square].legal').length == 1",
+    );
+    slow_state(&browser, 600);
+    browser.js(SAMPLE_STATUS);
+    browser.click(r#"[data-square="F"]"#);
+    browser.wait_for(
+        "the game's end",
+        "return document.getElementById('status').textContent.startsWith('Game over')",
+    );
+    let statuses = browser.js("return window.statuses");
+    let statuses: Vec<&str> = statuses
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    assert_eq!(statuses[0], "South to move: your move.", "{statuses:?}");
+    assert_eq!(statuses[1], "South sows F…", "{statuses:?}");
+    assert!(
+        statuses[1..].iter().all(|s| !s.contains("your move")),
+        "{statuses:?}"
+    );
+    assert_eq!(
+        *statuses.last().unwrap(),
+        "Game over: North wins (20-28): the player to move cannot move or feed; each player \
+         takes their own row."
+    );
+    let stores = browser.js(
+        "return [...document.querySelectorAll('[data-store]')].map(e => e.getAttribute('aria-label')).sort()",
+    );
+    assert_eq!(
+        stores,
+        json!(["North's store: 28 seeds", "South's store: 20 seeds"])
+    );
+    let houses = browser.js(
+        "return [...document.querySelectorAll('[data-square]')].filter(e => !e.getAttribute('aria-label').endsWith(': 0 seeds')).length",
+    );
+    assert_eq!(houses, 0);
+}
+
+/// Level 6 says what it plays by now (the server's words): by search where Dobutsu has no
+/// solution, by search with endgame tables in Oware; never "perfect" without the solution.
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn level_6_is_labelled_by_what_it_plays_by() {
+    let server = WebServer::start(&[]);
+    let browser = Browser::start(1280, 860);
+    let label =
+        "return document.querySelector('#level option[value=\"6\"]').textContent + ' | ' + \
+                 document.getElementById('level-note').textContent";
+    browser.go(&format!("{}?variant=dobutsu&mode=play", server.url));
+    browser.wait_for(
+        "Dobutsu's label",
+        "return document.getElementById('level-note').textContent",
+    );
+    assert_eq!(browser.js(label), "6 (search) | Level 6 plays by: search.");
+    browser.js("window.confirm = () => true; return true");
+    browser.js(
+        "const v = document.getElementById('variant'); v.value = 'abapa'; \
+         v.dispatchEvent(new Event('change')); return true",
+    );
+    browser.wait_for(
+        "Oware's label",
+        "return document.getElementById('level-note').textContent.includes('tables')",
+    );
+    assert_eq!(
+        browser.js(label),
+        "6 (search with endgame tables) | Level 6 plays by: search with endgame tables."
+    );
+}
+
+/// Three long engine lines take one row each (the rest on demand), so that at 1280x800 the
+/// board, the values and the moves are all in view.
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn long_engine_lines_leave_the_values_and_moves_in_view() {
+    let server = WebServer::start(&[]);
+    let browser = Browser::emulated(1280, 800, false);
+    browser.go(&format!(
+        "{}?variant=abapa&mode=study&theme=light&moves=C+f+D+e",
+        server.url
+    ));
+    browser.wait_for(
+        "three lines of 20 moves or more",
+        "const lines = [...document.querySelectorAll('#lines li')]; \
+         return lines.length == 3 && lines.every(l => l.querySelectorAll('[data-pv-move]').length >= 20)",
+    );
+    let v = browser.numbers(
+        "const b = (css) => Math.round(document.querySelector(css).getBoundingClientRect().bottom); \
+         return [window.innerHeight, b('#board'), b('#values-panel'), b('#moves-panel'), \
+           ...[...document.querySelectorAll('#lines li')].map(l => Math.round(l.getBoundingClientRect().height))]",
+    );
+    assert_eq!(v[0], 800.0, "{v:?}");
+    assert!(v[1..4].iter().all(|&b| b <= 800.0), "{v:?}");
+    assert!(v[4..].iter().all(|&h| h < 40.0), "one row a line: {v:?}");
+    // The whole first line on demand.
+    browser.click("#lines li:first-child .more");
+    browser.wait_for(
+        "the first line whole",
+        "return document.querySelector('#lines li:first-child').getBoundingClientRect().height > 40",
+    );
+    assert_eq!(
+        browser.js("return document.querySelector('#lines li:first-child .more').getAttribute('aria-expanded')"),
+        "true"
+    );
+}
+
+/// Oware on a phone (390x844, a touch screen): houses of at least 44 pixels, their letters of
+/// at least 11, the whole board on screen; a tap on a house plays it.
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn oware_on_a_phone_has_houses_to_tap() {
+    let server = WebServer::start(&[]);
+    let browser = Browser::emulated(390, 844, true);
+    browser.go(&format!(
+        "{}?variant=abapa&mode=play&theme=dark",
+        server.url
+    ));
+    browser.wait_for(
+        "the legal houses",
+        "return document.querySelectorAll('[data-square].legal').length == 6",
+    );
+    let v = browser.numbers(
+        "const svg = document.getElementById('board'); const box = svg.getBoundingClientRect(); \
+         const scale = box.width / svg.viewBox.baseVal.width; \
+         const pits = [...document.querySelectorAll('[data-square] .pit')].map(p => p.getBoundingClientRect().width); \
+         const names = [...document.querySelectorAll('[data-square] .name')].map(n => parseFloat(getComputedStyle(n).fontSize) * scale); \
+         return [Math.min(...pits), Math.min(...names), box.left, box.top, box.right, box.bottom, \
+           window.innerWidth, window.innerHeight, document.documentElement.scrollWidth]",
+    );
+    assert!(v[0] >= 44.0, "houses {} px: {v:?}", v[0]);
+    assert!(v[1] >= 11.0, "letters {} px: {v:?}", v[1]);
+    assert!(v[2] >= 0.0 && v[3] >= 0.0, "{v:?}");
+    assert!(v[4] <= v[6] && v[5] <= v[7], "{v:?}");
+    assert!(v[8] <= v[6], "nothing wider than the screen: {v:?}");
+    browser.screenshot("oware-phone.png");
+    browser.tap(r#"[data-square="C"]"#);
+    browser.wait_for(
+        "the tapped move",
+        "return document.querySelector('#move-list button')?.dataset.move == 'C'",
+    );
+}
+
+/// New game after a set-up: from the set-up again, or from the game's start position.
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn a_new_game_after_a_set_up_may_start_from_either() {
+    let server = WebServer::start(&[]);
+    let browser = Browser::start(1280, 860);
+    let setup = "0-0-0-0-0-1-3-2-2-2-0-0-20-18-S";
+    browser.go(&format!(
+        "{}?variant=abapa&mode=study&theme=light&position={setup}",
+        server.url
+    ));
+    browser.wait_for(
+        "the set-up",
+        "return document.querySelector('[data-square=\"a\"]')?.getAttribute('aria-label') == 'a: 3 seeds'",
+    );
+    let buttons = "return [document.getElementById('new-game').textContent, \
+                   document.getElementById('new-game-start').hidden]";
+    assert_eq!(
+        browser.js(buttons),
+        json!(["New game from this set-up", false])
+    );
+    browser.js("window.confirm = () => true; return true");
+    browser.click("#new-game");
+    browser.wait_for(
+        "the set-up again",
+        &format!("return new URLSearchParams(location.search).get('position') == '{setup}'"),
+    );
+    browser.click("#new-game-start");
+    browser.wait_for(
+        "the start position",
+        "return document.querySelector('[data-square=\"a\"]')?.getAttribute('aria-label') == 'a: 4 seeds'",
+    );
+    assert!(browser
+        .js("return new URLSearchParams(location.search).get('position')")
+        .is_null());
+    assert_eq!(browser.js(buttons), json!(["New game", true]));
+}
+
+/// A game imported is marked where the tables do not reach too: a 16-ply Oware game (South
+/// gives its seeds away, 0-21 in the stores) is outside the 12-seed table throughout, and its
+/// marks come from the search's values, said to be so.
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn an_imported_game_is_marked_by_search_outside_the_tables() {
+    let server = WebServer::start(&[]);
+    let browser = Browser::start(1280, 860);
+    browser.go(&format!(
+        "{}?variant=abapa&mode=study&theme=light",
+        server.url
+    ));
+    browser.wait_for(
+        "the board",
+        "return document.querySelectorAll('[data-square]').length == 12",
+    );
+    let record = "[Variant \"Oware Abapa\"]\n[South \"?\"]\n[North \"?\"]\n[Result \"*\"]\n\n\
+                  1. A f 2. C d 3. F f 4. D e 5. A c 6. E e 7. B b 8. A f *\n";
+    browser.js(&format!(
+        "window.confirm = () => true; document.getElementById('record-box').open = true; \
+         document.getElementById('record-text').value = {}; return true",
+        serde_json::to_string(record).unwrap()
+    ));
+    browser.click("#import");
+    browser.wait_for(
+        "the review done",
+        "return document.querySelectorAll('#move-list button').length == 16 && \
+         document.querySelector('#eval-graph [data-ply=\"16\"]') && !document.getElementById('evaluate').disabled",
+    );
+    let marks = browser.js(
+        "return [...document.querySelectorAll('#move-list [data-mark]')].map(e => [e.dataset.mark, e.dataset.exact, e.title])",
+    );
+    let marks = marks.as_array().unwrap();
+    assert!(!marks.is_empty(), "no marks");
+    for m in marks {
+        assert_eq!(m[1], "false", "{m}");
+        assert!(
+            m[2].as_str().unwrap().ends_with("(a search's values)"),
+            "{m}"
+        );
+        assert!(
+            m[2].as_str()
+                .unwrap()
+                .contains("'s share of the game fell from"),
+            "{m}"
+        );
+    }
+    // South gave its seeds away: the marks are South's moves (even plies from 0).
+    let south = browser.js(
+        "return [...document.querySelectorAll('#move-list [data-mark]')].every(e => Number(e.dataset.ply) % 2 == 1)",
+    );
+    assert_eq!(south, true);
+    assert_eq!(
+        browser.js("return document.getElementById('marks-note').hidden"),
+        false
+    );
+}
+
+/// On a touch screen a Dobutsu piece is dragged with a finger (pointer events from touch):
+/// dropped on a square it cannot reach it goes back, on its square the move is played.
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn a_piece_is_dragged_by_touch_on_a_phone() {
+    let server = WebServer::start(&[]);
+    let browser = Browser::emulated(390, 844, true);
+    browser.go(&format!(
+        "{}?variant=dobutsu&mode=play&theme=light",
+        server.url
+    ));
+    browser.wait_for(
+        "Sente's movable pieces",
+        "return document.querySelectorAll('.cell.movable').length > 0",
+    );
+    browser.touch_drag(r#"[data-square="b2"]"#, r#"[data-square="a4"]"#);
+    assert_eq!(
+        browser.js(
+            "return [document.querySelectorAll('#move-list button').length, \
+             document.querySelectorAll('#board .ghost').length, \
+             document.querySelector('[data-square=\"b2\"]').getAttribute('aria-label')]"
+        ),
+        json!([0, 0, "b2: Sente's Chick"])
+    );
+    browser.touch_drag(r#"[data-square="b2"]"#, r#"[data-square="b3"]"#);
+    browser.wait_for(
+        "the move dragged by touch",
+        "return document.querySelector('#move-list button')?.dataset.move == 'b2b3'",
+    );
+}
+
+/// On a game clock the person is charged for their own thinking only: the clock stops at the
+/// click, not when the server has answered (here 1.5 s late) and the seeds are sown, and the
+/// increment is added.
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn the_clock_leaves_out_the_round_trip_and_the_sowing() {
+    let server = WebServer::start(&[]);
+    let browser = Browser::start(1280, 860);
+    browser.go(&format!(
+        "{}?variant=abapa&mode=play&theme=light",
+        server.url
+    ));
+    browser.wait_for(
+        "the legal houses",
+        "return document.querySelectorAll('[data-square].legal').length == 6",
+    );
+    browser.js(
+        "const t = document.getElementById('time-control'); t.value = 'clock=60000+1000'; \
+         t.dispatchEvent(new Event('change')); return true",
+    );
+    browser.wait_for(
+        "South's clock running",
+        "return document.querySelector('.clock.running')?.dataset.player == 'South'",
+    );
+    slow_state(&browser, 1500);
+    let before = Instant::now();
+    browser.click(r#"[data-square="C"]"#);
+    let clicked = before.elapsed();
+    browser.wait_for(
+        "the engine thinking",
+        "return document.querySelector('.clock.running')?.dataset.player == 'North'",
+    );
+    let south: f64 = browser
+        .js("return Number(document.querySelector('.clock[data-player=\"South\"]').dataset.ms)")
+        .as_f64()
+        .unwrap();
+    // 60 s, less the moments before the click, plus the 1 s increment; the 1.5 s the server
+    // took and the sowing are not South's.
+    assert!(south <= 61000.0, "{south}");
+    assert!(
+        south >= 61000.0 - 500.0 - clicked.as_millis() as f64,
+        "South charged for the round trip: {south} ms left"
+    );
+}
+
+/// One convention on the whole page: the engine's lines, the values pane's signed column and
+/// the bar read from the first player's view (so labelled), the values' words name the player
+/// they favour. North to move, lost by 6 seeds: every number says +, South's.
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn lines_and_values_read_from_the_same_side() {
+    let server = WebServer::start(&[]);
+    let browser = Browser::start(1280, 860);
+    browser.go(&format!(
+        "{}?variant=awari&mode=study&theme=light&position=2-0-1-0-3-0-0-1-0-2-1-0-20-18-S&moves=E",
+        server.url
+    ));
+    browser.wait_for(
+        "the values and a line",
+        "return document.querySelector('#values tbody tr') && document.querySelector('#lines li .score')",
+    );
+    let (values, line, view) = (
+        browser.texts("#values tbody tr td.signed"),
+        browser.texts("#lines li .score"),
+        browser.texts("#lines-view, #values-view"),
+    );
+    assert_eq!(values[0], "+6", "{values:?}");
+    assert!(line[0].starts_with('+'), "{line:?}");
+    assert_eq!(
+        view,
+        [
+            "Scores from South's view: + is good for South.",
+            "South's view"
+        ]
+    );
+    let words = browser.texts("#values tbody tr td:last-child");
+    assert_eq!(words[0], "South wins by 6 seeds", "{words:?}");
+    let tag = browser.js("return document.getElementById('position-value').textContent");
+    assert_eq!(tag, "+6 · South wins by 6 seeds");
+}
+
+/// A game the player ended (here resigned) stays ended across a reload (the address and the
+/// browser keep it), and its record says so: the result and how it ended.
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn a_resigned_game_stays_ended_across_a_reload_and_in_its_record() {
+    let server = WebServer::start(&[]);
+    let browser = Browser::start(1280, 860);
+    browser.go(&format!(
+        "{}?variant=abapa&mode=play&theme=light",
+        server.url
+    ));
+    browser.js("localStorage.clear(); return true");
+    browser.go(&format!(
+        "{}?variant=abapa&mode=play&theme=light",
+        server.url
+    ));
+    browser.wait_for(
+        "the legal houses",
+        "return document.querySelectorAll('[data-square].legal').length == 6",
+    );
+    browser.click(r#"[data-square="C"]"#);
+    browser.wait_for(
+        "the engine's reply",
+        "return document.getElementById('status').textContent.includes('your move')",
+    );
+    browser.js("window.confirm = () => true; return true");
+    browser.click("#resign");
+    let banner = "return document.getElementById('result-banner').textContent";
+    browser.wait_for("the banner", banner);
+    assert_eq!(browser.js(banner), "You lost: South resigned.");
+    let query = browser.js("return location.search");
+    assert!(
+        query
+            .as_str()
+            .unwrap()
+            .ends_with("&winner=North&how=resigned"),
+        "{query}"
+    );
+    browser.js("location.reload(); return true");
+    browser.wait_for(
+        "the game again, ended",
+        "return document.querySelectorAll('#move-list button').length == 2 && \
+         document.getElementById('result-banner').textContent",
+    );
+    assert_eq!(browser.js(banner), "You lost: South resigned.");
+    assert_eq!(
+        browser.js("return document.querySelectorAll('[data-square].legal').length"),
+        0
+    );
+    browser.js("document.getElementById('record-box').open = true; return true");
+    browser.click("#export");
+    browser.wait_for(
+        "the record",
+        "return document.getElementById('record-text').value.includes('Termination')",
+    );
+    let record = browser.js("return document.getElementById('record-text').value");
+    let record = record.as_str().unwrap();
+    assert!(record.contains("[Result \"0-1\"]"), "{record}");
+    assert!(
+        record.contains("[Termination \"forfeit: South resigned\"]"),
+        "{record}"
     );
 }

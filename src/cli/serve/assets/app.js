@@ -16,7 +16,7 @@ import { draw, initDrag } from "./board.js";
 import {
   deleteFromHere, drawMoveList, fillSides, goTo, keepLegalPrefix, mayDiscard, newGame, playLine, playMove, promoteLine,
   savedGame,
-  setGame, setMode, show, showLine, startSide, stepForward, takeback,
+  setGame, verdictOf, setMode, show, showLine, startSide, stepForward, takeback,
 } from "./game.js";
 import { downloadRecord, exportRecord, importRecord, setUp } from "./records.js";
 
@@ -75,7 +75,9 @@ function init() {
   });
   // A new time control starts the clocks again.
   $("time-control").addEventListener("change", () => { resetPlay(); show(); });
+  // After a set-up, a new game from it or from the game's start position.
   $("new-game").addEventListener("click", () => { if (mayDiscard()) newGame(app.start); });
+  $("new-game-start").addEventListener("click", () => { if (mayDiscard()) newGame(null); });
   // A look at an engine line ends when the pointer leaves the lines.
   $("lines").addEventListener("mouseleave", endPreview);
   initGraph();
@@ -148,6 +150,7 @@ function init() {
     app.root = tree;
     showLine(saved.line, saved.ply);
     fillSides();
+    app.verdict = saved.verdict ? verdictOf(saved.verdict.winner, saved.verdict.how) : null;
     startSide().then(() => setMode((mode || saved.mode) === "study" ? "study" : "play"));
     return;
   }
@@ -166,6 +169,7 @@ function init() {
       } else {
         setGame(app.moves, ply);
       }
+      app.verdict = verdictOf(params.get("winner"), params.get("how"));
       setMode(mode === "study" ? "study" : "play");
     });
 }

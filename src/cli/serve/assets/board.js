@@ -58,7 +58,11 @@ export function draw() {
     : null;
   svg.replaceChildren();
   if (!app.state) return;
-  if (app.state.game === "oware") drawOware(svg, app.state.board.houses, app.state.board.stores);
+  svg.classList.toggle("dobutsu", app.state.game === "dobutsu");
+  // A game over with the seeds left given to the stores shows that final counting: the stores
+  // then hold the result the status states.
+  const board = app.state.end && app.state.end.counted ? app.state.end.counted : app.state.board;
+  if (app.state.game === "oware") drawOware(svg, board.houses, board.stores);
   else drawDobutsu(svg);
   if (focused) {
     const [sq, hand, owner] = focused;
@@ -71,6 +75,11 @@ export function draw() {
 
 const HOUSES = "ABCDEFabcdef";
 
+/** A narrow screen (a phone) draws Oware with the stores above and below the rows, so that
+ * the houses take the board's whole width: big enough to tap, their letters readable. */
+const NARROW = window.matchMedia("(max-width: 600px)");
+NARROW.addEventListener("change", () => draw());
+
 /**
  * Where house `name` is drawn.
  * @param {string} name
@@ -82,6 +91,7 @@ function housePlace(name) {
   let col = south ? i : 11 - i;          // South's A..F left to right, North's a..f right to left
   let bottom = south;
   if (app.flipped) { col = 5 - col; bottom = !bottom; }
+  if (NARROW.matches) return { x: 50 + col * 88, y: bottom ? 262 : 158 };
   return { x: 130 + col * 88, y: bottom ? 190 : 90 };
 }
 
@@ -110,25 +120,38 @@ function seedDots(g, x, y, n) {
  */
 function drawOware(svg, houses, stores) {
   if (!app.state) return;
-  svg.setAttribute("viewBox", "0 0 700 280");
-  el("rect", { x: 6, y: 30, width: 688, height: 220, rx: 90, class: "wood" }, svg);
+  const narrow = NARROW.matches;
+  svg.classList.toggle("narrow", narrow);
+  svg.setAttribute("viewBox", narrow ? "0 0 540 420" : "0 0 700 280");
+  if (narrow) el("rect", { x: 4, y: 4, width: 532, height: 412, rx: 60, class: "wood" }, svg);
+  else el("rect", { x: 6, y: 30, width: 688, height: 220, rx: 90, class: "wood" }, svg);
   const legal = humanToMove() ? legalMoves() : [];
   const last = lastMove();
   const players = app.state.players;
-  // Stores: North's on the left, South's on the right (as South sees the board).
   /**
+   * A store (its player's name beside it): `top` the one at the top or on the left.
    * @param {string} player
-   * @param {number} x
+   * @param {boolean} top
    */
-  const storeAt = (player, x) => {
+  const storeAt = (player, top) => {
     const g = el("g", { class: "store", "data-store": player,
       "aria-label": `${player}'s store: ${stores[player]} seeds` }, svg);
-    el("ellipse", { cx: x, cy: 140, rx: 38, ry: 88, class: "pit" }, g);
-    text(g, x, 148, String(stores[player]), "count");
-    text(g, x, 266 - (x < 350 ? 250 : 0), player, "name").setAttribute("class", "count name");
+    if (narrow) {
+      // Above North's row and below South's (as South sees the board), the name at its side.
+      const y = top ? 56 : 364;
+      el("ellipse", { cx: 320, cy: y, rx: 190, ry: 34, class: "pit" }, g);
+      text(g, 320, y + 9, String(stores[player]), "count");
+      text(g, 70, y + 7, player, "count name");
+    } else {
+      // North's on the left, South's on the right.
+      const x = top ? 50 : 650;
+      el("ellipse", { cx: x, cy: 140, rx: 38, ry: 88, class: "pit" }, g);
+      text(g, x, 148, String(stores[player]), "count");
+      text(g, x, 266 - (top ? 250 : 0), player, "count name");
+    }
   };
-  storeAt(app.flipped ? players[0] : players[1], 50);
-  storeAt(app.flipped ? players[1] : players[0], 650);
+  storeAt(app.flipped ? players[0] : players[1], true);
+  storeAt(app.flipped ? players[1] : players[0], false);
   for (const name of HOUSES) {
     const { x, y } = housePlace(name);
     const n = houses[name];
@@ -138,11 +161,18 @@ function drawOware(svg, houses, stores) {
     if (name === app.bestMove) classes.push("best");
     const g = el("g", { class: classes.join(" "), "data-square": name, role: "button",
       tabindex: legal.includes(name) ? 0 : -1, "aria-label": `${name}: ${n} seeds` }, svg);
-    el("circle", { cx: x, cy: y, r: 38, class: "pit" }, g);
+    el("circle", { cx: x, cy: y, r: narrow ? 42 : 38, class: "pit" }, g);
     seedDots(g, x, y, n);
-    text(g, x, y + (y > 140 ? 62 : -46), name, "name");
-    const c = text(g, x + 28, y - 26, String(n), "count");
-    c.setAttribute("font-size", "16");
+    if (narrow) {
+      // The letter and the count in the gap between the rows and their stores.
+      const below = y > 210;
+      text(g, x - 14, y + (below ? 66 : -52), name, "name");
+      text(g, x + 16, y + (below ? 66 : -52), String(n), "count");
+    } else {
+      text(g, x, y + (y > 140 ? 62 : -46), name, "name");
+      const c = text(g, x + 28, y - 26, String(n), "count");
+      c.setAttribute("font-size", "16");
+    }
     if (legal.includes(name)) {
       g.addEventListener("click", () => actions.playMove(name));
       g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") actions.playMove(name); });
@@ -278,6 +308,7 @@ function dobutsuTargets() {
 function drawDobutsu(svg) {
   if (!app.state) return;
   svg.setAttribute("viewBox", "0 0 460 600");
+  svg.classList.remove("narrow");
   const { squares, hands } = app.state.board;
   const legal = humanToMove() ? legalMoves() : [];
   const last = lastMove();
@@ -475,7 +506,15 @@ export function initDrag() {
       // Captured only once it is a drag: a click's pointer-up and click stay on the square.
       svg.setPointerCapture(e.pointerId);
       app.selected = drag.from;
-      draw();
+      // The squares marked in place, not redrawn: a touch's events stay with the element it
+      // began on, and would be lost with it.
+      for (const sq of dobutsuTargets()) {
+        const cell = svg.querySelector(`[data-square="${sq}"]`);
+        if (!cell) continue;
+        cell.classList.add("target");
+        const { x, y } = squareXY(sq);
+        el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: 14, class: "target-dot" }, cell);
+      }
       svg.querySelectorAll(`[data-square="${drag.from}"] .piece, [data-hand="${drag.from}"][data-owner="${drag.owner}"]`)
         .forEach((n) => n.classList.add("dragged"));
       drag.ghost = el("g", { class: "ghost" }, svg);

@@ -7,7 +7,7 @@ import { $, html, showError } from "./dom.js";
 import { gameParams, request, here, stream } from "./api.js";
 import { draw, drawPreview, setEvalBar, setEvalBarToEnd } from "./board.js";
 import { searchClock } from "./play.js";
-import { firstShare, scoreText, shareOfValue, valueClass, valueLabel } from "./format.js";
+import { firstShare, scoreText, shareOfValue, valueClass, valueLabel, valueWords } from "./format.js";
 
 /** @typedef {import("./types.js").ProbeReply} ProbeReply */
 /** @typedef {import("./types.js").TickReply} TickReply */
@@ -40,6 +40,7 @@ export function study(id) {
   app.searchDone = false;
   $("lines").replaceChildren();
   $("engine-stats").textContent = "";
+  if (app.state) $("lines-view").textContent = `Scores from ${app.state.players[0]}'s view: + is good for ${app.state.players[0]}.`;
   loadProbe(id);
   if (!app.state) return;
   if (app.state.end) { setEvalBarToEnd(app.state.end); return; }
@@ -118,7 +119,16 @@ function drawLines() {
       m.addEventListener("blur", endPreview);
       pv.appendChild(m);
     });
-    li.append(html("span", "score", scoreText(line.score, side)), pv);
+    // One line each, so that the values and the moves stay in view; the rest on demand.
+    const more = html("button", "more", openLines.has(i) ? "−" : "…");
+    more.title = openLines.has(i) ? "Show this line on one row" : "Show the whole line";
+    more.setAttribute("aria-expanded", String(openLines.has(i)));
+    more.addEventListener("click", () => {
+      if (!openLines.delete(i)) openLines.add(i);
+      drawLines();
+    });
+    li.classList.toggle("open", openLines.has(i));
+    li.append(html("span", "score", scoreText(line.score, side)), pv, more);
     list.appendChild(li);
   });
   const top = app.lines[0];
@@ -133,6 +143,9 @@ function drawLines() {
     }
   }
 }
+
+/** The lines shown whole (by rank, from 0); the others are cut to one row. @type {Set<number>} */
+const openLines = new Set();
 
 /** The line looked at now (a hover on an engine line's move), to drop stale answers. */
 let previewing = 0;
@@ -179,15 +192,20 @@ async function loadProbe(id) {
   const side = sideIndex();
   const v = probe.value;
   const tag = $("position-value");
-  tag.textContent = v ? `${probe.to_move}: ${v.text}` : "";
+  const players = app.state.players;
+  tag.textContent = v ? `${valueLabel(v, side)} · ${valueWords(v, side, players)}` : "";
   tag.className = `value-tag ${valueClass(v)}`;
+  $("values-view").textContent = `${players[0]}'s view`;
   $("tables-note").textContent = probe.tables || "";
   const body = $("values").querySelector("tbody");
   body.replaceChildren();
   for (const m of probe.moves) {
     const tr = html("tr", "move");
     tr.dataset.move = m.move;
-    tr.append(html("td", "mv", m.move), html("td", valueClass(m.value), m.value ? m.value.text : "–"));
+    // The signed value from the first player's view, as the lines and the bar read; the words
+    // name the player the value favours.
+    tr.append(html("td", "mv", m.move), html("td", `signed ${valueClass(m.value)}`, m.value ? valueLabel(m.value, side) : ""),
+      html("td", valueClass(m.value), valueWords(m.value, side, players)));
     tr.addEventListener("click", () => actions.playMove(m.move));
     body.appendChild(tr);
   }

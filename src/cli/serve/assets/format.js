@@ -81,3 +81,29 @@ export function valueLabel(v, sideIndex) {
   }
   return v.text;
 }
+
+/**
+ * A table's value in words that name the player it favours, so that they read the same
+ * whoever is to move: `South wins by 6 seeds in 11 plies`, `Gote wins in 2 plies`, `draw`, or
+ * the first player's bounds (`South: between -1 and +3 seeds`).
+ * @param {ValueReply | null} v  from the side to move
+ * @param {number} sideIndex  the index of the side to move
+ * @param {string[]} players  the players' names, the first player's first
+ * @returns {string}
+ */
+export function valueWords(v, sideIndex, players) {
+  if (!v) return "–";
+  const plies = v.plies !== null && v.plies !== undefined ? ` in ${v.plies} plies` : "";
+  if (v.result === "win" || v.result === "loss") {
+    const winner = players[v.result === "win" ? sideIndex : 1 - sideIndex];
+    const by = v.score !== null && v.score !== undefined ? ` by ${Math.abs(v.score)} seeds` : "";
+    return `${winner} wins${by}${plies}`;
+  }
+  if (v.result === "draw") return "draw";
+  if (v.low !== null && v.high !== null && v.low !== undefined && v.high !== undefined) {
+    const [a, b] = sideIndex === 0 ? [v.low, v.high] : [-v.high, -v.low];
+    const signed = (/** @type {number} */ n) => (n > 0 ? `+${n}` : String(n));
+    return `${players[0]}: between ${signed(a)} and ${signed(b)} seeds`;
+  }
+  return v.text;
+}

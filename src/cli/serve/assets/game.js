@@ -9,7 +9,7 @@ import { ApiError, gameParams, here, request, stopStream } from "./api.js";
 import { animateSowing, draw } from "./board.js";
 import { maybeEngineMove, study } from "./engine.js";
 import { drawGraph } from "./graph.js";
-import { onPosition, resetPlay } from "./play.js";
+import { followLevel6, moveMade, onPosition, resetPlay } from "./play.js";
 import { child, lineThrough, lineTree, onMainLine, pathTo, promote, remove, store } from "./tree.js";
 
 /** @typedef {import("./types.js").StateReply} StateReply */
@@ -47,6 +47,8 @@ export async function show() {
   $("takeback").disabled = app.ply === 0 || (app.mode === "play" && app.verdict !== null);
   $("promote").disabled = $("main-line").disabled = onMainLine(app.node);
   $("delete-line").disabled = app.ply === 0;
+  $("new-game").textContent = app.start ? "New game from this set-up" : "New game";
+  $("new-game-start").hidden = !app.start;
   if (app.mode === "study") drawGraph();
   onPosition();
   save();
@@ -80,6 +82,7 @@ export function drawMoveList() {
   const list = $("move-list");
   list.replaceChildren();
   drawLine(list, app.root, 0);
+  $("marks-note").hidden = !list.querySelector("[data-mark]");
   // The list scrolls to the current move; the page never does (scrollIntoView would move the
   // whole page and take the board out of view).
   const current = list.querySelector(".current");
@@ -129,9 +132,12 @@ function moveItems(n, ply, numbered) {
   b.dataset.ply = String(ply);
   b.dataset.move = n.move;
   if (n === app.node) b.classList.add("current");
-  if (n.cost) {
-    b.classList.add(n.cost.startsWith("threw") ? "cost-result" : "cost-margin");
-    b.title = n.cost;
+  if (n.mark) {
+    const m = n.mark;
+    b.classList.add(m.exact ? (m.kind === "blunder" ? "cost-result" : "cost-margin") : `search-${m.kind}`);
+    b.dataset.mark = m.kind;
+    b.dataset.exact = String(m.exact);
+    b.title = `${n.cost || m.kind} (${m.exact ? "exact: the tables' values" : "a search's values"})`;
   }
   b.addEventListener("click", () => jumpTo(n));
   items.push(b);
@@ -216,6 +222,7 @@ export function playMove(mv) {
     return;
   }
   showError(null);
+  moveMade();
   // Said at once: the seeds are sown once the server has answered.
   if (app.state && app.state.game === "oware") $("status").textContent = `${app.state.to_move} sows ${mv}…`;
   app.animate = animationOf(mv);
@@ -345,7 +352,41 @@ const GAME_KEY = "perfectplay-game";
  * @property {import("./tree.js").StoredNode} tree
  * @property {string[]} line
  * @property {number} ply
+ * @property {{ winner: string, how: string } | null} [verdict]  the players' end (`verdictWords`)
  */
+
+/**
+ * The game's end by the players in words, as the address and the record say it: the winner's
+ * name (`none` for a draw) and how; null when the players have not ended it.
+ * @returns {{ winner: string, how: string } | null}
+ */
+export function verdictWords() {
+  const v = app.verdict;
+  if (!v) return null;
+  return { winner: v.winner === null ? "none" : playerNames()[v.winner], how: v.how };
+}
+
+/**
+ * The players' end read back from its words (an address's or the browser's), or null when they
+ * do not name one.
+ * @param {string | null | undefined} winner
+ * @param {string | null | undefined} how
+ * @returns {{ winner: number | null, how: string } | null}
+ */
+export function verdictOf(winner, how) {
+  if (!winner || !how || !["resigned", "on time", "by agreement"].includes(how)) return null;
+  if (winner === "none") return how === "by agreement" ? { winner: null, how } : null;
+  const k = playerNames().indexOf(winner);
+  return k >= 0 && how !== "by agreement" ? { winner: k, how } : null;
+}
+
+/**
+ * The players' names of the page's variant, the first player's first.
+ * @returns {string[]}
+ */
+function playerNames() {
+  return app.variant === "dobutsu" ? ["Sente", "Gote"] : ["South", "North"];
+}
 
 /** Keeps the game in the address (the line shown, and the ply when not its end: a link that
  * shares it) and in the browser's storage (the whole tree: a reload keeps it). */
@@ -354,6 +395,9 @@ function save() {
   if (app.start) q.set("position", app.start);
   if (app.moves.length) q.set("moves", app.moves.join(" "));
   if (app.ply !== app.moves.length) q.set("ply", String(app.ply));
+  // A game the players ended (on time, resigned, agreed) stays ended in a link and a reload.
+  const verdict = verdictWords();
+  if (verdict) { q.set("winner", verdict.winner); q.set("how", verdict.how); }
   const address = `?${q}`;
   if (location.search !== address) history.replaceState(null, "", address);
   // An empty game is not kept: the page opened on another variant leaves the game kept until
@@ -362,6 +406,7 @@ function save() {
   /** @type {SavedGame} */
   const saved = {
     variant: app.variant, start: app.start, mode: app.mode, tree: store(app.root), line: app.moves, ply: app.ply,
+    verdict: verdict || null,
   };
   try { localStorage.setItem(GAME_KEY, JSON.stringify(saved)); } catch (e) { /* private mode, or full */ }
 }
@@ -392,7 +437,7 @@ export function fillSides() {
   $("rules-dobutsu").hidden = oware;
   document.querySelectorAll(".abapa-only").forEach((e) => { /** @type {HTMLElement} */ (e).hidden = app.variant !== "abapa"; });
   document.querySelectorAll(".awari-only").forEach((e) => { /** @type {HTMLElement} */ (e).hidden = app.variant !== "awari"; });
-  const names = app.variant === "dobutsu" ? ["Sente", "Gote"] : ["South", "North"];
+  const names = playerNames();
   const side = $("side");
   side.replaceChildren(...names.map((n, i) => {
     const o = html("option", "", `${n} (${i === 0 ? "moves first" : "moves second"})`);
@@ -400,6 +445,7 @@ export function fillSides() {
     return o;
   }));
   side.value = String(app.human);
+  followLevel6();
   $("move-input").placeholder = app.variant === "dobutsu" ? "Type a move (b2b3, C@a3, a3a4+)" : "Type a move (A-F or a-f)";
 }
 

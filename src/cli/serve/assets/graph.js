@@ -66,8 +66,57 @@ async function search(moves) {
   }
 }
 
+/** @typedef {import("./types.js").ReviewedMove} ReviewedMove */
+/** @typedef {import("./tree.js").Mark} Mark */
+
+/**
+ * The drops in the mover's share of the game (0 to 1) that mark a move where the tables do not
+ * value it, as lichess marks a game by its winning chances: 0.15 a blunder, 0.10 a mistake,
+ * 0.05 an inaccuracy.
+ * @type {[number, Mark["kind"]][]}
+ */
+export const SEARCH_MARKS = [[0.15, "blunder"], [0.10, "mistake"], [0.05, "inaccuracy"]];
+
+/**
+ * The exact mark of a reviewed move: a result thrown away (`blunder`), seeds of margin lost
+ * (`mistake`), or none.
+ * @param {ReviewedMove} m
+ * @returns {Mark | null}
+ */
+export function exactMark(m) {
+  /** @type {Record<string, number>} */
+  const order = { loss: 0, draw: 1, win: 2 };
+  const [b, a] = [m.before && m.before.result, m.after && m.after.result];
+  const seeds = m.seeds_lost || 0;
+  if (b && a && order[a] < order[b]) return { kind: "blunder", exact: true, seeds };
+  if (seeds > 0) return { kind: "mistake", exact: true, seeds };
+  return null;
+}
+
+/**
+ * Marks the moves the tables do not mark by the drop of the mover's share between the
+ * positions before and after them, where a search valued one of them.
+ * @param {MoveNode[]} nodes  the root, then the line
+ */
+function markBySearch(nodes) {
+  for (let i = 0; i + 1 < nodes.length; i++) {
+    const next = nodes[i + 1];
+    const shares = moverShares(nodes, i);
+    const [a, b] = [nodes[i].evaluation, next.evaluation];
+    if (next.mark || !shares || !a || !b || (a.exact && b.exact)) continue;
+    const drop = shares[0] - shares[1];
+    const found = SEARCH_MARKS.find(([least]) => drop >= least - 1e-9);
+    if (!found) continue;
+    next.mark = { kind: found[1], exact: false, seeds: 0 };
+    const pct = (/** @type {number} */ x) => `${Math.round(x * 100)}%`;
+    const mover = app.state ? app.state.players[moverAt(i)] : "the mover";
+    next.cost = `${found[1]}: ${mover}'s share of the game fell from ${pct(shares[0])} to ${pct(shares[1])}`;
+  }
+}
+
 /** Evaluates every position of the line shown: the tables' values from the review, a search
- * where they know none; the graph grows as the values come. */
+ * where they know none; the graph grows as the values come. Then marks each move that gave
+ * something away: exactly where the tables value it, else by the search's values. */
 export async function evaluateLine() {
   const line = app.line;
   const nodes = [app.root, ...line];
@@ -79,6 +128,7 @@ export async function evaluateLine() {
     const review = await request("review", gameParams(moves));
     review.moves.forEach((m, i) => {
       line[i].cost = m.cost;
+      line[i].mark = exactMark(m);
       const before = shareOf(m.before, moverAt(i));
       const after = shareOf(m.after, moverAt(i));
       if (before !== null) nodes[i].evaluation = { share: before, exact: true, best: null };
@@ -95,6 +145,8 @@ export async function evaluateLine() {
       nodes[i].evaluation = { share: moverAt(i) === 0 ? mover : 1 - mover, exact: false, best: best.move };
       drawGraph();
     }
+    markBySearch(nodes);
+    drawGraph();
     actions.drawMoves();
   } catch (e) {
     showError(e);
@@ -128,14 +180,13 @@ export function summary(nodes) {
   for (let i = 0; i + 1 < nodes.length; i++) {
     const side = sides[moverAt(i)];
     const next = nodes[i + 1];
-    const lost = next.cost && /^lost (\d+) seed/.exec(next.cost);
-    if (lost) side.seeds += Number(lost[1]);
+    if (next.mark && next.mark.exact) side.seeds += next.mark.seeds;
     const shares = moverShares(nodes, i);
     const here = nodes[i].evaluation;
     if (!shares || !here) continue;
     if (shares[0] === 1 && shares[1] < 1) side.thrown += 1;
     side.valued += 1;
-    const kept = here.exact && next.evaluation && next.evaluation.exact && !next.cost;
+    const kept = here.exact && next.evaluation && next.evaluation.exact && !next.mark;
     if (kept || (!here.exact && here.best === next.move)) side.best += 1;
   }
   return sides;
@@ -165,8 +216,8 @@ export function drawGraph() {
     const e = nd.evaluation;
     if (!e) return;
     const classes = ["point", e.exact ? "exact" : "searched"];
-    if (nd.cost) classes.push("costly");
-    el("circle", { cx: x(i), cy: y(e.share), r: nd.cost ? 5 : 3, class: classes.join(" "),
+    if (nd.mark) classes.push("costly");
+    el("circle", { cx: x(i), cy: y(e.share), r: nd.mark ? 5 : 3, class: classes.join(" "),
       "data-ply": i, "data-share": e.share.toFixed(3), "data-exact": String(e.exact) }, svg);
   });
   drawSummary(nodes);

@@ -10,6 +10,7 @@ import { here, request, stopStream } from "./api.js";
 import { draw } from "./board.js";
 
 /** @typedef {import("./types.js").BestReply} BestReply */
+/** @typedef {import("./types.js").InfoReply} InfoReply */
 /** @typedef {import("./types.js").ProbeReply} ProbeReply */
 
 /**
@@ -21,6 +22,8 @@ import { draw } from "./board.js";
  * @property {number | null} running  the index of the player whose clock runs
  * @property {number} since  when it started running (performance.now())
  * @property {number} ply  the ply of the position it runs on
+ * @property {number | null} moved  the player whose move stopped their clock, until the
+ *   position after it is shown (then the increment is added)
  */
 
 /** @type {Clocks | null} */
@@ -46,7 +49,7 @@ function control() {
 /** A new game's clocks (none on a time a move), and no result yet. */
 export function resetPlay() {
   const c = control();
-  clocks = "base" in c ? { base: c.base, inc: c.inc, left: [c.base, c.base], running: null, since: 0, ply: 0 } : null;
+  clocks = "base" in c ? { base: c.base, inc: c.inc, left: [c.base, c.base], running: null, since: 0, ply: 0, moved: null } : null;
   app.verdict = null;
   window.clearInterval(timer);
   timer = 0;
@@ -78,8 +81,9 @@ function stopClock() {
  */
 export function onPosition() {
   if (!clocks) { drawBanner(); return; }
-  const mover = clocks.running;
+  const mover = clocks.moved !== null ? clocks.moved : clocks.running;
   const moved = mover !== null && app.ply === clocks.ply + 1;
+  clocks.moved = null;
   stopClock();
   if (moved && mover !== null) clocks.left[mover] += clocks.inc;
   const live = app.mode === "play" && app.state && !app.state.end && !app.verdict && app.ply === app.moves.length;
@@ -94,6 +98,17 @@ export function onPosition() {
   }
   drawClocks();
   drawBanner();
+}
+
+/** A move is made: its player's clock stops at once, as lichess leaves lag out: the person
+ * is charged for their thinking only (not the server's answer and the sowing that follow), the
+ * engine for its search (not its sowing). */
+export function moveMade() {
+  if (!clocks || clocks.running === null) return;
+  const mover = clocks.running;
+  stopClock();
+  clocks.moved = mover;
+  drawClocks();
 }
 
 /** Redraws the clocks; a clock run out ends the game on time. */
@@ -232,4 +247,29 @@ export async function hint() {
   app.bestMove = best.move;
   draw();
   $("status").textContent = `Hint: ${best.move}.`;
+}
+
+/** The timer that asks /api/info again while tables are being built. */
+let levelTimer = 0;
+
+/** Level 6 labelled by what it plays by now (the server's words: the solution, search with
+ * endgame tables, search while tables are built), in its option and in the play panel; asked
+ * again every 5 s while a build runs, so that the label changes when the tables land. */
+export async function followLevel6() {
+  window.clearTimeout(levelTimer);
+  /** @type {InfoReply} */
+  let info;
+  try {
+    info = await request("info", {});
+  } catch (e) {
+    levelTimer = window.setTimeout(followLevel6, 5000);
+    return;
+  }
+  const v = info.variants.find((x) => x.name === app.variant);
+  if (v) {
+    const option = /** @type {HTMLOptionElement} */ ($("level").querySelector('option[value="6"]'));
+    option.textContent = `6 (${v.level6})`;
+    $("level-note").textContent = `Level 6 plays by: ${v.level6}.`;
+  }
+  if (info.variants.some((x) => x.level6.includes("building"))) levelTimer = window.setTimeout(followLevel6, 5000);
 }

@@ -6,10 +6,10 @@
 import { app } from "./state.js";
 import { $, showError } from "./dom.js";
 import { gameParams, request } from "./api.js";
-import { drawMoveList, fillSides, mayDiscard, newGame, setGame, setMode, startSide } from "./game.js";
+import { fillSides, mayDiscard, newGame, setGame, setMode, startSide, verdictWords } from "./game.js";
+import { evaluateLine } from "./graph.js";
 
 /** @typedef {import("./types.js").ImportReply} ImportReply */
-/** @typedef {import("./types.js").ReviewReply} ReviewReply */
 
 /** The server reads at most 1 MiB of a record (docs/web.md). */
 const MAX_RECORD_BYTES = 1 << 20;
@@ -37,18 +37,8 @@ export async function importRecord() {
     await startSide();
     setMode("study");
     showError(null);
-    reviewGame();
-  } catch (e) { showError(e); }
-}
-
-/** Marks each move of the line shown that threw a value away (the review's costs). */
-async function reviewGame() {
-  const line = app.line;
-  try {
-    /** @type {ReviewReply} */
-    const body = await request("review", gameParams(line.map((n) => n.move)));
-    body.moves.forEach((m, i) => { line[i].cost = m.cost; });
-    drawMoveList();
+    // Reviewed at once: the graph, and each move that gave something away marked.
+    evaluateLine();
   } catch (e) { showError(e); }
 }
 
@@ -62,7 +52,9 @@ async function recordText() {
   const names = app.mode === "play"
     ? players.map((_, i) => (i === app.human ? "You" : `perfectplay level ${levels}`))
     : ["?", "?"];
-  return request("record", Object.assign(gameParams(app.moves), { first: names[0], second: names[1] }));
+  const ended = verdictWords();
+  return request("record", Object.assign(gameParams(app.moves), { first: names[0], second: names[1] },
+    ended ? { winner: ended.winner, how: ended.how } : {}));
 }
 
 /** Writes the record into the record box. */

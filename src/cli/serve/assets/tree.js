@@ -10,10 +10,18 @@
  * @typedef {object} MoveNode
  * @property {string} move
  * @property {string | null} cost
+ * @property {Mark | null} mark  the review's mark of the move, if it gave something away
  * @property {MoveNode[]} children
  * @property {MoveNode | null} parent
  * @property {import("./graph.js").Evaluation} [evaluation]  the value of the position after the
  *   move, where the game was evaluated (graph.js)
+ */
+
+/**
+ * A move's mark in the review, as lichess marks a game's: `blunder` (`??`), `mistake` (`?`) or
+ * `inaccuracy` (`?!`); `exact` when the tables' values give it (a result thrown away, seeds of
+ * margin lost: `seeds`), else a search's (the mover's share of the game dropped).
+ * @typedef {{ kind: "blunder" | "mistake" | "inaccuracy", exact: boolean, seeds: number }} Mark
  */
 
 /**
@@ -23,7 +31,7 @@
  * @returns {MoveNode}
  */
 export function node(move, parent) {
-  return { move, cost: null, children: [], parent };
+  return { move, cost: null, mark: null, children: [], parent };
 }
 
 /**
@@ -146,8 +154,8 @@ export function remove(at) {
 }
 
 /**
- * The tree as plain data for storage: `[move, cost, children]` nested.
- * @typedef {[string, string | null, StoredNode[]]} StoredNode
+ * The tree as plain data for storage: `[move, cost, children, mark]` nested.
+ * @typedef {[string, string | null, StoredNode[], Mark | null]} StoredNode
  */
 
 /**
@@ -155,7 +163,7 @@ export function remove(at) {
  * @returns {StoredNode}
  */
 export function store(at) {
-  return [at.move, at.cost, at.children.map(store)];
+  return [at.move, at.cost, at.children.map(store), at.mark];
 }
 
 /**
@@ -165,9 +173,13 @@ export function store(at) {
  * @returns {MoveNode | null}
  */
 export function restore(data, parent = null) {
-  if (!Array.isArray(data) || data.length !== 3 || typeof data[0] !== "string" || !Array.isArray(data[2])) return null;
+  if (!Array.isArray(data) || data.length < 3 || typeof data[0] !== "string" || !Array.isArray(data[2])) return null;
   const n = node(data[0], parent);
   n.cost = typeof data[1] === "string" ? data[1] : null;
+  const m = data[3];
+  if (m && ["blunder", "mistake", "inaccuracy"].includes(m.kind)) {
+    n.mark = { kind: m.kind, exact: Boolean(m.exact), seeds: Number(m.seeds) || 0 };
+  }
   for (const c of data[2]) {
     const restored = restore(c, n);
     if (!restored) return null;
