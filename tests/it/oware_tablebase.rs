@@ -716,10 +716,12 @@ fn build_says_what_it_takes_and_refuses_what_the_machine_cannot_hold() {
         out.contains("to build: awari layers 0 to 48: 1056351956205 positions;"),
         "{out}"
     );
-    // The same on 64 ranks of 256 GiB (`--ranks`, the check alone): each holds a 64th of the
-    // layers below (2 bytes a position) and of layer 48 (6: its state words, its values; its
-    // best exits not parked), 2,934 GB in all, plus its exchanges' 64 MiB and the overhead
-    // (8 MiB): 42.7 GiB. No checkpoint: a split build keeps none.
+    // The same on 64 ranks of 256 GiB (`--ranks`, the check alone): each holds a 64th of what
+    // the plain build holds at the peak with the layers below mapped, layer 48's moves pass
+    // (its state words, 4 bytes a position, and the layers of 30 to 46 seeds its captures lead
+    // into, 2 bytes a position), 2,171 GB in all, plus its exchanges' 64 MiB and the overhead
+    // (8 MiB): 31.7 GiB. No checkpoint (a split build keeps none), but layer 48's best exits
+    // parked, 1 byte a position.
     let (_, out, err) = tablebase(
         &[
             "build",
@@ -736,15 +738,16 @@ fn build_says_what_it_takes_and_refuses_what_the_machine_cannot_hold() {
     );
     assert!(
         out.contains(
-            "to build: awari layers 0 to 48: 1056351956205 positions; memory 42.7 GiB on each \
+            "to build: awari layers 0 to 48: 1056351956205 positions; memory 31.7 GiB on each \
              of 64 ranks at the peak (building layer 48), 256.0 GiB available of 256.0 GiB; \
-             disk 1.92 TiB of layer files,"
+             disk 1.92 TiB of layer files and 189.7 GiB more while a layer is built,"
         ),
         "{out}"
     );
     assert!(!err.contains("of memory"), "{err}");
-    // 26 seeds on 4 ranks of 4 GiB: 1.9 GiB each, where one process holding the layers needs
-    // 7.5 GiB (and 4.6 GiB of disk).
+    // 26 seeds on 4 ranks of 4 GiB: 1.3 GiB each, where one process needs 5.0 GiB (4.6 GiB of
+    // layer files, and layer 26's best exits parked); the time is the plain build's core-seconds
+    // times 2.5 (the split build's CPU), over the ranks' cores.
     let (ok, out, err) = tablebase(
         &[
             "build",
@@ -760,9 +763,16 @@ fn build_says_what_it_takes_and_refuses_what_the_machine_cannot_hold() {
         &dir,
     );
     assert!(ok, "{out}{err}");
-    assert!(out.contains("memory 1.9 GiB on each of 4 ranks"), "{out}");
+    assert!(out.contains("memory 1.3 GiB on each of 4 ranks"), "{out}");
     assert!(
-        out.ends_with("4 ranks of 4.0 GiB each can build it\n"),
+        out.contains(
+            "\nawari up to 26 seeds: 4 nodes of 4.0 GiB (1.3 GiB a rank at the peak), 5.3 GiB \
+             of disk, about "
+        ),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("(the plain build's rates, times 2.5 for the split build)\n"),
         "{out}"
     );
     assert_eq!(

@@ -7,13 +7,13 @@ use std::time::Instant;
 
 use anyhow::Context;
 use perfectplay::machine::Machine;
-use perfectplay::oware::tablebase::estimate;
+use perfectplay::oware::tablebase::estimate::{self, BuildEstimate};
 use perfectplay::oware::tablebase::{file, reachable, LayerReport, Tablebase};
 use perfectplay::oware::RuleSet;
 use perfectplay::retro::{Phase, Progress, Silent};
 
 use super::ranks::Ranks;
-use super::resources::{bytes, machine_for, Plan};
+use super::resources::{machine_for, Plan};
 use crate::cli::phase_bars::PhaseBars;
 use crate::cli::solve::{cpu_seconds, peak_memory_kib};
 
@@ -73,10 +73,9 @@ pub(super) fn build(
         },
         dir,
     };
-    check_resources(&plan, &machine, options.force, ranks, out)?;
-    if let Some(k) = options.ranks {
-        let each = machine.memory_available.map_or("unknown".into(), bytes);
-        writeln!(out, "{k} ranks of {each} each can build it")?;
+    let estimate = check_resources(&plan, &machine, options.force, ranks, out)?;
+    if options.ranks.is_some() {
+        writeln!(out, "{}", plan.ranks_answer(&estimate, &machine))?;
         return Ok(());
     }
     let checkpoint = match ranks.split() {
@@ -119,22 +118,22 @@ fn load(
 }
 
 /// The resource check: its report, then a refusal when this machine (or any rank's) is short,
-/// unless `force`.
+/// unless `force`. The estimate.
 fn check_resources(
     plan: &Plan<'_>,
     machine: &Machine,
     force: bool,
     ranks: Ranks<'_>,
     out: &mut dyn Write,
-) -> anyhow::Result<()> {
-    let (_, short) = plan.check(machine, out)?;
+) -> anyhow::Result<BuildEstimate> {
+    let (estimate, short) = plan.check(machine, out)?;
     // Every rank refuses when one does.
     ranks.refuse_with_any(short.as_deref(), force, plan.variant, plan.seeds)?;
     if let Some(short) = short {
         anyhow::ensure!(force, "{}", plan.refusal(machine, &short));
         writeln!(out, "--force: building anyway, though {short}")?;
     }
-    Ok(())
+    Ok(estimate)
 }
 
 /// Builds the layers up to `plan.seeds`, writing each and a line of report on it: the

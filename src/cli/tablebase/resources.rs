@@ -63,6 +63,28 @@ impl Plan<'_> {
         Ok((estimate, short))
     }
 
+    /// The answer of `--ranks K` (the check alone) from `estimate`, this plan's: `K` nodes of
+    /// `machine`'s memory (`--memory`), what each rank needs of it at its peak, the disk of the
+    /// layer files (and of the best exits parked while the top layer is built), and the wall time
+    /// on `K` ranks of `machine`'s cores (`RAYON_NUM_THREADS`), from the rates measured here
+    /// and the split build's CPU factor ([`estimate::SPLIT_CPU_FACTOR`]).
+    pub fn ranks_answer(&self, estimate: &BuildEstimate, machine: &Machine) -> String {
+        let k = self.ranks.unwrap_or(1);
+        let cores = machine.cores * k as usize;
+        format!(
+            "{} up to {} seeds: {k} nodes of {} ({} a rank at the peak), {} of disk, about {} \
+             on {k} x {} cores (the plain build's rates, times {} for the split build)",
+            self.variant,
+            self.seeds,
+            machine.memory_available.map_or("unknown".into(), bytes),
+            bytes(estimate.peak_memory),
+            bytes(estimate.disk + estimate.checkpoint_bytes(self.min_positions)),
+            duration(estimate.wall_seconds(cores)),
+            machine.cores,
+            estimate::SPLIT_CPU_FACTOR,
+        )
+    }
+
     /// Why the build does not start when `machine` is `short` of what it needs: what it lacks
     /// and the most seeds it could build here.
     pub fn refusal(&self, machine: &Machine, short: &str) -> String {

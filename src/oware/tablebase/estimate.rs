@@ -29,10 +29,18 @@ use super::reachable::{reachable_len, reachable_total_len};
 use crate::oware::RuleSet;
 use crate::retro::file::HEADER_LEN;
 
-/// The memory a rank of a split build holds for its exchanges besides its shares: a round of
-/// the moves pass (2^18 positions of its share, their moves and lookups) and the predecessors
-/// of a round, at most.
+/// The memory a rank of a split build holds for its exchanges besides its share: a round of
+/// the moves pass (2^16 positions of its share, their moves and lookups), the predecessors of a
+/// round and the MPI library's own buffers, at most (20 to 30 MiB were measured at 16 and 20
+/// seeds with 2 and 4 ranks).
 pub const SPLIT_BUFFER_BYTES: u64 = 64 << 20;
+
+/// The CPU time of a build split over several ranks against the plain build's, as measured
+/// here with 2 and 4 ranks at 20 and 22 seeds, both variants (2.3 to 2.9, the median 2.5: the
+/// exchanges, the rounds' set-up and Open MPI's waiting in the collectives, the ranks
+/// oversubscribing 2 cores; docs/lab/2026-12-07-split-build-measured.md): what
+/// [`BuildEstimate::split`] multiplies the core-seconds by.
+pub const SPLIT_CPU_FACTOR: f64 = 2.5;
 
 /// Bytes the process holds besides the tables: code, thread stacks, buffers (about 7 MiB were
 /// measured above the tables at 14 to 20 seeds).
@@ -272,21 +280,27 @@ impl BuildEstimate {
 
     /// What building the layers of `first` to `seeds` seeds takes on each of `ranks` ranks of a
     /// split build ([`super::split`], [`super::Tablebase::build_next_split`]): each rank holds
-    /// its share, a `ranks`-th, of the layers below and of the layer being built (its best exits
-    /// held, not parked; the moves pass in one sweep), plus [`SPLIT_BUFFER_BYTES`] of exchanges;
-    /// the disk is the layer files, written once by all; the core-seconds are the plain
-    /// build's, the exchanges not counted.
+    /// a `ranks`-th of what the plain build holds with the layers below mapped from their files
+    /// (its share of the layer being built, its best exits parked; the pages of its share of
+    /// the layers its captures lead into, in the moves pass, in one sweep), plus
+    /// [`SPLIT_BUFFER_BYTES`] of exchanges; the disk is the layer files, written once by all,
+    /// and the exits parked; with more than one rank the core-seconds are the plain build's
+    /// times [`SPLIT_CPU_FACTOR`].
     ///
     /// # Panics
     /// If `seeds` is above [`MAX_SEEDS`] or `ranks` is 0.
     pub fn split(variant: RuleSet, first: u32, seeds: u32, ranks: u64) -> BuildEstimate {
         assert!(ranks > 0, "a build has at least one rank");
-        let mut e = BuildEstimate::new(variant, first, seeds, None, false);
+        // A bound no layer reaches: one sweep over the layers mapped.
+        let mut e = BuildEstimate::new(variant, first, seeds, Some(u64::MAX), true);
+        let cpu = if ranks > 1 { SPLIT_CPU_FACTOR } else { 1.0 };
         for l in &mut e.layers {
             l.peak_memory = (l.peak_memory - OVERHEAD_BYTES).div_ceil(ranks)
                 + SPLIT_BUFFER_BYTES
                 + OVERHEAD_BYTES;
+            l.core_seconds *= cpu;
         }
+        e.core_seconds *= cpu;
         e.peak_memory = e
             .layers
             .iter()
@@ -514,6 +528,32 @@ mod tests {
             let m = e.wall_seconds(2) / 60.0;
             assert!(minutes.contains(&m), "{variant:?}: {m:.1} min");
         }
+    }
+
+    #[test]
+    fn a_split_build_holds_a_share_of_the_plain_builds_peak() {
+        // Awari's layer 26 (770,319,837 positions), the layers below mapped: its moves pass
+        // holds its state words (4 bytes a position) and the layers of 8 to 24 seeds its
+        // captures lead into (2 bytes), 5.04 GiB, more than its values' 5 bytes a position.
+        let plain = BuildEstimate::new(RuleSet::Awari, 0, 26, Some(u64::MAX), true);
+        let below = reachable_total_len(24) - reachable_total_len(7);
+        assert_eq!(
+            plain.peak_memory,
+            4 * 770_319_837 + 2 * below + OVERHEAD_BYTES
+        );
+        // Each of 4 ranks a quarter of it, plus its exchanges' buffers: 1.33 GiB.
+        let split = BuildEstimate::split(RuleSet::Awari, 0, 26, 4);
+        assert_eq!(
+            split.peak_memory,
+            (4 * 770_319_837 + 2 * below).div_ceil(4) + SPLIT_BUFFER_BYTES + OVERHEAD_BYTES
+        );
+        assert_eq!(split.disk, plain.disk);
+        // The best exits parked, 1 byte a position of layer 26.
+        assert_eq!(split.checkpoint_bytes(u64::MAX), 770_319_837);
+        assert!((split.core_seconds / plain.core_seconds - SPLIT_CPU_FACTOR).abs() < 1e-9);
+        // One rank does the plain build's work.
+        let one = BuildEstimate::split(RuleSet::Awari, 0, 26, 1);
+        assert_eq!(one.core_seconds, plain.core_seconds);
     }
 
     #[test]
