@@ -214,6 +214,8 @@ pub struct ReplaySummary {
     pub ended_by_rules: usize,
     /// Records decided by a recorded fault.
     pub forfeits: usize,
+    /// Records the players ended in an agreed draw.
+    pub agreed: usize,
     /// Records without a result.
     pub unfinished: usize,
     /// Games won by the first player, drawn, won by the second.
@@ -229,9 +231,14 @@ pub struct ReplaySummary {
 
 impl fmt::Display for ReplaySummary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // An agreed draw comes only from the web board's records: said only when there is one.
+        let agreed = match self.agreed {
+            0 => String::new(),
+            n => format!(", {n} agreed drawn"),
+        };
         writeln!(
             f,
-            "Replayed {} games: {} ended by the rules, {} by a fault, {} unfinished; all moves legal, all results match",
+            "Replayed {} games: {} ended by the rules, {} by a fault{agreed}, {} unfinished; all moves legal, all results match",
             self.games, self.ended_by_rules, self.forfeits, self.unfinished
         )?;
         writeln!(
@@ -441,6 +448,8 @@ pub(super) fn summarize_replays(
             summary.ended_by_rules += 1;
         } else if r.forfeit {
             summary.forfeits += 1;
+        } else if r.agreed {
+            summary.agreed += 1;
         }
         let Some(winner) = r.winner else {
             summary.unfinished += 1;

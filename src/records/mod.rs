@@ -376,8 +376,12 @@ pub struct Replayed<G: Game> {
     pub end: Option<GameEnd<G>>,
     /// The winner by the record's result: `Some(None)` for a draw, `None` for no result (`*`).
     pub winner: Option<Option<G::Player>>,
-    /// Whether the record says a fault decided the game (`Termination` starts with `forfeit`).
+    /// Whether the record says a fault decided the game (`Termination` starts with `forfeit`:
+    /// an engine's fault, or a player who resigned or lost on time).
     pub forfeit: bool,
+    /// Whether the record says the players agreed a draw (`Termination` starts with `agreed`,
+    /// the result a draw), as the web board writes it.
+    pub agreed: bool,
     /// Moves replayed.
     pub plies: usize,
 }
@@ -482,7 +486,8 @@ pub fn count_tag(
 
 /// The end of a replay, shared by both formats: the result of `record` (`winner_of` reads it)
 /// must name the winner of the game the rules ended in `state` (`describe` says how, for the
-/// error), or, where the rules have not ended it, be `*` or a recorded forfeit.
+/// error), or, where the rules have not ended it, be `*`, a recorded forfeit (a fault, a
+/// resignation, a loss on time) or a draw the players agreed.
 ///
 /// # Errors
 /// [`ReplayError::Result`] when they disagree.
@@ -494,13 +499,14 @@ pub fn check_result<R: Record, G: Game>(
 ) -> Result<Replayed<G>, ReplayError> {
     let found = result(record);
     let winner = winner_of(found);
-    let forfeit =
-        tag(record.tags(), "Termination").is_some_and(|t| t.trim_start().starts_with("forfeit"));
+    let termination = tag(record.tags(), "Termination").map_or("", str::trim_start);
+    let forfeit = termination.starts_with("forfeit");
+    let agreed = termination.starts_with("agreed") && winner == Some(None);
     let expected = match state.end() {
         Some(end) if winner != Some(end.winner) => Some(describe(&end)),
-        None if winner.is_some() && !forfeit => {
-            Some("the rules have not ended it and no forfeit is recorded".to_string())
-        }
+        None if winner.is_some() && !forfeit && !agreed => Some(
+            "the rules have not ended it and no forfeit or agreed draw is recorded".to_string(),
+        ),
         _ => None,
     };
     if let Some(expected) = expected {
@@ -513,6 +519,7 @@ pub fn check_result<R: Record, G: Game>(
         end: state.end(),
         winner,
         forfeit,
+        agreed: agreed && state.end().is_none(),
         plies: state.ply(),
     })
 }
@@ -535,6 +542,8 @@ pub struct CheckedOutcome {
     pub ended_by_rules: bool,
     /// A recorded fault decided it.
     pub forfeit: bool,
+    /// The players agreed a draw.
+    pub agreed: bool,
     /// The winner by the result, as a player index; `Some(None)` a draw, `None` no result.
     pub winner: Option<Option<usize>>,
 }
@@ -552,6 +561,7 @@ impl Checked {
             outcome: replayed.map(|r| CheckedOutcome {
                 ended_by_rules: r.end.is_some(),
                 forfeit: r.forfeit,
+                agreed: r.agreed,
                 winner: r.winner.map(|w| w.map(Player::index)),
             }),
         }

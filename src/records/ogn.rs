@@ -284,7 +284,7 @@ pub fn seed_result(end: &GameEnd) -> String {
 /// else `default`, see [`OgnGame::rules`]): every move must be legal and capture what the move text
 /// says (`b+3`; a move written alone captures nothing; moves run together say nothing); if the
 /// rules end the game, its result must be the final seed count (or say the same winner); if they
-/// do not, the result must be `*` or a forfeit.
+/// do not, the result must be `*`, a forfeit or an agreed draw.
 ///
 /// # Errors
 /// [`ReplayError`] naming the first disagreement.
@@ -438,6 +438,16 @@ mod tests {
             replay(&g, Rules::default()),
             Err(ReplayError::Result { .. })
         ));
+        // An agreement ends only in a draw.
+        g.set_tag("Termination", "agreed: draw by agreement");
+        assert!(matches!(
+            replay(&g, Rules::default()),
+            Err(ReplayError::Result { .. })
+        ));
+        g.set_tag("Result", "1/2-1/2");
+        let r = replay(&g, Rules::default()).unwrap();
+        assert!(r.agreed && !r.forfeit);
+        assert_eq!(r.winner, Some(None));
         // An illegal move (North cannot play a house letter of South).
         g.push_move(Move::from_letter('a').unwrap(), None);
         assert!(matches!(

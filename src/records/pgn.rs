@@ -195,7 +195,7 @@ pub fn record_rules<G: Recorded>(
 
 /// Replays `game` under `rules` (see [`record_rules`]) from its `FEN` tag (else the start
 /// position): every move must read in the game's notation and be legal; if the rules end the
-/// game, the result must name its winner; if they do not, the result must be `*` or a forfeit.
+/// game, the result must name its winner; if they do not, the result must be `*`, a forfeit or an agreed draw.
 ///
 /// # Errors
 /// [`ReplayError`] naming the first disagreement.

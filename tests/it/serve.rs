@@ -966,3 +966,59 @@ fn records_of_games_the_players_ended() {
         assert_eq!(status, 400, "{bad}: {body}");
     }
 }
+
+/// The records the board writes of games the players ended (a resignation, a loss on time, a
+/// draw agreed), in both formats, replay with `perfectplay match --replay`.
+#[test]
+fn records_the_players_ended_replay() {
+    let server = WebServer::start(&[]);
+    let dir = crate::common::fresh_dir("serve_players_end_replay");
+    for (variant, moves, end, file, summary) in [
+        (
+            "abapa",
+            "C+f+D",
+            "winner=South&how=resigned",
+            "resigned.ogn",
+            "0 ended by the rules, 1 by a fault, 0 unfinished",
+        ),
+        (
+            "awari",
+            "C+f",
+            "winner=none&how=by+agreement",
+            "agreed.ogn",
+            "0 ended by the rules, 0 by a fault, 1 agreed drawn, 0 unfinished",
+        ),
+        (
+            "dobutsu",
+            "b2b3+b4b3",
+            "winner=Gote&how=on+time",
+            "time.pgn",
+            "0 ended by the rules, 1 by a fault, 0 unfinished",
+        ),
+        (
+            "dobutsu",
+            "b2b3",
+            "winner=none&how=by+agreement",
+            "agreed.pgn",
+            "0 ended by the rules, 0 by a fault, 1 agreed drawn, 0 unfinished",
+        ),
+    ] {
+        let (status, record) =
+            server.get(&format!("api/record?variant={variant}&moves={moves}&{end}"));
+        assert_eq!(status, 200, "{record}");
+        let path = dir.join(file);
+        std::fs::write(&path, &record).unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+            .args(["match", "--replay", path.to_str().unwrap()])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{file}: {stdout}{stderr}\n{record}");
+        assert!(
+            stdout.starts_with(&format!("Replayed 1 games: {summary};")),
+            "{file}: {stdout}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
