@@ -886,7 +886,8 @@ fn an_end_by_own_rows_gives_the_counted_board() {
 }
 
 /// Level 6 is labelled by what it plays by now: Dobutsu without its solution plays by search
-/// (not "perfect"), Oware by search with its endgame tables; a build running is said.
+/// (not "perfect"), Oware by search with its endgame tables; a build running is said, and
+/// starts only when its game is used.
 #[test]
 fn info_says_what_level_6_plays_by() {
     let server = WebServer::start(&[]);
@@ -905,18 +906,28 @@ fn info_says_what_level_6_plays_by() {
     assert_eq!(level6(&info, "dobutsu"), "search");
     assert_eq!(level6(&info, "abapa"), "search with endgame tables");
     drop(server);
-    // A data directory without the solution: its build starts at the first look, and is said.
+    // A data directory without the solution nor Oware's 13-seed layers: /api/info starts no
+    // build; the first look at a Dobutsu position starts the solution's, and is said, and
+    // Oware's waits for a look at an Oware position.
     let data = crate::common::fresh_dir("serve_level6_building");
     let server = WebServer::start_with_data(
-        &["--option", "TablebaseBuildSeeds=0"],
+        &["--option", "TablebaseBuildSeeds=13"],
         data.to_str().unwrap(),
     );
+    // The words of each variant's level 6, Dobutsu's first.
+    let words = |info: &Value| ["dobutsu", "abapa", "awari"].map(|v| level6(info, v));
+    let oware = "search with endgame tables";
+    let (_, info) = server.json("api/info");
+    assert_eq!(words(&info), ["search", oware, oware], "{info}");
+    let (status, _) = server.json("api/state?variant=dobutsu");
+    assert_eq!(status, 200);
     let (_, info) = server.json("api/info");
     assert_eq!(
-        level6(&info, "dobutsu"),
-        "search; solution building",
+        words(&info),
+        ["search; solution building", oware, oware],
         "{info}"
     );
+    assert!(!data.join("perfectplay/oware").exists());
     drop(server);
     std::fs::remove_dir_all(&data).unwrap();
 }

@@ -142,14 +142,25 @@ impl<G: VariantGame> GameSlot<G> {
     /// The tables loaded (loading them the first time), and a note on them (what was loaded,
     /// why none was, or that a build runs); starts the build of missing default tables once,
     /// and drops tables whose file was cut short since it was mapped (a read of what is gone
-    /// would kill the server).
+    /// would kill the server). For a request that uses the game.
     pub fn tables(&self) -> (Option<Tables<G>>, Option<Note>) {
+        self.refreshed(self.auto_solve)
+    }
+
+    /// As [`GameSlot::tables`], but starts no build: a build already running is followed (and
+    /// its tables loaded once written). For a request that only reports on the game, so that
+    /// looking at the server does not start the builds of games nobody plays.
+    pub fn status(&self) -> (Option<Tables<G>>, Option<Note>) {
+        self.refreshed(false)
+    }
+
+    fn refreshed(&self, build: bool) -> (Option<Tables<G>>, Option<Note>) {
         let mut state = self.tables.lock().unwrap_or_else(PoisonError::into_inner);
         if !state.loaded {
             state.loaded = true;
             state.note = state.slot.load(&self.settings);
         }
-        let notes = state.slot.refresh(&self.settings, self.auto_solve);
+        let notes = state.slot.refresh(&self.settings, build);
         if let Some(last) = notes.into_iter().last() {
             state.note = Some(last);
         }

@@ -217,7 +217,7 @@ fn info_reply(shared: &Shared) -> InfoReply {
         type Output = VariantInfo;
         fn visit<G: VariantGame>(self, _rules: G::Rules) -> VariantInfo {
             let slot = self.0.games.slot::<G>(self.1);
-            let (tables, note) = slot.tables();
+            let (tables, note) = slot.status();
             VariantInfo {
                 name: self.1.name(),
                 game: G::NAME,
@@ -301,7 +301,12 @@ impl VisitGame for AskGame<'_> {
         let slot = self.shared.games.slot::<G>(self.variant);
         let game = api::game_of::<G>(self.query, &slot.settings().rules)?;
         Ok(match self.ask {
-            Ask::State => Answer::State(api::state(&game)),
+            Ask::State => {
+                // A page shows this game: its tables are loaded, and their build started if
+                // missing, so that they are there by the time it asks for values.
+                let _ = slot.tables();
+                Answer::State(api::state(&game))
+            }
             Ask::Probe => Answer::Probe(api::probe(&slot, &game)),
             Ask::Review => Answer::Review(api::review(&slot, &game)),
             Ask::Record => Answer::Text(api::record(&game, self.query)?),

@@ -9,7 +9,7 @@ import { ApiError, gameParams, here, request, stopStream } from "./api.js";
 import { animateSowing, draw } from "./board.js";
 import { maybeEngineMove, study } from "./engine.js";
 import { drawGraph } from "./graph.js";
-import { followLevel6, moveMade, onPosition, resetPlay } from "./play.js";
+import { labelLevel6, moveMade, onPosition, resetPlay } from "./play.js";
 import { child, lineThrough, lineTree, onMainLine, pathTo, promote, remove, store } from "./tree.js";
 
 /** @typedef {import("./types.js").StateReply} StateReply */
@@ -51,6 +51,7 @@ export async function show() {
   $("new-game-start").hidden = !app.start;
   if (app.mode === "study") drawGraph();
   onPosition();
+  labelLevel6();
   save();
   if (app.mode === "study") study(id);
   else maybeEngineMove(id);
@@ -445,7 +446,6 @@ export function fillSides() {
     return o;
   }));
   side.value = String(app.human);
-  followLevel6();
   $("move-input").placeholder = app.variant === "dobutsu" ? "Type a move (b2b3, C@a3, a3a4+)" : "Type a move (A-F or a-f)";
 }
 

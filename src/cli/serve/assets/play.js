@@ -251,6 +251,14 @@ export async function hint() {
 
 /** The timer that asks /api/info again while tables are being built. */
 let levelTimer = 0;
+/** The variant whose level 6 is labelled: the label is asked again once a position of another
+ * one is shown (its first look starts the build of its tables). */
+let levelVariant = "";
+
+/** Labels level 6 when the variant shown is not the one labelled. */
+export function labelLevel6() {
+  if (levelVariant !== app.variant) followLevel6();
+}
 
 /** Level 6 labelled by what it plays by now (the server's words: the solution, search with
  * endgame tables, search while tables are built), in its option and in the play panel; asked
@@ -266,6 +274,7 @@ export async function followLevel6() {
     return;
   }
   const v = info.variants.find((x) => x.name === app.variant);
+  levelVariant = app.variant;
   if (v) {
     const option = /** @type {HTMLOptionElement} */ ($("level").querySelector('option[value="6"]'));
     option.textContent = `6 (${v.level6})`;
