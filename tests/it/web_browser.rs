@@ -199,8 +199,9 @@ impl Browser {
         self.cmd("DELETE", "/actions", None);
     }
 
-    /// Taps the element `css` selects with a finger.
-    fn tap(&self, css: &str) {
+    /// Swipes a finger from the middle of the element `css` selects `dy` pixels down (up when
+    /// negative), as a person scrolling the page does; a tap when `dy` is 0.
+    fn touch_swipe(&self, css: &str, dy: i64) {
         let origin = json!({ "element-6066-11e4-a52e-4f735466cecf": self.element(css) });
         self.cmd(
             "POST",
@@ -210,9 +211,16 @@ impl Browser {
                 "actions": [
                     {"type": "pointerMove", "duration": 0, "origin": origin, "x": 0, "y": 0},
                     {"type": "pointerDown", "button": 0},
+                    {"type": "pointerMove", "duration": if dy == 0 { 0 } else { 300 },
+                     "origin": "pointer", "x": 0, "y": dy},
                     {"type": "pointerUp", "button": 0}]}]})),
         );
         self.cmd("DELETE", "/actions", None);
+    }
+
+    /// Taps the element `css` selects with a finger.
+    fn tap(&self, css: &str) {
+        self.touch_swipe(css, 0);
     }
 
     /// Sends `keys` to the element `css` selects (focusing it, as WebDriver's element send keys
@@ -340,17 +348,23 @@ fn base64_decode(text: &str) -> Vec<u8> {
         .collect()
 }
 
+/// A server (`perfectplay serve`, no tables) and `browser` on its page at `query`
+/// (`variant=abapa&mode=play`), once `ready` (a script, as for [`Browser::wait_for`], `what`
+/// naming it) is true: the set-up of most tests.
+fn open(browser: Browser, query: &str, what: &str, ready: &str) -> (WebServer, Browser) {
+    let server = WebServer::start(&[]);
+    browser.go(&format!("{}?{query}", server.url));
+    browser.wait_for(what, ready);
+    (server, browser)
+}
+
 #[test]
 #[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
 fn play_a_move_by_clicking_and_the_engine_replies() {
-    let server = WebServer::start(&[]);
-    let browser = Browser::start(1280, 860);
     // Oware: South's house C, highlighted as legal, clicked.
-    browser.go(&format!(
-        "{}?variant=abapa&mode=play&theme=light",
-        server.url
-    ));
-    browser.wait_for(
+    let (server, browser) = open(
+        Browser::start(1280, 860),
+        "variant=abapa&mode=play&theme=light",
         "the legal houses",
         "return document.querySelectorAll('[data-square].legal').length == 6",
     );
@@ -431,13 +445,9 @@ fn play_a_move_by_clicking_and_the_engine_replies() {
 #[test]
 #[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
 fn study_shows_lines_updating_and_a_record_steps_through_with_values() {
-    let server = WebServer::start(&[]);
-    let browser = Browser::start(1280, 860);
-    browser.go(&format!(
-        "{}?variant=dobutsu&mode=study&theme=light&moves=b2b3",
-        server.url
-    ));
-    browser.wait_for(
+    let (server, browser) = open(
+        Browser::start(1280, 860),
+        "variant=dobutsu&mode=study&theme=light&moves=b2b3",
         "three lines",
         "return document.querySelectorAll('#lines li').length == 3",
     );
@@ -527,13 +537,9 @@ fn study_shows_lines_updating_and_a_record_steps_through_with_values() {
 #[test]
 #[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
 fn the_page_fits_a_phone() {
-    let server = WebServer::start(&[]);
-    let browser = Browser::emulated(390, 844, true);
-    browser.go(&format!(
-        "{}?variant=dobutsu&mode=play&theme=dark",
-        server.url
-    ));
-    browser.wait_for(
+    let (_server, browser) = open(
+        Browser::emulated(390, 844, true),
+        "variant=dobutsu&mode=play&theme=dark",
         "the pieces",
         "return document.querySelectorAll('[data-square]').length == 12",
     );
@@ -715,14 +721,10 @@ fn stepping_never_scrolls_the_page_and_download_saves_the_whole_game() {
 #[test]
 #[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
 fn an_illegal_house_says_why_and_the_theme_is_remembered() {
-    let server = WebServer::start(&[]);
-    let browser = Browser::start(1280, 860);
     // North has no seeds: South must feed, and only E (3 seeds: F, a, b) does.
-    browser.go(&format!(
-        "{}?variant=abapa&mode=play&position=1-0-0-0-3-0-0-0-0-0-0-0-22-22-S",
-        server.url
-    ));
-    browser.wait_for(
+    let (server, browser) = open(
+        Browser::start(1280, 860),
+        "variant=abapa&mode=play&position=1-0-0-0-3-0-0-0-0-0-0-0-22-22-S",
         "the one legal house",
         "return document.querySelectorAll('[data-square].legal').length == 1",
     );
@@ -760,13 +762,9 @@ fn an_illegal_house_says_why_and_the_theme_is_remembered() {
 #[test]
 #[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
 fn an_address_with_a_raw_promotion_or_a_bad_move_shows_a_game() {
-    let server = WebServer::start(&[]);
-    let browser = Browser::start(1280, 860);
-    browser.go(&format!(
-        "{}?variant=dobutsu&mode=study&position=1le/C2/3/1L1[]%20w%20-%20-%200%201&moves=a3a4+",
-        server.url
-    ));
-    browser.wait_for(
+    let (server, browser) = open(
+        Browser::start(1280, 860),
+        "variant=dobutsu&mode=study&position=1le/C2/3/1L1[]%20w%20-%20-%200%201&moves=a3a4+",
         "the promotion played",
         "return document.querySelectorAll('#move-list button').length == 1",
     );
@@ -799,14 +797,10 @@ fn an_address_with_a_raw_promotion_or_a_bad_move_shows_a_game() {
 #[test]
 #[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
 fn the_evaluation_bar_reads_from_the_first_player_and_flips() {
-    let server = WebServer::start(&[]);
-    let browser = Browser::start(1280, 860);
-    browser.go(&format!(
-        "{}?variant=awari&mode=study&position=2-0-1-0-3-0-0-1-0-2-1-0-20-18-S&moves=A",
-        server.url
-    ));
     let fill = "return document.querySelector('.evalbar-fill').style.height";
-    browser.wait_for(
+    let (server, browser) = open(
+        Browser::start(1280, 860),
+        "variant=awari&mode=study&position=2-0-1-0-3-0-0-1-0-2-1-0-20-18-S&moves=A",
         "the table's value",
         "return document.querySelector('.evalbar-text').textContent == '+2'",
     );
@@ -851,13 +845,9 @@ fn the_evaluation_bar_reads_from_the_first_player_and_flips() {
 #[test]
 #[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
 fn moves_and_engine_lines_carry_their_moves_in_the_markup() {
-    let server = WebServer::start(&[]);
-    let browser = Browser::start(1280, 860);
-    browser.go(&format!(
-        "{}?variant=dobutsu&mode=study&theme=light&moves=b2b3%20b4b3%20a1b2",
-        server.url
-    ));
-    browser.wait_for(
+    let (server, browser) = open(
+        Browser::start(1280, 860),
+        "variant=dobutsu&mode=study&theme=light&moves=b2b3%20b4b3%20a1b2",
         "two lines",
         "return document.querySelectorAll('#lines li').length >= 2",
     );
@@ -920,10 +910,9 @@ fn moves_of(browser: &Browser, css: &str) -> Vec<String> {
 #[test]
 #[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
 fn side_lines_keep_the_game_and_a_reload_keeps_them() {
-    let server = WebServer::start(&[]);
-    let browser = Browser::start(1280, 860);
-    browser.go(&format!("{}?variant=awari&theme=light", server.url));
-    browser.wait_for(
+    let (server, browser) = open(
+        Browser::start(1280, 860),
+        "variant=awari&theme=light",
         "the board",
         "return document.querySelectorAll('[data-square]').length == 12",
     );
@@ -1069,14 +1058,10 @@ fn dobutsu_labels(state: &Value) -> Vec<String> {
 #[test]
 #[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
 fn engine_lines_are_previewed_and_played_by_their_moves() {
-    let server = WebServer::start(&[]);
-    let browser = Browser::start(1280, 860);
-    browser.go(&format!(
-        "{}?variant=dobutsu&mode=study&theme=light&moves=b2b3",
-        server.url
-    ));
     // A short analysis (depth 6), so that the lines stay as they are once it is done.
-    browser.wait_for(
+    let (server, browser) = open(
+        Browser::start(1280, 860),
+        "variant=dobutsu&mode=study&theme=light&moves=b2b3",
         "the board",
         "return document.querySelectorAll('[data-square]').length == 12",
     );
@@ -1284,13 +1269,9 @@ fn text_and_data(browser: &Browser, id: &str, data: &str) -> (String, String) {
 #[test]
 #[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
 fn a_clock_game_ends_on_time_and_a_rematch_swaps_the_sides() {
-    let server = WebServer::start(&[]);
-    let browser = Browser::start(1280, 860);
-    browser.go(&format!(
-        "{}?variant=abapa&mode=play&theme=light",
-        server.url
-    ));
-    browser.wait_for(
+    let (_server, browser) = open(
+        Browser::start(1280, 860),
+        "variant=abapa&mode=play&theme=light",
         "the legal houses",
         "return document.querySelectorAll('[data-square].legal').length == 6",
     );
@@ -1375,14 +1356,10 @@ fn a_clock_game_ends_on_time_and_a_rematch_swaps_the_sides() {
 #[test]
 #[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
 fn hint_draw_offer_and_resignation() {
-    let server = WebServer::start(&[]);
-    let browser = Browser::start(1280, 860);
     // South wins by 6 seeds with E (the tables).
-    browser.go(&format!(
-        "{}?variant=awari&mode=play&theme=light&position=2-0-1-0-3-0-0-1-0-2-1-0-20-18-S",
-        server.url
-    ));
-    browser.wait_for(
+    let (server, browser) = open(
+        Browser::start(1280, 860),
+        "variant=awari&mode=play&theme=light&position=2-0-1-0-3-0-0-1-0-2-1-0-20-18-S",
         "the legal houses",
         "return document.querySelectorAll('[data-square].legal').length == 3",
     );
@@ -1440,13 +1417,9 @@ fn hint_draw_offer_and_resignation() {
 #[test]
 #[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
 fn a_piece_is_dragged_and_dropped() {
-    let server = WebServer::start(&[]);
-    let browser = Browser::start(1280, 860);
-    browser.go(&format!(
-        "{}?variant=dobutsu&mode=play&theme=light",
-        server.url
-    ));
-    browser.wait_for(
+    let (_server, browser) = open(
+        Browser::start(1280, 860),
+        "variant=dobutsu&mode=play&theme=light",
         "Sente's movable pieces",
         "return document.querySelectorAll('.cell.movable').length > 0",
     );
@@ -1504,13 +1477,9 @@ fn the_rules_panel_follows_the_game() {
 #[test]
 #[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
 fn the_analysis_stops_at_the_depth_chosen() {
-    let server = WebServer::start(&[]);
-    let browser = Browser::start(1280, 860);
-    browser.go(&format!(
-        "{}?variant=abapa&mode=study&theme=light",
-        server.url
-    ));
-    browser.wait_for(
+    let (_server, browser) = open(
+        Browser::start(1280, 860),
+        "variant=abapa&mode=study&theme=light",
         "the board",
         "return document.querySelectorAll('[data-square]').length == 12",
     );
@@ -1535,13 +1504,9 @@ fn the_keyboard_keeps_its_place_and_a_drop_mark_names_its_piece() {
     const ENTER: &str = "\u{E007}";
     const LEFT: &str = "\u{E012}";
     const DOWN: &str = "\u{E015}";
-    let server = WebServer::start(&[]);
-    let browser = Browser::start(1280, 860);
-    browser.go(&format!(
-        "{}?variant=dobutsu&mode=study&theme=light&moves=b2b3+a4a3",
-        server.url
-    ));
-    browser.wait_for(
+    let (_server, browser) = open(
+        Browser::start(1280, 860),
+        "variant=dobutsu&mode=study&theme=light&moves=b2b3+a4a3",
         "the board",
         "return document.querySelectorAll('.cell.movable').length > 0",
     );
@@ -1608,13 +1573,9 @@ fn slow_state(browser: &Browser, ms: u32) {
 #[test]
 #[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
 fn own_sowing_is_said_and_an_end_shows_the_final_counting() {
-    let server = WebServer::start(&[]);
-    let browser = Browser::start(1280, 860);
-    browser.go(&format!(
-        "{}?variant=abapa&mode=play&theme=light&position=0-0-0-0-0-1-3-2-2-2-0-0-20-18-S",
-        server.url
-    ));
-    browser.wait_for(
+    let (_server, browser) = open(
+        Browser::start(1280, 860),
+        "variant=abapa&mode=play&theme=light&position=0-0-0-0-0-1-3-2-2-2-0-0-20-18-S",
         "South's one legal house",
         "return document.querySelectorAll('[data-square].legal').length == 1",
     );
@@ -1692,13 +1653,9 @@ fn level_6_is_labelled_by_what_it_plays_by() {
 #[test]
 #[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
 fn long_engine_lines_leave_the_values_and_moves_in_view() {
-    let server = WebServer::start(&[]);
-    let browser = Browser::emulated(1280, 800, false);
-    browser.go(&format!(
-        "{}?variant=abapa&mode=study&theme=light&moves=C+f+D+e",
-        server.url
-    ));
-    browser.wait_for(
+    let (_server, browser) = open(
+        Browser::emulated(1280, 800, false),
+        "variant=abapa&mode=study&theme=light&moves=C+f+D+e",
         "three lines of 20 moves or more",
         "const lines = [...document.querySelectorAll('#lines li')]; \
          return lines.length == 3 && lines.every(l => l.querySelectorAll('[data-pv-move]').length >= 20)",
@@ -1728,13 +1685,9 @@ fn long_engine_lines_leave_the_values_and_moves_in_view() {
 #[test]
 #[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
 fn oware_on_a_phone_has_houses_to_tap() {
-    let server = WebServer::start(&[]);
-    let browser = Browser::emulated(390, 844, true);
-    browser.go(&format!(
-        "{}?variant=abapa&mode=play&theme=dark",
-        server.url
-    ));
-    browser.wait_for(
+    let (_server, browser) = open(
+        Browser::emulated(390, 844, true),
+        "variant=abapa&mode=play&theme=dark",
         "the legal houses",
         "return document.querySelectorAll('[data-square].legal').length == 6",
     );
@@ -1803,13 +1756,9 @@ fn a_new_game_after_a_set_up_may_start_from_either() {
 #[test]
 #[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
 fn an_imported_game_is_marked_by_search_outside_the_tables() {
-    let server = WebServer::start(&[]);
-    let browser = Browser::start(1280, 860);
-    browser.go(&format!(
-        "{}?variant=abapa&mode=study&theme=light",
-        server.url
-    ));
-    browser.wait_for(
+    let (_server, browser) = open(
+        Browser::start(1280, 860),
+        "variant=abapa&mode=study&theme=light",
         "the board",
         "return document.querySelectorAll('[data-square]').length == 12",
     );
@@ -1860,13 +1809,9 @@ fn an_imported_game_is_marked_by_search_outside_the_tables() {
 #[test]
 #[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
 fn a_piece_is_dragged_by_touch_on_a_phone() {
-    let server = WebServer::start(&[]);
-    let browser = Browser::emulated(390, 844, true);
-    browser.go(&format!(
-        "{}?variant=dobutsu&mode=play&theme=light",
-        server.url
-    ));
-    browser.wait_for(
+    let (_server, browser) = open(
+        Browser::emulated(390, 844, true),
+        "variant=dobutsu&mode=play&theme=light",
         "Sente's movable pieces",
         "return document.querySelectorAll('.cell.movable').length > 0",
     );
@@ -1886,19 +1831,45 @@ fn a_piece_is_dragged_by_touch_on_a_phone() {
     );
 }
 
+/// On a touch screen a finger on Dobutsu's board scrolls the page unless it starts on a piece
+/// the player may move: on an empty square or the opponent's piece the page scrolls, on the
+/// player's own piece it drags the piece and the page stays.
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn a_touch_off_the_players_pieces_scrolls_the_page() {
+    let (_server, browser) = open(
+        Browser::emulated(390, 844, true),
+        "variant=dobutsu&mode=play&theme=light",
+        "Sente's movable pieces",
+        "return document.querySelectorAll('.cell.movable').length > 0",
+    );
+    // Room to scroll whatever the layout.
+    browser.js("document.body.style.paddingBottom = '2000px'; return true");
+    let scrolled_by = |css: &str| {
+        browser.js("window.scrollTo(0, 0); return true");
+        browser.touch_swipe(css, -150);
+        std::thread::sleep(Duration::from_millis(500));
+        browser.js("return window.scrollY").as_f64().unwrap()
+    };
+    // a3: empty at the start; b3: Gote's Chick; b2: Sente's Chick.
+    assert!(scrolled_by(r#"[data-square="a3"]"#) > 50.0);
+    assert!(scrolled_by(r#"[data-square="b3"]"#) > 50.0);
+    assert_eq!(scrolled_by(r#"[data-square="b2"]"#), 0.0);
+    assert_eq!(
+        browser.js("return document.querySelectorAll('#move-list button').length"),
+        json!(0)
+    );
+}
+
 /// On a game clock the person is charged for their own thinking only: the clock stops at the
 /// click, not when the server has answered (here 1.5 s late) and the seeds are sown, and the
 /// increment is added.
 #[test]
 #[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
 fn the_clock_leaves_out_the_round_trip_and_the_sowing() {
-    let server = WebServer::start(&[]);
-    let browser = Browser::start(1280, 860);
-    browser.go(&format!(
-        "{}?variant=abapa&mode=play&theme=light",
-        server.url
-    ));
-    browser.wait_for(
+    let (_server, browser) = open(
+        Browser::start(1280, 860),
+        "variant=abapa&mode=play&theme=light",
         "the legal houses",
         "return document.querySelectorAll('[data-square].legal').length == 6",
     );
@@ -1937,13 +1908,9 @@ fn the_clock_leaves_out_the_round_trip_and_the_sowing() {
 #[test]
 #[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
 fn lines_and_values_read_from_the_same_side() {
-    let server = WebServer::start(&[]);
-    let browser = Browser::start(1280, 860);
-    browser.go(&format!(
-        "{}?variant=awari&mode=study&theme=light&position=2-0-1-0-3-0-0-1-0-2-1-0-20-18-S&moves=E",
-        server.url
-    ));
-    browser.wait_for(
+    let (_server, browser) = open(
+        Browser::start(1280, 860),
+        "variant=awari&mode=study&theme=light&position=2-0-1-0-3-0-0-1-0-2-1-0-20-18-S&moves=E",
         "the values and a line",
         "return document.querySelector('#values tbody tr') && document.querySelector('#lines li .score')",
     );

@@ -538,6 +538,10 @@ export function initDrag() {
     if (move) actions.playMove(move);
     else draw();
   };
+  // A finger that went down on a piece the player may move drags it; anywhere else it scrolls
+  // the page. Browsers honour touch-action on the svg element only, not on its pieces, so the
+  // scroll is cancelled here instead, at the first move of such a touch.
+  svg.addEventListener("touchmove", (e) => { if (drag) e.preventDefault(); }, { passive: false });
   svg.addEventListener("pointerup", finish);
   svg.addEventListener("pointercancel", finish);
   // The click that ends a drag is not a click on a square.
