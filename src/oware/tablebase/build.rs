@@ -266,6 +266,10 @@ impl LayerValues<'_> {
             .checkpoint
             .resume(n, Pass::Moves, &mut [&mut *state_bytes])
         {
+            // What a resume may have written goes before new words are mapped, so that the
+            // build reserves one set of state words, not two (a cap on the memory a process may
+            // map, `ulimit -d`, counts both).
+            *state_bytes = Buffer::zeroed(0);
             *state_bytes = Buffer::zeroed(4 * len as usize);
             {
                 let build = self.layer_build(state_bytes, part);
