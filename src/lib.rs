@@ -18,6 +18,7 @@ pub mod machine;
 pub mod memory;
 #[cfg(feature = "mpi")]
 pub mod mpi_transport;
+pub mod nnue;
 pub mod oware;
 pub mod protocol;
 pub mod records;

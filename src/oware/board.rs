@@ -109,6 +109,13 @@ impl Board {
         self.w & HOUSES_MASK
     }
 
+    /// The word's bytes seen from the side to move: its houses (0-5), the opponent's (6-11), its
+    /// store (12) and the opponent's (13), the side (14) and the variant (15).
+    #[inline]
+    pub(crate) fn relative_bytes(&self) -> [u8; 16] {
+        self.w.to_le_bytes()
+    }
+
     /// The position with these houses (the low twelve bytes of `houses`, the side to move's row
     /// first), South to move, empty stores: the tablebase's positions, which ignore the stores.
     /// The seeds need not total 48.
@@ -883,7 +890,11 @@ impl Game for Board {
     }
     #[inline]
     fn evaluate(&self, weights: &Weights) -> i32 {
-        Board::evaluate(self, weights)
+        if weights.network {
+            crate::oware::net::evaluate(self)
+        } else {
+            Board::evaluate(self, weights)
+        }
     }
     #[inline]
     fn key(&self) -> u64 {

@@ -110,15 +110,27 @@ pub struct Weights {
     pub store_late: i32,
     /// Per unit of `rows_late` (row difference times seeds stored, over 16).
     pub rows_late: i32,
+    /// The search evaluates with the built-in network ([`crate::oware::net`]), not with these
+    /// weights (the `EvalNetwork` option).
+    pub network: bool,
 }
 
 impl Default for Weights {
+    /// The network, with the fitted linear weights behind it when it is turned off.
     fn default() -> Self {
-        Weights::from_array([68, 22, -195, -22, 52, -55, -69, -59, 24, -3])
+        Weights {
+            network: true,
+            ..Weights::linear()
+        }
     }
 }
 
 impl Weights {
+    /// The fitted linear weights (docs/evaluation.md), the network off.
+    pub fn linear() -> Weights {
+        Weights::from_array([68, 22, -195, -22, 52, -55, -69, -59, 24, -3])
+    }
+
     /// The weights in the order of [`Board::features`].
     pub fn to_array(&self) -> [i32; FEATURES] {
         [
@@ -135,7 +147,7 @@ impl Weights {
         ]
     }
 
-    /// The weights from an array in the order of [`Board::features`].
+    /// The weights from an array in the order of [`Board::features`], the network off.
     pub fn from_array(a: [i32; FEATURES]) -> Weights {
         Weights {
             capture: a[0],
@@ -148,6 +160,7 @@ impl Weights {
             tempo: a[7],
             store_late: a[8],
             rows_late: a[9],
+            network: false,
         }
     }
 }

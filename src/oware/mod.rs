@@ -7,6 +7,7 @@
 
 mod board;
 mod eval;
+pub mod net;
 mod notation;
 mod state;
 pub mod tablebase;
@@ -215,7 +216,8 @@ pub enum NotationError {
 /// The largest magnitude of an evaluation weight option.
 const WEIGHT_RANGE: i64 = 100_000;
 
-/// Oware's options: the cycle rule (`Repetitions`, `NoCaptureLimit`), the evaluation weights
+/// Oware's options: the cycle rule (`Repetitions`, `NoCaptureLimit`), the evaluation network
+/// (`EvalNetwork`: [`net`], or the linear weights when false), the linear evaluation's weights
 /// (`WeightCapture`, `WeightSeeds`, `WeightSmall`, `WeightLarge`, `WeightEmpty`, `WeightReach`,
 /// `WeightThreats`, `WeightTempo`, `WeightCaptureLate`, `WeightSeedsLate`: the fields of
 /// [`Weights`], in hundredths of a seed) and the endgame tablebase (`TablebasePath`: a directory
@@ -244,6 +246,12 @@ pub fn options() -> Vec<OptionDecl<Settings<Board>>> {
             100_000,
             |s| OptionValue::Spin(s.rules.cycle.no_progress_limit.into()),
             |s, v| s.rules.cycle.no_progress_limit = v.spin() as u32,
+        ),
+        // The trained network (`net`); false evaluates with the linear weights.
+        OptionDecl::check(
+            "EvalNetwork",
+            |s| OptionValue::Check(s.weights.network),
+            |s, v| s.weights.network = v.check(),
         ),
         weight(
             "WeightCapture",

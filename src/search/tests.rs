@@ -12,7 +12,7 @@ use crate::oware::{Board, Move, RuleSet, Side, Weights};
 
 fn config(cycle: CycleRule) -> SearchConfig<Weights> {
     SearchConfig {
-        weights: Weights::default(),
+        weights: Weights::linear(),
         cycle,
         level: Level::default(),
         seed: seed_hash("test"),
@@ -60,7 +60,7 @@ fn minimax(pos: &Board, depth: u32, ply: usize, keys: &mut Vec<u64>, cycle: Cycl
 /// The leaf value: the evaluation, or better if a capture (followed to the end of the captures)
 /// gains, without pruning.
 fn quiescence(pos: &Board, ply: usize) -> i32 {
-    let mut best = pos.evaluate(&Weights::default());
+    let mut best = pos.evaluate(&Weights::linear());
     for &mv in pos.legal_move_list().iter() {
         let (child, captured) = pos.sow_and_capture(mv);
         if captured > 0 {
@@ -487,7 +487,7 @@ fn finds_the_capture_chain() {
 #[test]
 fn word_evaluation_equals_the_plain_sum() {
     let weights = [
-        Weights::default(),
+        Weights::linear(),
         Weights::from_array([7, -3, 11, -13, 6, -17, 19, 3, -5, 9]),
     ];
     let mut count = 0;

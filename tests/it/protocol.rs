@@ -114,6 +114,7 @@ fn uci_handshake_lists_id_options_and_uciok() {
         "option name ScoreMateAsCp type check default false",
         "option name Repetitions type spin default 3 min 2 max 1000",
         "option name NoCaptureLimit type spin default 500 min 0 max 100000",
+        "option name EvalNetwork type check default true",
         "option name WeightCapture type spin default 68 min -100000 max 100000",
         "option name WeightSeeds type spin default 22 min -100000 max 100000",
         "option name WeightSmall type spin default -22 min -100000 max 100000",
@@ -158,7 +159,7 @@ fn go_nodes_reports_each_iteration_and_a_legal_bestmove() {
             last.score.as_str(),
             last.pv.as_str()
         ),
-        (10, 18801, "cp -6", "FfCcEfBeAb")
+        (10, 19603, "cp 28", "FfBbDaFfCc")
     );
     assert_eq!(infos.len(), 10);
     assert_eq!(best, "F");
@@ -175,9 +176,9 @@ fn go_nodes_reports_each_iteration_and_a_legal_bestmove() {
             last.score.as_str(),
             last.pv.as_str()
         ),
-        (12, 35343, "cp 102", "BfFeDcCdCeFf")
+        (12, 41354, "cp 106", "EfAeFbDaCaFa")
     );
-    assert_eq!(best, "B");
+    assert_eq!(best, "E");
 }
 
 #[test]
@@ -193,7 +194,7 @@ fn go_depth_stops_at_that_depth() {
             last.score.as_str(),
             last.pv.as_str()
         ),
-        (5, 482, "cp 73", "FeEdF")
+        (5, 830, "cp 15", "FfAeA")
     );
     assert_eq!(best, "F");
 
@@ -201,7 +202,7 @@ fn go_depth_stops_at_that_depth() {
     let out = transcript("position startpos moves FfBeBc\ngo depth 6 movetime 100000\n");
     let (infos, best) = check_search(&game_after(START, "FfBeBc"), &out);
     assert_eq!(infos.len(), 6);
-    assert_eq!(infos[5].nodes, 953);
+    assert_eq!(infos[5].nodes, 971);
     assert_eq!(best, "E");
 }
 

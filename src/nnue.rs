@@ -1,0 +1,255 @@
+//! A small quantized perceptron (binary inputs, one hidden layer with a clipped ReLU, one
+//! output) evaluated in integers: the shape of Oware's evaluation network
+//! ([`crate::oware::net`]), which a game's module feeds with its own inputs.
+//!
+//! The hidden sums start at the hidden biases ([`Network::start`]); each active input adds its
+//! row of weights ([`Network::add`]); [`Network::output`] clips them and takes the weighted sum.
+//! Input weights and hidden biases are `i16` scaled by [`QA`] (the clipped ReLU's 1.0) within
+//! [`WEIGHT_LIMIT`], so a hidden sum of up to `i16::MAX / WEIGHT_LIMIT - 1` active inputs fits
+//! an `i16`; output weights are `i16` scaled by [`QB`]; the output is an `i32`, the logit times
+//! `QA × QB`.
+//!
+//! The file ([`Network::from_bytes`]), little-endian: a four-byte magic naming the game's
+//! network, the version (u32), the input and hidden counts (u32 each), the input weights (i16,
+//! `INPUTS × HIDDEN`, input-major), the hidden biases (i16), the output weights (i16) and the
+//! output bias (i32).
+
+/// The scale of the input weights and hidden biases: the clipped ReLU's 1.0.
+pub const QA: i32 = 255;
+/// The scale of the output weights.
+pub const QB: i32 = 64;
+/// The largest input weight or hidden bias, in units of `1 / QA`.
+pub const WEIGHT_LIMIT: i32 = 2 * QA;
+/// The file format's version.
+const VERSION: u32 = 1;
+
+/// A quantized network of `I` inputs and `H` hidden units.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Network<const I: usize, const H: usize> {
+    /// Input weights, `[input][hidden]`, scaled by [`QA`], within [`WEIGHT_LIMIT`].
+    w1: Box<[[i16; H]; I]>,
+    /// Hidden biases, scaled by [`QA`], within [`WEIGHT_LIMIT`].
+    b1: [i16; H],
+    /// Output weights, scaled by [`QB`].
+    w2: [i16; H],
+    /// Output bias, scaled by `QA × QB`.
+    b2: i32,
+}
+
+impl<const I: usize, const H: usize> std::fmt::Debug for Network<I, H> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Network({I}x{H}x1)")
+    }
+}
+
+/// Why a network file could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NetworkError {
+    /// Not a network file of this magic, or another version.
+    #[error("not a network file '{magic}' of version {VERSION}")]
+    Magic {
+        /// The magic expected.
+        magic: String,
+    },
+    /// Another shape than this build's.
+    #[error("the network is {inputs}x{hidden}, this build needs {want_inputs}x{want_hidden}")]
+    Shape {
+        /// Its inputs.
+        inputs: u32,
+        /// Its hidden units.
+        hidden: u32,
+        /// The inputs this build needs.
+        want_inputs: usize,
+        /// The hidden units this build needs.
+        want_hidden: usize,
+    },
+    /// An input weight or hidden bias beyond [`WEIGHT_LIMIT`].
+    #[error("an input weight or hidden bias is beyond ±{WEIGHT_LIMIT}")]
+    Range,
+    /// Too short or too long.
+    #[error("the network file has {got} bytes, not {want}")]
+    Length {
+        /// Its length.
+        got: usize,
+        /// The length of this shape's file.
+        want: usize,
+    },
+}
+
+impl<const I: usize, const H: usize> Network<I, H> {
+    /// The length of a network file of this shape.
+    pub const FILE_LEN: usize = 16 + 2 * (I * H + 2 * H) + 4;
+
+    /// Reads a network file of this shape whose first four bytes are `magic` (the module docs
+    /// give the format).
+    pub fn from_bytes(bytes: &[u8], magic: &[u8; 4]) -> Result<Self, NetworkError> {
+        let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+        if bytes.len() < 16 || &bytes[..4] != magic || u32_at(4) != VERSION {
+            return Err(NetworkError::Magic {
+                magic: String::from_utf8_lossy(magic).into_owned(),
+            });
+        }
+        let (inputs, hidden) = (u32_at(8), u32_at(12));
+        if (inputs as usize, hidden as usize) != (I, H) {
+            return Err(NetworkError::Shape {
+                inputs,
+                hidden,
+                want_inputs: I,
+                want_hidden: H,
+            });
+        }
+        if bytes.len() != Self::FILE_LEN {
+            return Err(NetworkError::Length {
+                got: bytes.len(),
+                want: Self::FILE_LEN,
+            });
+        }
+        let mut at = 16;
+        let mut next = || {
+            let v = i16::from_le_bytes([bytes[at], bytes[at + 1]]);
+            at += 2;
+            v
+        };
+        let mut w1 = Box::new([[0; H]; I]);
+        w1.iter_mut().flatten().for_each(|w| *w = next());
+        let b1 = std::array::from_fn(|_| next());
+        let w2 = std::array::from_fn(|_| next());
+        let b2 = u32_at(Self::FILE_LEN - 4) as i32;
+        let within = |w: &i16| i32::from(*w).abs() <= WEIGHT_LIMIT;
+        if !w1.iter().flatten().chain(&b1).all(within) {
+            return Err(NetworkError::Range);
+        }
+        Ok(Network { w1, b1, w2, b2 })
+    }
+
+    /// The file of this network under `magic` ([`Network::from_bytes`] reads it back).
+    pub fn to_bytes(&self, magic: &[u8; 4]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(Self::FILE_LEN);
+        out.extend_from_slice(magic);
+        for x in [VERSION, I as u32, H as u32] {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+        let mut push = |v: i16| out.extend_from_slice(&v.to_le_bytes());
+        self.w1.iter().flatten().for_each(|&w| push(w));
+        self.b1.iter().for_each(|&w| push(w));
+        self.w2.iter().for_each(|&w| push(w));
+        out.extend_from_slice(&self.b2.to_le_bytes());
+        out
+    }
+
+    /// A network of the float weights a trainer holds (`w1[input][hidden]`, `I` rows),
+    /// quantized: each weight rounded to its scale, the input weights and hidden biases clamped
+    /// to [`WEIGHT_LIMIT`], the output weights to an `i16`.
+    pub fn quantize(w1: &[[f32; H]], b1: &[f32; H], w2: &[f32; H], b2: f32) -> Self {
+        assert_eq!(w1.len(), I);
+        let q = |x: f32, scale: i32| {
+            let limit = if scale == QA { WEIGHT_LIMIT } else { 32767 } as f32;
+            (x * scale as f32).round().clamp(-limit, limit) as i16
+        };
+        let mut qw1 = Box::new([[0; H]; I]);
+        for (row, src) in qw1.iter_mut().zip(w1) {
+            for (w, &x) in row.iter_mut().zip(src) {
+                *w = q(x, QA);
+            }
+        }
+        Network {
+            w1: qw1,
+            b1: b1.map(|x| q(x, QA)),
+            w2: w2.map(|x| q(x, QB)),
+            b2: (b2 * (QA * QB) as f32).round() as i32,
+        }
+    }
+
+    /// The hidden sums before any input: the biases.
+    #[inline(always)]
+    pub fn start(&self) -> [i16; H] {
+        self.b1
+    }
+
+    /// Adds input `input`'s weights to the hidden sums `acc`.
+    #[inline(always)]
+    pub fn add(&self, acc: &mut [i16; H], input: usize) {
+        for (a, w) in acc.iter_mut().zip(&self.w1[input]) {
+            *a += w;
+        }
+    }
+
+    /// The output of hidden sums `acc`: the logit times `QA × QB`.
+    #[inline(always)]
+    pub fn output(&self, acc: &[i16; H]) -> i32 {
+        let mut out = 0;
+        for (a, w) in acc.iter().zip(&self.w2) {
+            out += i32::from((*a).clamp(0, QA as i16)) * i32::from(*w);
+        }
+        out + self.b2
+    }
+
+    /// The logit of the inputs `active` computed in floats from the quantized weights, with no
+    /// integer rounding but the weights' own: the reference the tests hold the integer path to.
+    pub fn logit_float(&self, active: &[u16]) -> f32 {
+        let mut logit = self.b2 as f32 / (QA * QB) as f32;
+        for h in 0..H {
+            let mut x = f32::from(self.b1[h]) / QA as f32;
+            for &i in active {
+                x += f32::from(self.w1[i as usize][h]) / QA as f32;
+            }
+            logit += x.clamp(0.0, 1.0) * (f32::from(self.w2[h]) / QB as f32);
+        }
+        logit
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 3x2 network worked out by hand: hidden unit 0 sums inputs 0 and 2 (0.5 + 0.75, clipped
+    /// to 1.0), unit 1 gets -0.25 (clipped to 0); output weight 1.5 (96/64) on unit 0 and the
+    /// bias 0.25: the logit is 1.75, times QA × QB.
+    #[test]
+    fn a_hand_made_network_gives_its_hand_worked_output() {
+        let w1 = [[0.5, -0.25], [9.0, 9.0], [0.75, 0.0]];
+        let net = Network::<3, 2>::quantize(&w1, &[0.0; 2], &[1.5, 3.0], 0.25);
+        let mut acc = net.start();
+        net.add(&mut acc, 0);
+        net.add(&mut acc, 2);
+        assert_eq!(acc, [128 + 191, -64]);
+        assert_eq!(net.output(&acc), QA * 96 + QA * QB / 4);
+        assert_eq!(net.logit_float(&[0, 2]), 1.75);
+        // Input 1's weights were clamped to the limit.
+        let bytes = net.to_bytes(b"TEST");
+        assert_eq!(bytes.len(), Network::<3, 2>::FILE_LEN);
+        let back = Network::<3, 2>::from_bytes(&bytes, b"TEST").expect("reads back");
+        assert_eq!(back, net);
+        assert_eq!(back.w1[1], [WEIGHT_LIMIT as i16; 2]);
+    }
+
+    /// Every malformed file is an error naming what is wrong.
+    #[test]
+    fn malformed_files_are_refused() {
+        let net = Network::<3, 2>::quantize(&[[0.0; 2]; 3], &[0.0; 2], &[0.0; 2], 0.0);
+        let bytes = net.to_bytes(b"TEST");
+        assert!(matches!(
+            Network::<3, 2>::from_bytes(&bytes, b"OTHR"),
+            Err(NetworkError::Magic { .. })
+        ));
+        assert!(matches!(
+            Network::<4, 2>::from_bytes(&bytes, b"TEST"),
+            Err(NetworkError::Shape { inputs: 3, .. })
+        ));
+        assert!(matches!(
+            Network::<3, 2>::from_bytes(&bytes[..20], b"TEST"),
+            Err(NetworkError::Length { got: 20, .. })
+        ));
+        assert!(matches!(
+            Network::<3, 2>::from_bytes(&bytes[..10], b"TEST"),
+            Err(NetworkError::Magic { .. })
+        ));
+        let mut bad = bytes.clone();
+        bad[16..18].copy_from_slice(&(WEIGHT_LIMIT as i16 + 1).to_le_bytes());
+        assert_eq!(
+            Network::<3, 2>::from_bytes(&bad, b"TEST"),
+            Err(NetworkError::Range)
+        );
+    }
+}
