@@ -26,6 +26,8 @@
 
 #[path = "shared/perceptron.rs"]
 mod perceptron;
+#[path = "shared/selfplay_positions.rs"]
+mod selfplay_positions;
 #[path = "shared/texel.rs"]
 mod texel;
 
@@ -38,6 +40,7 @@ use perceptron::{error, sigmoid, splitmix, Float, Samples, Schedule};
 use perfectplay::oware::net::{self, HIDDEN, INPUTS, LOGIT_PER_CENTI_SEED};
 use perfectplay::oware::tablebase::{file, Tablebase};
 use perfectplay::oware::{Board, RuleSet, Weights};
+use selfplay_positions::read_samples;
 
 #[derive(Parser)]
 struct Args {
@@ -102,32 +105,6 @@ struct Labelled {
     board: Board,
     label: f32,
     exact: bool,
-}
-
-/// Positions of a `tune_eval generate` file: `(board, result, search score)`.
-fn read_games(text: &str) -> anyhow::Result<Vec<(Board, f64, Option<i32>)>> {
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let [diagram, result, score] = words[..] else {
-            bail!("line {}: expected DIAGRAM RESULT SCORE", i + 1);
-        };
-        let board: Board = diagram
-            .parse()
-            .with_context(|| format!("line {}: diagram", i + 1))?;
-        let result: f64 = result
-            .parse()
-            .with_context(|| format!("line {}: result", i + 1))?;
-        let score = match score {
-            "-" => None,
-            s => Some(
-                s.parse()
-                    .with_context(|| format!("line {}: score", i + 1))?,
-            ),
-        };
-        out.push((board, result, score));
-    }
-    Ok(out)
 }
 
 /// `count` positions met on random walks from the start that the tablebase decides.
@@ -204,14 +181,19 @@ fn main() -> anyhow::Result<()> {
     for path in &args.games {
         let text =
             fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        games.extend(read_games(&text).with_context(|| format!("in {}", path.display()))?);
+        games.extend(read_samples(&text).with_context(|| format!("in {}", path.display()))?);
     }
-    let decided: Vec<Option<f32>> = games.iter().map(|(b, _, _)| proven(&tb, b)).collect();
+    let decided: Vec<Option<f32>> = games.iter().map(|g| proven(&tb, &g.board)).collect();
     let walks = walk(&tb, args.walks, &mut state);
     let mut scored: Vec<(f64, f64)> = games
         .iter()
         .zip(&decided)
-        .map(|((b, result, _), d)| (f64::from(b.evaluate(&linear)), d.map_or(*result, f64::from)))
+        .map(|(g, d)| {
+            (
+                f64::from(g.board.evaluate(&linear)),
+                d.map_or(g.result, f64::from),
+            )
+        })
         .collect();
     scored.extend(
         walks
@@ -226,17 +208,17 @@ fn main() -> anyhow::Result<()> {
     let games: Vec<Labelled> = games
         .iter()
         .zip(&decided)
-        .map(|(&(board, result, score), d)| match d {
+        .map(|(g, d)| match d {
             Some(label) => Labelled {
-                board,
+                board: g.board,
                 label: *label,
                 exact: true,
             },
             None => Labelled {
-                board,
-                label: match score {
-                    Some(s) => lambda * result as f32 + (1.0 - lambda) * sigmoid(k * s as f32),
-                    None => result as f32,
+                board: g.board,
+                label: match g.score {
+                    Some(s) => lambda * g.result as f32 + (1.0 - lambda) * sigmoid(k * s as f32),
+                    None => g.result as f32,
                 },
                 exact: false,
             },

@@ -28,6 +28,8 @@
 //! centi-seeds); and the error of the fit and of the `--scale-of` weights.
 //! Features left out by `--only` (a comma-separated list of names) stay at zero.
 
+#[path = "shared/selfplay_positions.rs"]
+mod selfplay_positions;
 #[path = "shared/texel.rs"]
 mod texel;
 
@@ -43,6 +45,7 @@ use perfectplay::oware::{Board, RuleSet, Rules, Weights, FEATURES, FEATURE_NAMES
 use perfectplay::search::{
     seed_hash, Control, Level, Limits, Root, Score, SearchConfig, Searcher, Silent, DEFAULT_HASH_MB,
 };
+use selfplay_positions::{read_samples, Sample};
 use texel::{fit_k, sigmoid};
 
 #[derive(Parser)]
@@ -171,13 +174,6 @@ fn feature_mask(only: Option<&str>) -> anyhow::Result<[bool; FEATURES]> {
     Ok(mask)
 }
 
-/// A quiet position with its game's result for the side to move, and its search score.
-struct Sample {
-    board: Board,
-    result: f64,
-    score: Option<i32>,
-}
-
 fn generate(
     games: usize,
     nodes: u64,
@@ -292,38 +288,6 @@ fn is_quiet(board: &Board) -> bool {
             .legal_move_list()
             .iter()
             .all(|&mv| board.sow_and_capture(mv).1 == 0)
-}
-
-fn read_samples(text: &str) -> anyhow::Result<Vec<Sample>> {
-    let mut samples = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let [diagram, result, score] = words[..] else {
-            bail!("line {}: expected DIAGRAM RESULT SCORE", i + 1);
-        };
-        let board: Board = diagram
-            .parse()
-            .with_context(|| format!("line {}: diagram", i + 1))?;
-        let result: f64 = result
-            .parse()
-            .with_context(|| format!("line {}: result", i + 1))?;
-        let score = match score {
-            "-" => None,
-            s => Some(
-                s.parse()
-                    .with_context(|| format!("line {}: score", i + 1))?,
-            ),
-        };
-        samples.push(Sample {
-            board,
-            result,
-            score,
-        });
-    }
-    if samples.is_empty() {
-        bail!("no positions");
-    }
-    Ok(samples)
 }
 
 /// Mean squared error of `sigmoid(x . w)` against the targets.
