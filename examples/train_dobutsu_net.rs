@@ -34,6 +34,7 @@ use perfectplay::dobutsu::net::{self, Network, HIDDEN, INPUTS, LOGIT_PER_CENTI_C
 use perfectplay::dobutsu::solve::{file, Solution};
 use perfectplay::dobutsu::{evaluate, Position, Weights};
 use perfectplay::game::Outcome;
+use perfectplay::nnue::{QA, WEIGHT_LIMIT};
 
 #[derive(Parser)]
 struct Args {
@@ -447,9 +448,9 @@ fn main() -> anyhow::Result<()> {
                 .chain(std::iter::once(&mut net.b2))
                 .collect();
             adam.step(&mut params, &grads, lr);
-            // Weights within what the quantized network holds (`net::WEIGHT_LIMIT`, and an
+            // Weights within what the quantized network holds (`WEIGHT_LIMIT`, and an
             // i16 at scale QB).
-            let limit = net::WEIGHT_LIMIT as f32 / net::QA as f32;
+            let limit = WEIGHT_LIMIT as f32 / QA as f32;
             for w in net.w1.iter_mut().flatten().chain(net.b1.iter_mut()) {
                 *w = w.clamp(-limit, limit);
             }
@@ -473,7 +474,7 @@ fn main() -> anyhow::Result<()> {
     }
 
     let q = Network::quantize(&net.w1, &net.b1, &net.w2, net.b2);
-    let bytes = q.to_bytes();
+    let bytes = q.to_bytes(net::MAGIC);
     fs::write(&args.out, &bytes).with_context(|| format!("writing {}", args.out.display()))?;
     let mut sum = perfectplay::retro::file::Checksum::default();
     sum.update(&bytes);
@@ -481,7 +482,7 @@ fn main() -> anyhow::Result<()> {
     let k = LOGIT_PER_CENTI_CHICK;
     let linear = Weights::linear();
     for (name, set) in [("uniform", &valid), ("walks", &valid_walks)] {
-        let net_eval = |i: usize| q.evaluate(&set.positions[i]) as f32;
+        let net_eval = |i: usize| net::evaluate_with(&q, &set.positions[i]) as f32;
         let lin_eval = |i: usize| evaluate(&set.positions[i], &linear) as f32;
         let mut acc = [0.0; HIDDEN];
         println!(

@@ -1,9 +1,11 @@
 //! A small quantized perceptron (binary inputs, one hidden layer with a clipped ReLU, one
-//! output) evaluated in integers: the shape of Oware's evaluation network
-//! ([`crate::oware::net`]), which a game's module feeds with its own inputs.
+//! output) evaluated in integers: the shape of both games' evaluation networks
+//! ([`crate::oware::net`], [`crate::dobutsu::net`]), which a game's module feeds with its own
+//! inputs ([`ActiveInputs`]).
 //!
 //! The hidden sums start at the hidden biases ([`Network::start`]); each active input adds its
 //! row of weights ([`Network::add`]); [`Network::output`] clips them and takes the weighted sum.
+//! [`Network::output_of`] does all three for a position, with AVX2 where the processor has it.
 //! Input weights and hidden biases are `i16` scaled by [`QA`] (the clipped ReLU's 1.0) within
 //! [`WEIGHT_LIMIT`], so a hidden sum of up to `i16::MAX / WEIGHT_LIMIT - 1` active inputs fits
 //! an `i16`; output weights are `i16` scaled by [`QB`]; the output is an `i32`, the logit times
@@ -22,6 +24,39 @@ pub const QB: i32 = 64;
 pub const WEIGHT_LIMIT: i32 = 2 * QA;
 /// The file format's version.
 const VERSION: u32 = 1;
+
+/// A position as a network sees it: its active inputs.
+pub trait ActiveInputs {
+    /// Gives `sink` the index of each active input (each below the network's input count, at
+    /// most `i16::MAX / WEIGHT_LIMIT - 1` of them), in any order.
+    ///
+    /// Implementations should be `#[inline(always)]`, so that the adds are compiled into
+    /// [`Network::output_of`]'s AVX2 version.
+    fn for_each_active(&self, sink: &mut impl InputSink);
+}
+
+/// What is done with each active input of a position: added to the hidden sums
+/// ([`Network::output_of`]), or listed.
+///
+/// A trait with an always-inlined method rather than a closure, so that the inference's adds
+/// are compiled into its AVX2 version whatever the compiler's inlining says.
+pub trait InputSink {
+    /// Takes input `input`.
+    fn add(&mut self, input: usize);
+}
+
+/// The hidden sums of a network, as its inputs are added.
+struct Sums<'a, const I: usize, const H: usize> {
+    net: &'a Network<I, H>,
+    acc: [i16; H],
+}
+
+impl<const I: usize, const H: usize> InputSink for Sums<'_, I, H> {
+    #[inline(always)]
+    fn add(&mut self, input: usize) {
+        self.net.add(&mut self.acc, input);
+    }
+}
 
 /// A quantized network of `I` inputs and `H` hidden units.
 #[derive(Clone, PartialEq, Eq)]
@@ -184,6 +219,34 @@ impl<const I: usize, const H: usize> Network<I, H> {
         out + self.b2
     }
 
+    /// The output for `position`'s active inputs: the logit times `QA × QB`.
+    #[inline]
+    pub fn output_of(&self, position: &impl ActiveInputs) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor has AVX2, as just checked.
+            return unsafe { self.output_avx2(position) };
+        }
+        self.output_portable(position)
+    }
+
+    /// [`Network::output_of`] compiled for AVX2: 16 hidden sums an instruction instead of 8.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn output_avx2(&self, position: &impl ActiveInputs) -> i32 {
+        self.output_portable(position)
+    }
+
+    #[inline(always)]
+    fn output_portable(&self, position: &impl ActiveInputs) -> i32 {
+        let mut sums = Sums {
+            net: self,
+            acc: self.start(),
+        };
+        position.for_each_active(&mut sums);
+        self.output(&sums.acc)
+    }
+
     /// The logit of the inputs `active` computed in floats from the quantized weights, with no
     /// integer rounding but the weights' own: the reference the tests hold the integer path to.
     pub fn logit_float(&self, active: &[u16]) -> f32 {
@@ -203,6 +266,15 @@ impl<const I: usize, const H: usize> Network<I, H> {
 mod tests {
     use super::*;
 
+    /// A position given as its list of active inputs.
+    struct Listed<'a>(&'a [usize]);
+
+    impl ActiveInputs for Listed<'_> {
+        fn for_each_active(&self, sink: &mut impl InputSink) {
+            self.0.iter().for_each(|&i| sink.add(i));
+        }
+    }
+
     /// A 3x2 network worked out by hand: hidden unit 0 sums inputs 0 and 2 (0.5 + 0.75, clipped
     /// to 1.0), unit 1 gets -0.25 (clipped to 0); output weight 1.5 (96/64) on unit 0 and the
     /// bias 0.25: the logit is 1.75, times QA × QB.
@@ -215,6 +287,8 @@ mod tests {
         net.add(&mut acc, 2);
         assert_eq!(acc, [128 + 191, -64]);
         assert_eq!(net.output(&acc), QA * 96 + QA * QB / 4);
+        assert_eq!(net.output_of(&Listed(&[2, 0])), QA * 96 + QA * QB / 4);
+        assert_eq!(net.output_of(&Listed(&[])), QA * QB / 4);
         assert_eq!(net.logit_float(&[0, 2]), 1.75);
         // Input 1's weights were clamped to the limit.
         let bytes = net.to_bytes(b"TEST");

@@ -6,7 +6,7 @@
 //! and square; the pieces in hand (the first and second of each kind, each side); the squares
 //! each side attacks; and each side's Try threat. The board is turned for Gote, so the mover
 //! always plays up the board. [`HIDDEN`] hidden units with a clipped ReLU, then one output: the
-//! logit of the mover's expected score, which [`Network::evaluate`] returns in hundredths of a
+//! logit of the mover's expected score, which [`evaluate_with`] returns in hundredths of a
 //! Chick, the linear evaluation's unit (the logit divided by [`LOGIT_PER_CENTI_CHICK`]), so the
 //! search's margins and the WDL model keep their scale.
 //!
@@ -16,14 +16,12 @@
 //! keeps each thread's last evaluations by position, as a search meets the same positions
 //! again and again.
 //!
-//! The network file ([`Network::from_bytes`]), little-endian: the magic `PPDN`, the version
-//! (u32), the input and hidden counts (u32 each), the input weights (i16, `INPUTS × HIDDEN`,
-//! input-major), the hidden biases (i16), the output weights (i16) and the output bias (i32).
-//! The hidden layer is scaled by [`QA`], the output weights by [`QB`].
+//! The integer inference and the file are [`crate::nnue`]'s (the file under the magic `PPDN`).
 
 use std::sync::LazyLock;
 
 use crate::dobutsu::{Kind, Player, Position};
+use crate::nnue::{self, ActiveInputs, InputSink, QA, QB, WEIGHT_LIMIT};
 
 /// The number of inputs.
 pub const INPUTS: usize = 158;
@@ -31,10 +29,8 @@ pub const INPUTS: usize = 158;
 pub const HIDDEN: usize = 64;
 /// The most inputs a position sets (10 pieces, 12 hand inputs, 24 attacked squares, 2 Try).
 pub const MAX_ACTIVE: usize = 48;
-/// The scale of the input weights and hidden biases: the clipped ReLU's 1.0.
-pub const QA: i32 = 255;
-/// The scale of the output weights.
-pub const QB: i32 = 64;
+/// The file's magic.
+pub const MAGIC: &[u8; 4] = b"PPDN";
 /// The logit of the expected score per hundredth of a Chick: the `K` that fits the linear
 /// evaluation to the solution's values (docs/evaluation.md), so both evaluations share a unit.
 pub const LOGIT_PER_CENTI_CHICK: f32 = 0.006;
@@ -69,27 +65,27 @@ fn seen_from(bits: u16, me: Player) -> u16 {
     }
 }
 
+/// The network's shape.
+pub type Network = nnue::Network<INPUTS, HIDDEN>;
+
+// A hidden sum of the bias and every active input stays within ±24,990 and so fits an `i16`.
+const _: () = assert!((MAX_ACTIVE as i32 + 1) * WEIGHT_LIMIT <= i16::MAX as i32);
+
 /// The active inputs of `pos` ([`input`]) into `out`; returns how many.
 #[inline]
 pub fn active_inputs(pos: &Position, out: &mut [u16; MAX_ACTIVE]) -> usize {
     let mut list = List { out, n: 0 };
-    for_each_input(pos, &mut list);
+    pos.for_each_active(&mut list);
     list.n
 }
 
-/// What is done with each active input: listed ([`active_inputs`]) or added up (the
-/// inference). A trait with an always-inlined method rather than a closure, so that the
-/// inference's adds are compiled into its AVX2 version whatever the compiler's inlining says.
-trait Inputs {
-    fn add(&mut self, input: usize);
-}
-
+/// The active inputs, listed.
 struct List<'a> {
     out: &'a mut [u16; MAX_ACTIVE],
     n: usize,
 }
 
-impl Inputs for List<'_> {
+impl InputSink for List<'_> {
     #[inline(always)]
     fn add(&mut self, input: usize) {
         self.out[self.n] = input as u16;
@@ -97,24 +93,16 @@ impl Inputs for List<'_> {
     }
 }
 
-/// The hidden sums, and the input weights they add.
-struct Sums<'a> {
-    acc: [i16; HIDDEN],
-    w1: &'a [[i16; HIDDEN]; INPUTS],
-}
-
-impl Inputs for Sums<'_> {
+impl ActiveInputs for Position {
     #[inline(always)]
-    fn add(&mut self, input: usize) {
-        for (a, w) in self.acc.iter_mut().zip(&self.w1[input]) {
-            *a += w;
-        }
+    fn for_each_active(&self, sink: &mut impl InputSink) {
+        for_each_input(self, sink);
     }
 }
 
 /// Gives `sink` each active input of `pos` ([`input`]).
 #[inline(always)]
-fn for_each_input(pos: &Position, sink: &mut impl Inputs) {
+fn for_each_input(pos: &Position, sink: &mut impl InputSink) {
     let me = pos.side_to_move();
     let them = me.opponent();
     let mut push_bits = |base: usize, mut bits: u16| {
@@ -155,191 +143,17 @@ fn for_each_input(pos: &Position, sink: &mut impl Inputs) {
     );
 }
 
-/// The largest input weight or hidden bias, in units of `1 / QA`: with at most [`MAX_ACTIVE`]
-/// inputs and the bias, a hidden sum stays within ±24,990 and so fits an `i16`.
-pub const WEIGHT_LIMIT: i32 = 2 * QA;
-
-/// A quantized network ([`Network::from_bytes`] reads one).
-#[derive(Clone, PartialEq, Eq)]
-pub struct Network {
-    /// Input weights, `[input][hidden]`, scaled by [`QA`], within [`WEIGHT_LIMIT`].
-    w1: Box<[[i16; HIDDEN]; INPUTS]>,
-    /// Hidden biases, scaled by [`QA`], within [`WEIGHT_LIMIT`].
-    b1: [i16; HIDDEN],
-    /// Output weights, scaled by [`QB`].
-    w2: [i16; HIDDEN],
-    /// Output bias, scaled by `QA × QB`.
-    b2: i32,
+/// The output of `net` for `pos` before scaling: the logit times `QA × QB`.
+#[inline]
+pub fn output(net: &Network, pos: &Position) -> i32 {
+    net.output_of(pos)
 }
 
-impl std::fmt::Debug for Network {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Network({INPUTS}x{HIDDEN}x1)")
-    }
-}
-
-/// Why a network file could not be read.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum NetworkError {
-    /// Not a network file, or another version.
-    #[error("not a Dobutsu network file of version {VERSION}")]
-    Magic,
-    /// Another shape than this build's.
-    #[error("the network is {inputs}x{hidden}, this build needs {INPUTS}x{HIDDEN}")]
-    Shape {
-        /// Its inputs.
-        inputs: u32,
-        /// Its hidden units.
-        hidden: u32,
-    },
-    /// An input weight or hidden bias beyond [`WEIGHT_LIMIT`].
-    #[error("an input weight or hidden bias is beyond ±{WEIGHT_LIMIT}")]
-    Range,
-    /// Too short or too long.
-    #[error("the network file has {0} bytes, not {len}", len = Network::FILE_LEN)]
-    Length(usize),
-}
-
-const MAGIC: &[u8; 4] = b"PPDN";
-const VERSION: u32 = 1;
-
-impl Network {
-    /// The length of a network file of this build's shape.
-    pub const FILE_LEN: usize = 16 + 2 * (INPUTS * HIDDEN + 2 * HIDDEN) + 4;
-
-    /// Reads a network file (the module docs give the format).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
-        let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
-        if bytes.len() < 16 || &bytes[..4] != MAGIC || u32_at(4) != VERSION {
-            return Err(NetworkError::Magic);
-        }
-        let (inputs, hidden) = (u32_at(8), u32_at(12));
-        if (inputs as usize, hidden as usize) != (INPUTS, HIDDEN) {
-            return Err(NetworkError::Shape { inputs, hidden });
-        }
-        if bytes.len() != Self::FILE_LEN {
-            return Err(NetworkError::Length(bytes.len()));
-        }
-        let mut at = 16;
-        let mut next = || {
-            let v = i16::from_le_bytes([bytes[at], bytes[at + 1]]);
-            at += 2;
-            v
-        };
-        let mut w1 = Box::new([[0; HIDDEN]; INPUTS]);
-        for row in w1.iter_mut() {
-            for w in row.iter_mut() {
-                *w = next();
-            }
-        }
-        let b1 = std::array::from_fn(|_| next());
-        let w2 = std::array::from_fn(|_| next());
-        let b2 = u32_at(Self::FILE_LEN - 4) as i32;
-        let within = |w: &i16| i32::from(*w).abs() <= WEIGHT_LIMIT;
-        if !w1.iter().flatten().chain(&b1).all(within) {
-            return Err(NetworkError::Range);
-        }
-        Ok(Network { w1, b1, w2, b2 })
-    }
-
-    /// The file of this network ([`Network::from_bytes`] reads it back).
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(Self::FILE_LEN);
-        out.extend_from_slice(MAGIC);
-        for x in [VERSION, INPUTS as u32, HIDDEN as u32] {
-            out.extend_from_slice(&x.to_le_bytes());
-        }
-        let mut push = |v: i16| out.extend_from_slice(&v.to_le_bytes());
-        self.w1.iter().flatten().for_each(|&w| push(w));
-        self.b1.iter().for_each(|&w| push(w));
-        self.w2.iter().for_each(|&w| push(w));
-        out.extend_from_slice(&self.b2.to_le_bytes());
-        out
-    }
-
-    /// A network of the float weights a trainer holds (`w1[input][hidden]`), quantized: each
-    /// weight rounded to its scale, the input weights and hidden biases clamped to
-    /// [`WEIGHT_LIMIT`], the output weights to an `i16`.
-    pub fn quantize(
-        w1: &[[f32; HIDDEN]],
-        b1: &[f32; HIDDEN],
-        w2: &[f32; HIDDEN],
-        b2: f32,
-    ) -> Network {
-        assert_eq!(w1.len(), INPUTS);
-        let q = |x: f32, scale: i32| {
-            let limit = if scale == QA { WEIGHT_LIMIT } else { 32767 } as f32;
-            (x * scale as f32).round().clamp(-limit, limit) as i16
-        };
-        let mut qw1 = Box::new([[0; HIDDEN]; INPUTS]);
-        for (row, src) in qw1.iter_mut().zip(w1) {
-            for (w, &x) in row.iter_mut().zip(src) {
-                *w = q(x, QA);
-            }
-        }
-        Network {
-            w1: qw1,
-            b1: b1.map(|x| q(x, QA)),
-            w2: w2.map(|x| q(x, QB)),
-            b2: (b2 * (QA * QB) as f32).round() as i32,
-        }
-    }
-
-    /// The output before scaling: the logit times `QA × QB`.
-    #[inline]
-    pub fn output(&self, pos: &Position) -> i32 {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the processor has AVX2, as just checked.
-            return unsafe { self.output_avx2(pos) };
-        }
-        self.output_portable(pos)
-    }
-
-    /// [`Network::output`] compiled for AVX2: 16 hidden sums an instruction instead of 8.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn output_avx2(&self, pos: &Position) -> i32 {
-        self.output_portable(pos)
-    }
-
-    #[inline(always)]
-    fn output_portable(&self, pos: &Position) -> i32 {
-        let mut sums = Sums {
-            acc: self.b1,
-            w1: &self.w1,
-        };
-        for_each_input(pos, &mut sums);
-        let acc = sums.acc;
-        let mut out = 0;
-        for (a, w) in acc.iter().zip(&self.w2) {
-            out += i32::from((*a).clamp(0, QA as i16)) * i32::from(*w);
-        }
-        out + self.b2
-    }
-
-    /// The evaluation of `pos` from the side to move, in hundredths of a Chick.
-    #[inline]
-    pub fn evaluate(&self, pos: &Position) -> i32 {
-        const DIVISOR: i64 = ((QA * QB) as f32 * LOGIT_PER_CENTI_CHICK * 1000.0) as i64;
-        (i64::from(self.output(pos)) * 1000 / DIVISOR) as i32
-    }
-
-    /// The same computed in floats from the quantized weights, with no integer rounding but the
-    /// weights' own: the reference the tests hold the integer path to.
-    pub fn evaluate_float(&self, pos: &Position) -> f32 {
-        let mut active = [0u16; MAX_ACTIVE];
-        let n = active_inputs(pos, &mut active);
-        let mut logit = self.b2 as f32 / (QA * QB) as f32;
-        for h in 0..HIDDEN {
-            let mut x = f32::from(self.b1[h]) / QA as f32;
-            for &i in &active[..n] {
-                x += f32::from(self.w1[i as usize][h]) / QA as f32;
-            }
-            logit += x.clamp(0.0, 1.0) * (f32::from(self.w2[h]) / QB as f32);
-        }
-        logit / LOGIT_PER_CENTI_CHICK
-    }
+/// The evaluation of `pos` by `net` from the side to move, in hundredths of a Chick.
+#[inline]
+pub fn evaluate_with(net: &Network, pos: &Position) -> i32 {
+    const DIVISOR: i64 = ((QA * QB) as f32 * LOGIT_PER_CENTI_CHICK * 1000.0) as i64;
+    (i64::from(output(net, pos)) * 1000 / DIVISOR) as i32
 }
 
 /// The network file built into the engine (`data/dobutsu.nnue`, docs/evaluation.md).
@@ -349,8 +163,9 @@ pub const DEFAULT_FILE: &[u8] = include_bytes!("../../data/dobutsu.nnue");
 pub const CHECKSUM: &str = "7644ec66611f6b34";
 
 /// The network built into the engine, read once.
-pub static DEFAULT: LazyLock<Network> =
-    LazyLock::new(|| Network::from_bytes(DEFAULT_FILE).expect("the built-in network is valid"));
+pub static DEFAULT: LazyLock<Network> = LazyLock::new(|| {
+    Network::from_bytes(DEFAULT_FILE, MAGIC).expect("the built-in network is valid")
+});
 
 /// Entries of each thread's cache of the built-in network's evaluations (16 bytes each).
 const CACHE_ENTRIES: usize = 1 << 15;
@@ -373,7 +188,7 @@ pub fn evaluate(pos: &Position) -> i32 {
     CACHE.with_borrow_mut(|cache| {
         let entry = &mut cache[slot];
         if entry.0 != key {
-            *entry = (key, DEFAULT.evaluate(pos));
+            *entry = (key, evaluate_with(&DEFAULT, pos));
         }
         entry.1
     })
@@ -384,6 +199,7 @@ mod tests {
     use super::*;
     use crate::dobutsu::eval::Weights;
     use crate::game::Outcome;
+    use crate::nnue::NetworkError;
 
     /// Positions along games of pseudo-random moves from the start (a fixed linear congruential
     /// sequence picks the moves), as `dobutsu::game`'s tests walk.
@@ -472,13 +288,13 @@ mod tests {
         let threat = Position::from_fen("2l/1L1/3/3[] w - - 0 1").unwrap();
         let none = Position::from_fen("2l/3/1L1/3[] w - - 0 1").unwrap();
         assert!(inputs(&threat).contains(&(input::MY_TRY as u16)));
-        assert_eq!(net.output(&threat), QA * 38);
-        assert_eq!(net.evaluate(&threat), 98);
-        assert_eq!(net.evaluate(&none), 0);
+        assert_eq!(output(&net, &threat), QA * 38);
+        assert_eq!(evaluate_with(&net, &threat), 98);
+        assert_eq!(evaluate_with(&net, &none), 0);
         // Seen from the Gote side to move, the threat is the enemy's.
         let theirs = Position::from_fen("2l/1L1/3/3[] b - - 0 1").unwrap();
         assert!(inputs(&theirs).contains(&(input::THEIR_TRY as u16)));
-        assert_eq!(net.evaluate(&theirs), 0);
+        assert_eq!(evaluate_with(&net, &theirs), 0);
     }
 
     /// The integer inference against a float computation from the same weights: equal but for
@@ -488,7 +304,8 @@ mod tests {
         let net = &*DEFAULT;
         let mut differ = 0;
         for pos in walk() {
-            let (int, float) = (net.evaluate(&pos), net.evaluate_float(&pos));
+            let int = evaluate_with(net, &pos);
+            let float = net.logit_float(&inputs(&pos)) / LOGIT_PER_CENTI_CHICK;
             assert!(
                 (int as f32 - float).abs() < 1.0,
                 "{pos:?}: {int} against {float}"
@@ -505,7 +322,7 @@ mod tests {
         let positions = walk();
         for _ in 0..2 {
             for pos in &positions {
-                assert_eq!(evaluate(pos), DEFAULT.evaluate(pos), "{pos:?}");
+                assert_eq!(evaluate(pos), evaluate_with(&DEFAULT, pos), "{pos:?}");
             }
         }
     }
@@ -518,16 +335,22 @@ mod tests {
         let mut sum = crate::retro::file::Checksum::default();
         sum.update(DEFAULT_FILE);
         assert_eq!(format!("{:016x}", sum.finish()), CHECKSUM);
-        assert_eq!(DEFAULT.to_bytes(), DEFAULT_FILE);
+        assert_eq!(DEFAULT.to_bytes(MAGIC), DEFAULT_FILE);
         assert_eq!(
-            Network::from_bytes(&DEFAULT_FILE[..100]),
-            Err(NetworkError::Length(100))
+            Network::from_bytes(&DEFAULT_FILE[..100], MAGIC),
+            Err(NetworkError::Length {
+                got: 100,
+                want: Network::FILE_LEN
+            })
         );
         let mut bad = DEFAULT_FILE.to_vec();
         bad[16..18].copy_from_slice(&(WEIGHT_LIMIT as i16 + 1).to_le_bytes());
-        assert_eq!(Network::from_bytes(&bad), Err(NetworkError::Range));
+        assert_eq!(Network::from_bytes(&bad, MAGIC), Err(NetworkError::Range));
         bad[0] = b'X';
-        assert_eq!(Network::from_bytes(&bad), Err(NetworkError::Magic));
+        assert!(matches!(
+            Network::from_bytes(&bad, MAGIC),
+            Err(NetworkError::Magic { .. })
+        ));
     }
 
     /// The held-out sample (`tests/data/dobutsu-net-holdout.tsv`: validation positions the

@@ -47,6 +47,9 @@ pub mod input {
 /// The network's shape.
 pub type Network = nnue::Network<INPUTS, HIDDEN>;
 
+// A hidden sum of the bias and every active input fits an `i16`.
+const _: () = assert!((ACTIVE as i32 + 1) * nnue::WEIGHT_LIMIT <= i16::MAX as i32);
+
 /// The active inputs of `board` ([`input`]), in order.
 #[inline(always)]
 pub fn active_inputs(board: &Board) -> [u16; ACTIVE] {
@@ -61,28 +64,16 @@ pub fn active_inputs(board: &Board) -> [u16; ACTIVE] {
 /// The output of `net` for `board` before scaling: the logit times `QA × QB`.
 #[inline]
 pub fn output(net: &Network, board: &Board) -> i32 {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the processor has AVX2, as just checked.
-        return unsafe { output_avx2(net, board) };
-    }
-    output_portable(net, board)
+    net.output_of(board)
 }
 
-/// [`output`] compiled for AVX2: 16 hidden sums an instruction instead of 8.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn output_avx2(net: &Network, board: &Board) -> i32 {
-    output_portable(net, board)
-}
-
-#[inline(always)]
-fn output_portable(net: &Network, board: &Board) -> i32 {
-    let mut acc = net.start();
-    for i in active_inputs(board) {
-        net.add(&mut acc, usize::from(i));
+impl nnue::ActiveInputs for Board {
+    #[inline(always)]
+    fn for_each_active(&self, sink: &mut impl nnue::InputSink) {
+        for i in active_inputs(self) {
+            sink.add(usize::from(i));
+        }
     }
-    net.output(&acc)
 }
 
 /// The evaluation of `board` by `net` from the side to move, in hundredths of a seed, within
