@@ -36,11 +36,15 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 use clap::Parser;
-use perceptron::{error, sigmoid, splitmix, Float, Samples, Schedule};
+use perceptron::{error, sigmoid, splitmix, write_network, Float, Samples, Schedule};
 use perfectplay::oware::net::{self, HIDDEN, INPUTS, LOGIT_PER_CENTI_SEED};
 use perfectplay::oware::tablebase::{file, Tablebase};
 use perfectplay::oware::{Board, RuleSet, Weights};
 use selfplay_positions::read_samples;
+
+/// Adam's `1 − β₁` and `1 − β₂` as the nearest floats (`perceptron::train`): the network of
+/// `data/oware.nnue` was trained with these.
+const MOMENTS: [f32; 2] = [0.1, 0.001];
 
 #[derive(Parser)]
 struct Args {
@@ -68,15 +72,8 @@ struct Args {
     /// Seed of every random choice (walks, initial weights, order).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Passes over the training set.
-    #[arg(long, default_value_t = 10)]
-    epochs: usize,
-    /// Positions a step.
-    #[arg(long, default_value_t = 1024)]
-    batch: usize,
-    /// Adam's step size (at the start; it falls to a tenth, cosine-shaped, by the end).
-    #[arg(long, default_value_t = 0.002)]
-    lr: f32,
+    #[command(flatten)]
+    schedule: Schedule,
     /// Where to write the network.
     #[arg(long)]
     out: PathBuf,
@@ -261,15 +258,11 @@ fn main() -> anyhow::Result<()> {
 
     let (vg, vw) = (samples(&valid_games), samples(&valid_walks));
     let mut float = Float::<HIDDEN>::new(INPUTS, 0.1, &mut state);
-    let schedule = Schedule {
-        epochs: args.epochs,
-        batch: args.batch,
-        lr: args.lr,
-    };
     perceptron::train(
         &mut float,
         &train,
-        &schedule,
+        &args.schedule,
+        MOMENTS,
         &mut state,
         |epoch, loss, net| {
             let mut acc = [0.0; HIDDEN];
@@ -283,11 +276,7 @@ fn main() -> anyhow::Result<()> {
         },
     );
 
-    let q: net::Network = float.quantize();
-    let bytes = q.to_bytes(net::MAGIC);
-    fs::write(&args.out, &bytes).with_context(|| format!("writing {}", args.out.display()))?;
-    let mut sum = perfectplay::retro::file::Checksum::default();
-    sum.update(&bytes);
+    let (q, wrote): (net::Network, _) = write_network(&float, net::MAGIC, &args.out)?;
     for (name, set, s) in [("games", &valid_games, &vg), ("walks", &valid_walks, &vw)] {
         let net_eval = |b: &Board| net::evaluate_with(&q, b);
         let lin_eval = |b: &Board| b.evaluate(&linear);
@@ -303,11 +292,6 @@ fn main() -> anyhow::Result<()> {
             pair_accuracy(set, lin_eval)
         );
     }
-    println!(
-        "wrote {} ({} bytes, checksum {:016x})",
-        args.out.display(),
-        bytes.len(),
-        sum.finish()
-    );
+    println!("{wrote}");
     Ok(())
 }

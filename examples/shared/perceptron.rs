@@ -1,8 +1,11 @@
 //! The float twin of a [`perfectplay::nnue::Network`] that a trainer holds (binary inputs, one
 //! hidden layer with a clipped ReLU, one output: the logit of the expected score), its training
 //! by Adam on minibatches of the mean squared error between `sigmoid(logit)` and the label, and
-//! the seeded random draws the trainers share.
+//! the seeded random draws the trainers share (`train_oware_net`, `train_dobutsu_net`).
 
+use std::path::Path;
+
+use anyhow::Context;
 use perfectplay::nnue::{Network, QA, WEIGHT_LIMIT};
 
 /// SplitMix64's step: the next state and its output. Written out so that the draw is the same on
@@ -25,18 +28,28 @@ pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// Labelled positions as their active inputs (flat) and labels (0 to 1).
-#[derive(Default)]
-pub struct Samples {
-    inputs: Vec<u16>,
+/// Labelled positions as their active inputs (flat, each an input index of type `T`: `u8`
+/// holds a network of up to 256 inputs in half the memory) and labels (0 to 1).
+pub struct Samples<T = u16> {
+    inputs: Vec<T>,
     ends: Vec<u32>,
     /// The label of each.
     pub labels: Vec<f32>,
 }
 
-impl Samples {
+impl<T> Default for Samples<T> {
+    fn default() -> Self {
+        Samples {
+            inputs: Vec::new(),
+            ends: Vec::new(),
+            labels: Vec::new(),
+        }
+    }
+}
+
+impl<T: Copy> Samples<T> {
     /// Adds a position of these active inputs.
-    pub fn push(&mut self, active: &[u16], label: f32) {
+    pub fn push(&mut self, active: &[T], label: f32) {
         self.inputs.extend_from_slice(active);
         self.ends.push(self.inputs.len() as u32);
         self.labels.push(label);
@@ -46,7 +59,7 @@ impl Samples {
         self.labels.len()
     }
     /// The active inputs of sample `i`.
-    pub fn active(&self, i: usize) -> &[u16] {
+    pub fn active(&self, i: usize) -> &[T] {
         let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
         &self.inputs[start..self.ends[i] as usize]
     }
@@ -81,10 +94,10 @@ impl<const H: usize> Float<H> {
     }
 
     /// The hidden sums into `acc`, and the logit.
-    pub fn forward(&self, active: &[u16], acc: &mut [f32; H]) -> f32 {
+    pub fn forward<T: Copy + Into<usize>>(&self, active: &[T], acc: &mut [f32; H]) -> f32 {
         *acc = self.b1;
         for &i in active {
-            for (a, w) in acc.iter_mut().zip(&self.w1[i as usize]) {
+            for (a, w) in acc.iter_mut().zip(&self.w1[i.into()]) {
                 *a += w;
             }
         }
@@ -101,8 +114,30 @@ impl<const H: usize> Float<H> {
     }
 }
 
+/// Quantizes `float` and writes its file under `magic` to `path`; returns the quantized network
+/// and the line that reports the file: its path, length and checksum (the
+/// `perfectplay::retro::file::Checksum` the engine's tests hold the committed files to).
+pub fn write_network<const I: usize, const H: usize>(
+    float: &Float<H>,
+    magic: &[u8; 4],
+    path: &Path,
+) -> anyhow::Result<(Network<I, H>, String)> {
+    let net: Network<I, H> = float.quantize();
+    let bytes = net.to_bytes(magic);
+    std::fs::write(path, &bytes).with_context(|| format!("writing {}", path.display()))?;
+    let mut sum = perfectplay::retro::file::Checksum::default();
+    sum.update(&bytes);
+    let line = format!(
+        "wrote {} ({} bytes, checksum {:016x})",
+        path.display(),
+        bytes.len(),
+        sum.finish()
+    );
+    Ok((net, line))
+}
+
 /// The mean squared error of `predict` (a probability) over `samples`.
-pub fn error(samples: &Samples, mut predict: impl FnMut(usize) -> f32) -> f64 {
+pub fn error<T: Copy>(samples: &Samples<T>, mut predict: impl FnMut(usize) -> f32) -> f64 {
     let sum: f64 = (0..samples.len())
         .map(|i| {
             let d = f64::from(predict(i) - samples.labels[i]);
@@ -112,22 +147,32 @@ pub fn error(samples: &Samples, mut predict: impl FnMut(usize) -> f32) -> f64 {
     sum / samples.len().max(1) as f64
 }
 
-/// How a network is trained.
+/// How a network is trained: the trainers' command-line options (with no text of their own
+/// for the trainer's help).
+#[derive(clap::Args)]
+#[command(about = None, long_about = None)]
 pub struct Schedule {
     /// Passes over the training set.
+    #[arg(long, default_value_t = 10)]
     pub epochs: usize,
     /// Positions a step.
+    #[arg(long, default_value_t = 1024)]
     pub batch: usize,
-    /// Adam's step size at the start; it falls to a tenth, cosine-shaped, by the end.
+    /// Adam's step size (at the start; it falls to a tenth, cosine-shaped, by the end).
+    #[arg(long, default_value_t = 0.002)]
     pub lr: f32,
 }
 
-/// Trains `net` on `train` by Adam (the order of each pass shuffled by `state`); after each
-/// pass calls `report(pass, training error, &net)`.
-pub fn train<const H: usize>(
+/// Trains `net` on `train` by Adam, the order of each pass shuffled by `state`; after each
+/// pass calls `report(pass, training error, &net)`. `moments` are the weights of a new gradient
+/// in Adam's two moving averages, `1 − β₁` and `1 − β₂` (β₁ = 0.9, β₂ = 0.999): each trainer
+/// gives them as its committed network was trained (the nearest floats, or `1.0 - 0.9`
+/// computed in `f32`, which rounds otherwise), so that the same command writes the same file.
+pub fn train<const H: usize, T: Copy + Into<usize>>(
     net: &mut Float<H>,
-    train: &Samples,
+    train: &Samples<T>,
     schedule: &Schedule,
+    moments: [f32; 2],
     state: &mut u64,
     mut report: impl FnMut(usize, f64, &Float<H>),
 ) {
@@ -168,7 +213,7 @@ pub fn train<const H: usize>(
                     *g += d;
                 }
                 for &i in active {
-                    let row = &mut gw1[i as usize * H..(i as usize + 1) * H];
+                    let row = &mut gw1[i.into() * H..(i.into() + 1) * H];
                     for (g, d) in row.iter_mut().zip(&dh) {
                         *g += d;
                     }
@@ -188,8 +233,8 @@ pub fn train<const H: usize>(
                 .chain(std::iter::once(&mut net.b2));
             for (k, p) in all.enumerate() {
                 let g = grads[k];
-                m[k] = 0.9 * m[k] + 0.1 * g;
-                v[k] = 0.999 * v[k] + 0.001 * g * g;
+                m[k] = 0.9 * m[k] + moments[0] * g;
+                v[k] = 0.999 * v[k] + moments[1] * g * g;
                 *p -= lr * (m[k] / c1) / ((v[k] / c2).sqrt() + 1e-8);
             }
             // Weights within what the quantized network holds (`WEIGHT_LIMIT`, and an i16 at
