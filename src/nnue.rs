@@ -262,6 +262,83 @@ impl<const I: usize, const H: usize> Network<I, H> {
     }
 }
 
+/// What the games' network tests share.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::Network;
+
+    /// Checks a built-in network file: its length, its checksum (`crate::retro::file::Checksum`,
+    /// as the trainers print it), and that it reads back and writes again the same.
+    pub(crate) fn check_built_in<const I: usize, const H: usize>(
+        file: &[u8],
+        magic: &[u8; 4],
+        checksum: &str,
+    ) {
+        assert_eq!(file.len(), Network::<I, H>::FILE_LEN);
+        let mut sum = crate::retro::file::Checksum::default();
+        sum.update(file);
+        assert_eq!(format!("{:016x}", sum.finish()), checksum);
+        let net = Network::<I, H>::from_bytes(file, magic).expect("a valid network");
+        assert_eq!(net.to_bytes(magic), file);
+    }
+
+    /// How a network and the linear evaluation do on held-out positions of known result.
+    #[derive(Debug)]
+    pub(crate) struct Holdout {
+        /// The positions.
+        pub n: usize,
+        /// The (won, lost) pairs: each won position with the next lost one, in order.
+        pub pairs: usize,
+        /// The share of the pairs the network ranks right (ties count half).
+        pub net: f64,
+        /// The same for the linear evaluation.
+        pub linear: f64,
+        /// The summed squared error of `sigmoid(K × network evaluation)` against the result.
+        pub net_error: f64,
+        /// The same for the linear evaluation.
+        pub linear_error: f64,
+    }
+
+    /// The figures of `positions`, each the network's evaluation, the linear one and the
+    /// result for the mover (1, 1/2 or 0), with `k` the logit per unit of evaluation.
+    pub(crate) fn holdout(positions: impl IntoIterator<Item = (i32, i32, f64)>, k: f32) -> Holdout {
+        let (mut won, mut lost) = (Vec::new(), Vec::new());
+        let (mut net_error, mut linear_error, mut n) = (0.0, 0.0, 0);
+        let p = |eval: i32| 1.0 / (1.0 + (-f64::from(k) * f64::from(eval)).exp());
+        for (net, lin, target) in positions {
+            net_error += (p(net) - target) * (p(net) - target);
+            linear_error += (p(lin) - target) * (p(lin) - target);
+            n += 1;
+            if target == 1.0 {
+                won.push((net, lin));
+            } else if target == 0.0 {
+                lost.push((net, lin));
+            }
+        }
+        let pairs = won.len().min(lost.len());
+        let share = |pick: fn(&(i32, i32)) -> i32| {
+            let right: f64 = won
+                .iter()
+                .zip(&lost)
+                .map(|(w, l)| match pick(w).cmp(&pick(l)) {
+                    std::cmp::Ordering::Greater => 1.0,
+                    std::cmp::Ordering::Equal => 0.5,
+                    std::cmp::Ordering::Less => 0.0,
+                })
+                .sum();
+            right / pairs as f64
+        };
+        Holdout {
+            n,
+            pairs,
+            net: share(|x| x.0),
+            linear: share(|x| x.1),
+            net_error,
+            linear_error,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -198,8 +198,6 @@ pub fn evaluate(pos: &Position) -> i32 {
 mod tests {
     use super::*;
     use crate::dobutsu::eval::Weights;
-    use crate::game::Outcome;
-    use crate::nnue::NetworkError;
 
     /// Positions along games of pseudo-random moves from the start (a fixed linear congruential
     /// sequence picks the moves), as `dobutsu::game`'s tests walk.
@@ -331,26 +329,7 @@ mod tests {
     /// that made it), and a write of it reads back the same.
     #[test]
     fn the_built_in_network_is_the_committed_file() {
-        assert_eq!(DEFAULT_FILE.len(), Network::FILE_LEN);
-        let mut sum = crate::retro::file::Checksum::default();
-        sum.update(DEFAULT_FILE);
-        assert_eq!(format!("{:016x}", sum.finish()), CHECKSUM);
-        assert_eq!(DEFAULT.to_bytes(MAGIC), DEFAULT_FILE);
-        assert_eq!(
-            Network::from_bytes(&DEFAULT_FILE[..100], MAGIC),
-            Err(NetworkError::Length {
-                got: 100,
-                want: Network::FILE_LEN
-            })
-        );
-        let mut bad = DEFAULT_FILE.to_vec();
-        bad[16..18].copy_from_slice(&(WEIGHT_LIMIT as i16 + 1).to_le_bytes());
-        assert_eq!(Network::from_bytes(&bad, MAGIC), Err(NetworkError::Range));
-        bad[0] = b'X';
-        assert!(matches!(
-            Network::from_bytes(&bad, MAGIC),
-            Err(NetworkError::Magic { .. })
-        ));
+        crate::nnue::testing::check_built_in::<INPUTS, HIDDEN>(DEFAULT_FILE, MAGIC, CHECKSUM);
     }
 
     /// The held-out sample (`tests/data/dobutsu-net-holdout.tsv`: validation positions the
@@ -363,55 +342,23 @@ mod tests {
     fn the_network_prefers_won_positions_to_lost_ones_on_held_out_positions() {
         let text = include_str!("../../tests/data/dobutsu-net-holdout.tsv");
         let linear = Weights::linear();
-        let (mut won, mut lost) = (Vec::new(), Vec::new());
-        let (mut err_net, mut err_linear, mut n) = (0.0, 0.0, 0);
-        let p =
-            |eval: i32| 1.0 / (1.0 + (-f64::from(LOGIT_PER_CENTI_CHICK) * f64::from(eval)).exp());
-        for line in text.lines() {
+        let positions = text.lines().map(|line| {
             let (fen, value) = line.split_once('\t').unwrap();
             let pos = Position::from_fen(fen).unwrap();
-            let (net, lin) = (evaluate(&pos), crate::dobutsu::evaluate(&pos, &linear));
-            let y = match value.split(' ').next().unwrap() {
-                "win" => Outcome::Win,
-                "loss" => Outcome::Loss,
-                _ => Outcome::Draw,
+            let target = match value.split(' ').next().unwrap() {
+                "win" => 1.0,
+                "loss" => 0.0,
+                _ => 0.5,
             };
-            let target = match y {
-                Outcome::Win => 1.0,
-                Outcome::Draw => 0.5,
-                Outcome::Loss => 0.0,
-            };
-            err_net += (p(net) - target) * (p(net) - target);
-            err_linear += (p(lin) - target) * (p(lin) - target);
-            n += 1;
-            match y {
-                Outcome::Win => won.push((net, lin)),
-                Outcome::Loss => lost.push((net, lin)),
-                Outcome::Draw => {}
-            }
-        }
-        assert_eq!(n, 2000);
-        let pairs = won.len().min(lost.len());
-        let share = |pick: fn(&(i32, i32)) -> i32| {
-            let right: f64 = won
-                .iter()
-                .zip(&lost)
-                .map(|(w, l)| match pick(w).cmp(&pick(l)) {
-                    std::cmp::Ordering::Greater => 1.0,
-                    std::cmp::Ordering::Equal => 0.5,
-                    std::cmp::Ordering::Less => 0.0,
-                })
-                .sum();
-            right / pairs as f64
-        };
-        let (net, lin) = (share(|x| x.0), share(|x| x.1));
-        assert!(pairs > 700, "{pairs} pairs");
-        assert!(
-            net >= 0.97,
-            "network {net:.4}, linear {lin:.4} over {pairs} pairs"
-        );
-        assert!(lin < 0.95, "linear {lin:.4}");
-        assert!(err_net < 0.6 * err_linear, "{err_net} against {err_linear}");
+            let lin = crate::dobutsu::evaluate(&pos, &linear);
+            (evaluate(&pos), lin, target)
+        });
+        let h = crate::nnue::testing::holdout(positions, LOGIT_PER_CENTI_CHICK);
+        assert_eq!(h.n, 2000);
+        assert!(h.pairs > 700, "{h:?}");
+        assert!(h.net >= 0.97, "{h:?}");
+        assert!(h.linear < 0.95, "{h:?}");
+        assert!(h.net_error < 0.6 * h.linear_error, "{h:?}");
     }
 
     /// `EvalNetwork`: the default weights evaluate with the network, [`Weights::linear`] with the

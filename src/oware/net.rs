@@ -246,11 +246,7 @@ mod tests {
     /// that made it), and a write of it reads back the same.
     #[test]
     fn the_built_in_network_is_the_committed_file() {
-        assert_eq!(DEFAULT_FILE.len(), Network::FILE_LEN);
-        let mut sum = crate::retro::file::Checksum::default();
-        sum.update(DEFAULT_FILE);
-        assert_eq!(format!("{:016x}", sum.finish()), CHECKSUM);
-        assert_eq!(DEFAULT.to_bytes(MAGIC), DEFAULT_FILE);
+        crate::nnue::testing::check_built_in::<INPUTS, HIDDEN>(DEFAULT_FILE, MAGIC, CHECKSUM);
     }
 
     /// The held-out sample (`tests/data/oware-net-holdout.tsv`: validation positions the
@@ -264,50 +260,22 @@ mod tests {
     fn the_network_prefers_won_positions_to_lost_ones_on_held_out_positions() {
         let text = include_str!("../../tests/data/oware-net-holdout.tsv");
         let linear = Weights::linear();
-        let (mut won, mut lost) = (Vec::new(), Vec::new());
-        let (mut err_net, mut err_linear, mut n) = (0.0, 0.0, 0);
-        let p =
-            |eval: i32| 1.0 / (1.0 + (-f64::from(LOGIT_PER_CENTI_SEED) * f64::from(eval)).exp());
-        for line in text.lines() {
+        let positions = text.lines().map(|line| {
             let (diagram, value) = line.split_once('\t').expect("a tab");
             let board: Board = diagram.parse().expect("diagram");
-            let (net, lin) = (evaluate(&board), board.evaluate(&linear));
             let target = match value {
                 "win" => 1.0,
                 "loss" => 0.0,
                 _ => 0.5,
             };
-            err_net += (p(net) - target) * (p(net) - target);
-            err_linear += (p(lin) - target) * (p(lin) - target);
-            n += 1;
-            match value {
-                "win" => won.push((net, lin)),
-                "loss" => lost.push((net, lin)),
-                _ => {}
-            }
-        }
-        assert_eq!(n, 2000);
-        let pairs = won.len().min(lost.len());
-        let share = |pick: fn(&(i32, i32)) -> i32| {
-            let right: f64 = won
-                .iter()
-                .zip(&lost)
-                .map(|(w, l)| match pick(w).cmp(&pick(l)) {
-                    std::cmp::Ordering::Greater => 1.0,
-                    std::cmp::Ordering::Equal => 0.5,
-                    std::cmp::Ordering::Less => 0.0,
-                })
-                .sum();
-            right / pairs as f64
-        };
-        let (net, lin) = (share(|x| x.0), share(|x| x.1));
-        assert!(pairs > 800, "{pairs} pairs");
-        assert!(
-            net >= 0.99,
-            "network {net:.4}, linear {lin:.4} over {pairs} pairs"
-        );
-        assert!(lin < 0.96, "linear {lin:.4}");
-        assert!(err_net < 0.5 * err_linear, "{err_net} against {err_linear}");
+            (evaluate(&board), board.evaluate(&linear), target)
+        });
+        let h = crate::nnue::testing::holdout(positions, LOGIT_PER_CENTI_SEED);
+        assert_eq!(h.n, 2000);
+        assert!(h.pairs > 800, "{h:?}");
+        assert!(h.net >= 0.99, "{h:?}");
+        assert!(h.linear < 0.96, "{h:?}");
+        assert!(h.net_error < 0.5 * h.linear_error, "{h:?}");
     }
 
     /// `EvalNetwork`: the default weights evaluate with the network, [`Weights::linear`] with
