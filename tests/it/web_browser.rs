@@ -162,34 +162,16 @@ impl Browser {
             .to_string()
     }
 
-    /// Drags the element `from` selects onto the one `to` selects with the mouse (pressed, moved
-    /// in steps, released: WebDriver's pointer actions).
-    fn drag(&self, from: &str, to: &str) {
+    /// Drags the element `from` selects onto the one `to` selects with a `pointer`, `"mouse"`
+    /// or `"touch"` (a finger): pressed, moved in steps, released (WebDriver's pointer actions).
+    fn pointer_drag(&self, pointer: &str, from: &str, to: &str) {
         let origin =
             |css: &str| json!({ "element-6066-11e4-a52e-4f735466cecf": self.element(css) });
         self.cmd(
             "POST",
             "/actions",
-            Some(json!({"actions": [{"type": "pointer", "id": "mouse",
-                "parameters": {"pointerType": "mouse"},
-                "actions": [
-                    {"type": "pointerMove", "duration": 0, "origin": origin(from), "x": 0, "y": 0},
-                    {"type": "pointerDown", "button": 0},
-                    {"type": "pointerMove", "duration": 200, "origin": origin(to), "x": 0, "y": 0},
-                    {"type": "pointerUp", "button": 0}]}]})),
-        );
-    }
-
-    /// Drags the element `from` selects onto the one `to` selects with a finger (touch
-    /// pointer actions: down, moved in steps, up).
-    fn touch_drag(&self, from: &str, to: &str) {
-        let origin =
-            |css: &str| json!({ "element-6066-11e4-a52e-4f735466cecf": self.element(css) });
-        self.cmd(
-            "POST",
-            "/actions",
-            Some(json!({"actions": [{"type": "pointer", "id": "finger",
-                "parameters": {"pointerType": "touch"},
+            Some(json!({"actions": [{"type": "pointer", "id": pointer,
+                "parameters": {"pointerType": pointer},
                 "actions": [
                     {"type": "pointerMove", "duration": 0, "origin": origin(from), "x": 0, "y": 0},
                     {"type": "pointerDown", "button": 0},
@@ -1424,7 +1406,7 @@ fn a_piece_is_dragged_and_dropped() {
         "return document.querySelectorAll('.cell.movable').length > 0",
     );
     // The chick on b2 cannot go to a4.
-    browser.drag(r#"[data-square="b2"]"#, r#"[data-square="a4"]"#);
+    browser.pointer_drag("mouse", r#"[data-square="b2"]"#, r#"[data-square="a4"]"#);
     assert_eq!(
         browser.js(
             "return [document.querySelectorAll('#move-list button').length, \
@@ -1438,7 +1420,7 @@ fn a_piece_is_dragged_and_dropped() {
             .js("return document.querySelector('[data-square=\"b2\"]').getAttribute('aria-label')"),
         "b2: Sente's Chick"
     );
-    browser.drag(r#"[data-square="b2"]"#, r#"[data-square="b3"]"#);
+    browser.pointer_drag("mouse", r#"[data-square="b2"]"#, r#"[data-square="b3"]"#);
     browser.wait_for(
         "the move dragged",
         "return document.querySelector('#move-list button')?.dataset.move == 'b2b3'",
@@ -1815,7 +1797,7 @@ fn a_piece_is_dragged_by_touch_on_a_phone() {
         "Sente's movable pieces",
         "return document.querySelectorAll('.cell.movable').length > 0",
     );
-    browser.touch_drag(r#"[data-square="b2"]"#, r#"[data-square="a4"]"#);
+    browser.pointer_drag("touch", r#"[data-square="b2"]"#, r#"[data-square="a4"]"#);
     assert_eq!(
         browser.js(
             "return [document.querySelectorAll('#move-list button').length, \
@@ -1824,7 +1806,7 @@ fn a_piece_is_dragged_by_touch_on_a_phone() {
         ),
         json!([0, 0, "b2: Sente's Chick"])
     );
-    browser.touch_drag(r#"[data-square="b2"]"#, r#"[data-square="b3"]"#);
+    browser.pointer_drag("touch", r#"[data-square="b2"]"#, r#"[data-square="b3"]"#);
     browser.wait_for(
         "the move dragged by touch",
         "return document.querySelector('#move-list button')?.dataset.move == 'b2b3'",
