@@ -81,7 +81,8 @@ pub fn run_match(
             .unwrap_or(CycleRule::default().no_progress_limit),
     };
     if let Some(path) = &options.replay {
-        return replay_file(path, options.variant, cycle).map(MatchReport::Replayed);
+        return replay_file(path, options.variant, cycle)
+            .map(|s| MatchReport::Replayed(Box::new(s)));
     }
     if let (Some(openings), Some(ogn)) = (&options.openings, &options.records) {
         if same_file(openings, ogn) {

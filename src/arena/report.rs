@@ -10,8 +10,8 @@ use crate::arena::client::{Engine, EngineSpec};
 use crate::arena::record_files::RecordsWritten;
 use crate::arena::runner::{Fault, FinishedGame, SearchLimit, StopReason, Tally};
 use crate::arena::stats::{self, los, Sprt};
-use crate::records::Checked;
 use crate::records::RuleSettings;
+use crate::records::{Checked, PlayersEndKind};
 use crate::search::Level;
 
 /// What [`run_match`](super::run_match) did.
@@ -20,7 +20,7 @@ pub enum MatchReport {
     /// A match was played.
     Played(Box<MatchSummary>),
     /// A record file was replayed (`--replay`), and every game in it replayed correctly.
-    Replayed(ReplaySummary),
+    Replayed(Box<ReplaySummary>),
 }
 
 /// The result of a match, as printed at its end.
@@ -212,10 +212,11 @@ pub struct ReplaySummary {
     pub games: usize,
     /// Records whose moves the rules end.
     pub ended_by_rules: usize,
-    /// Records decided by a recorded fault.
+    /// Records decided by a recorded fault of an engine.
     pub forfeits: usize,
-    /// Records the players ended in an agreed draw.
-    pub agreed: usize,
+    /// Records the players ended before the rules did, by kind, in the order of
+    /// [`PlayersEndKind::ALL`] (resigned, lost on time, agreed drawn).
+    pub by_players: [usize; 3],
     /// Records without a result.
     pub unfinished: usize,
     /// Games won by the first player, drawn, won by the second.
@@ -231,14 +232,23 @@ pub struct ReplaySummary {
 
 impl fmt::Display for ReplaySummary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // An agreed draw comes only from the web board's records: said only when there is one.
-        let agreed = match self.agreed {
-            0 => String::new(),
-            n => format!(", {n} agreed drawn"),
+        // Games the players ended come only from the web board's records: said only when
+        // there are some.
+        let total: usize = self.by_players.iter().sum();
+        let players = if total == 0 {
+            String::new()
+        } else {
+            let kinds: Vec<String> = PlayersEndKind::ALL
+                .iter()
+                .zip(self.by_players)
+                .filter(|(_, n)| *n > 0)
+                .map(|(kind, n)| format!("{n} {kind}"))
+                .collect();
+            format!(", {total} ended by the players ({})", kinds.join(", "))
         };
         writeln!(
             f,
-            "Replayed {} games: {} ended by the rules, {} by a fault{agreed}, {} unfinished; all moves legal, all results match",
+            "Replayed {} games: {} ended by the rules, {} by a fault{players}, {} unfinished; all moves legal, all results match",
             self.games, self.ended_by_rules, self.forfeits, self.unfinished
         )?;
         writeln!(
@@ -448,8 +458,8 @@ pub(super) fn summarize_replays(
             summary.ended_by_rules += 1;
         } else if r.forfeit {
             summary.forfeits += 1;
-        } else if r.agreed {
-            summary.agreed += 1;
+        } else if let Some(kind) = r.players {
+            summary.by_players[kind as usize] += 1;
         }
         let Some(winner) = r.winner else {
             summary.unfinished += 1;

@@ -122,6 +122,61 @@ impl PlayersEnd {
     }
 }
 
+/// How the players ended a game, as read back from a record's `Termination` tag (the one
+/// [`PlayersEnd::termination`] writes): apart from an engine's fault, which the match runner
+/// writes as `forfeit: <fault> by <side> (<name>): <detail>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PlayersEndKind {
+    /// `forfeit: <side> resigned`.
+    Resigned,
+    /// `forfeit: <side> lost on time` (a player on the board's clock, not an engine in a match).
+    LostOnTime,
+    /// `agreed: draw ...`.
+    AgreedDraw,
+}
+
+impl PlayersEndKind {
+    /// Every kind, in the order a summary names them.
+    pub const ALL: [PlayersEndKind; 3] = [
+        PlayersEndKind::Resigned,
+        PlayersEndKind::LostOnTime,
+        PlayersEndKind::AgreedDraw,
+    ];
+
+    /// The kind a `Termination` tag's value names, `None` for any other (the rules' end, an
+    /// engine's fault, none). The side must be one word (`South`, `Gote`); the runner's faults
+    /// (`forfeit: timeout by South (name): ...`) never read as a players' end.
+    pub fn of_termination(termination: &str) -> Option<PlayersEndKind> {
+        let termination = termination.trim();
+        if termination.starts_with("agreed:") {
+            return Some(PlayersEndKind::AgreedDraw);
+        }
+        let (side, how) = termination
+            .strip_prefix("forfeit:")?
+            .trim()
+            .split_once(' ')?;
+        if side.is_empty() || !side.chars().all(char::is_alphanumeric) {
+            return None;
+        }
+        match how.trim() {
+            "resigned" => Some(PlayersEndKind::Resigned),
+            "lost on time" => Some(PlayersEndKind::LostOnTime),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for PlayersEndKind {
+    /// `resigned`, `lost on time`, `agreed drawn`, as the replay summary counts them.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            PlayersEndKind::Resigned => "resigned",
+            PlayersEndKind::LostOnTime => "lost on time",
+            PlayersEndKind::AgreedDraw => "agreed drawn",
+        })
+    }
+}
+
 /// The `Result` and `Termination` tags of a record exported from the web board: the rules'
 /// end, or the players', or none yet (`*`).
 pub(super) fn export_end<G: Recorded>(
@@ -476,6 +531,37 @@ impl FinishedGame {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_players_end_reads_back_and_a_fault_does_not() {
+        for (winner, how, sides) in [
+            (Some(0), "resigned", ["South", "North"]),
+            (Some(1), "on time", ["Sente", "Gote"]),
+            (None, "by agreement", ["South", "North"]),
+        ] {
+            let end = PlayersEnd {
+                winner,
+                how: how.to_string(),
+            };
+            let kind = PlayersEndKind::of_termination(&end.termination(sides));
+            let expected = match how {
+                "resigned" => PlayersEndKind::Resigned,
+                "on time" => PlayersEndKind::LostOnTime,
+                _ => PlayersEndKind::AgreedDraw,
+            };
+            assert_eq!(kind, Some(expected), "{}", end.termination(sides));
+        }
+        for fault in [
+            "forfeit: timeout by South (a): x",
+            "forfeit: loss on time by Gote (fsf): 0 ms left",
+            "forfeit: illegal move by North (b): bestmove A",
+            "forfeit: North timed out",
+            "rules: North has no move",
+            "",
+        ] {
+            assert_eq!(PlayersEndKind::of_termination(fault), None, "{fault}");
+        }
+    }
 
     fn note(score: Option<Score>, depth: Option<u32>, time_ms: u64, clock: Option<i64>) -> String {
         let search = SearchInfo { depth, score };

@@ -16,8 +16,8 @@ mod oware;
 pub mod pgn;
 
 pub use game::{
-    Fault, FinishedGame, GameRecord, ImportedRecord, MoveNote, Opening, PlayersEnd, Recorded,
-    RuleSettings, SearchInfo, Termination,
+    Fault, FinishedGame, GameRecord, ImportedRecord, MoveNote, Opening, PlayersEnd, PlayersEndKind,
+    Recorded, RuleSettings, SearchInfo, Termination,
 };
 
 use std::fmt;
@@ -376,12 +376,12 @@ pub struct Replayed<G: Game> {
     pub end: Option<GameEnd<G>>,
     /// The winner by the record's result: `Some(None)` for a draw, `None` for no result (`*`).
     pub winner: Option<Option<G::Player>>,
-    /// Whether the record says a fault decided the game (`Termination` starts with `forfeit`:
-    /// an engine's fault, or a player who resigned or lost on time).
+    /// Whether the record says an engine's fault decided the game (`Termination` starts with
+    /// `forfeit` and is not a players' end).
     pub forfeit: bool,
-    /// Whether the record says the players agreed a draw (`Termination` starts with `agreed`,
-    /// the result a draw), as the web board writes it.
-    pub agreed: bool,
+    /// How the players ended the game before the rules did, as the web board writes it: a
+    /// resignation or a loss on time with a decisive result, an agreed draw with a draw.
+    pub players: Option<PlayersEndKind>,
     /// Moves replayed.
     pub plies: usize,
 }
@@ -500,11 +500,14 @@ pub fn check_result<R: Record, G: Game>(
     let found = result(record);
     let winner = winner_of(found);
     let termination = tag(record.tags(), "Termination").map_or("", str::trim_start);
-    let forfeit = termination.starts_with("forfeit");
-    let agreed = termination.starts_with("agreed") && winner == Some(None);
+    let players = PlayersEndKind::of_termination(termination).filter(|kind| match kind {
+        PlayersEndKind::AgreedDraw => winner == Some(None),
+        _ => matches!(winner, Some(Some(_))),
+    });
+    let forfeit = termination.starts_with("forfeit") && players.is_none();
     let expected = match state.end() {
         Some(end) if winner != Some(end.winner) => Some(describe(&end)),
-        None if winner.is_some() && !forfeit && !agreed => Some(
+        None if winner.is_some() && !forfeit && players.is_none() => Some(
             "the rules have not ended it and no forfeit or agreed draw is recorded".to_string(),
         ),
         _ => None,
@@ -519,7 +522,7 @@ pub fn check_result<R: Record, G: Game>(
         end: state.end(),
         winner,
         forfeit,
-        agreed: agreed && state.end().is_none(),
+        players: players.filter(|_| state.end().is_none()),
         plies: state.ply(),
     })
 }
@@ -540,10 +543,10 @@ pub struct Checked {
 pub struct CheckedOutcome {
     /// The rules ended the game.
     pub ended_by_rules: bool,
-    /// A recorded fault decided it.
+    /// A recorded fault of an engine decided it.
     pub forfeit: bool,
-    /// The players agreed a draw.
-    pub agreed: bool,
+    /// The players ended it (a resignation, a loss on time, an agreed draw).
+    pub players: Option<PlayersEndKind>,
     /// The winner by the result, as a player index; `Some(None)` a draw, `None` no result.
     pub winner: Option<Option<usize>>,
 }
@@ -561,7 +564,7 @@ impl Checked {
             outcome: replayed.map(|r| CheckedOutcome {
                 ended_by_rules: r.end.is_some(),
                 forfeit: r.forfeit,
-                agreed: r.agreed,
+                players: r.players,
                 winner: r.winner.map(|w| w.map(Player::index)),
             }),
         }

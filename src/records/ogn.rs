@@ -446,7 +446,7 @@ mod tests {
         ));
         g.set_tag("Result", "1/2-1/2");
         let r = replay(&g, Rules::default()).unwrap();
-        assert!(r.agreed && !r.forfeit);
+        assert!(r.players == Some(crate::records::PlayersEndKind::AgreedDraw) && !r.forfeit);
         assert_eq!(r.winner, Some(None));
         // An illegal move (North cannot play a house letter of South).
         g.push_move(Move::from_letter('a').unwrap(), None);

@@ -979,55 +979,72 @@ fn records_of_games_the_players_ended() {
 }
 
 /// The records the board writes of games the players ended (a resignation, a loss on time, a
-/// draw agreed), in both formats, replay with `perfectplay match --replay`.
+/// draw agreed), in both formats, replay with `perfectplay match --replay`, counted by kind
+/// apart from a game a match wrote where an engine lost by a fault (an illegal move).
 #[test]
-fn records_the_players_ended_replay() {
+fn records_the_players_ended_replay_apart_from_faults() {
     let server = WebServer::start(&[]);
     let dir = crate::common::fresh_dir("serve_players_end_replay");
-    for (variant, moves, end, file, summary) in [
-        (
-            "abapa",
-            "C+f+D",
-            "winner=South&how=resigned",
-            "resigned.ogn",
-            "0 ended by the rules, 1 by a fault, 0 unfinished",
-        ),
-        (
-            "awari",
-            "C+f",
-            "winner=none&how=by+agreement",
-            "agreed.ogn",
-            "0 ended by the rules, 0 by a fault, 1 agreed drawn, 0 unfinished",
-        ),
-        (
-            "dobutsu",
-            "b2b3+b4b3",
-            "winner=Gote&how=on+time",
-            "time.pgn",
-            "0 ended by the rules, 1 by a fault, 0 unfinished",
-        ),
-        (
-            "dobutsu",
-            "b2b3",
-            "winner=none&how=by+agreement",
-            "agreed.pgn",
-            "0 ended by the rules, 0 by a fault, 1 agreed drawn, 0 unfinished",
-        ),
+    for (variant, game, moves, file) in [
+        ("abapa", "oware", "C+f+D", "ended.ogn"),
+        ("dobutsu", "dobutsu", "b2b3+b4b3", "ended.pgn"),
     ] {
-        let (status, record) =
-            server.get(&format!("api/record?variant={variant}&moves={moves}&{end}"));
-        assert_eq!(status, 200, "{record}");
+        let mut text = String::new();
+        for end in [
+            "winner=South&how=resigned",
+            "winner=North&how=on+time",
+            "winner=none&how=by+agreement",
+        ] {
+            let end = if variant == "dobutsu" {
+                end.replace("South", "Sente").replace("North", "Gote")
+            } else {
+                end.to_string()
+            };
+            let (status, record) =
+                server.get(&format!("api/record?variant={variant}&moves={moves}&{end}"));
+            assert_eq!(status, 200, "{record}");
+            text.push_str(&record);
+            text.push('\n');
+        }
+        // A match whose first engine plays an illegal move at its second turn: a real fault.
+        let fault = dir.join(format!("fault-{file}"));
+        let mut args = vec![
+            "match".to_string(),
+            "--engine".into(),
+            crate::fake_engine::command(game, "illegal:2"),
+            "--engine".into(),
+            crate::fake_engine::command(game, "first"),
+            "--games".into(),
+            "1".into(),
+            "--ogn".into(),
+            fault.to_str().unwrap().into(),
+            "--quiet".into(),
+        ];
+        if variant == "dobutsu" {
+            args.extend(["--variant".into(), "dobutsu".into()]);
+        }
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let written = std::fs::read_to_string(&fault).unwrap();
+        assert!(written.contains("forfeit: illegal move by "), "{written}");
+        text.push_str(&written);
         let path = dir.join(file);
-        std::fs::write(&path, &record).unwrap();
+        std::fs::write(&path, &text).unwrap();
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
             .args(["match", "--replay", path.to_str().unwrap()])
             .output()
             .unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout);
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "{file}: {stdout}{stderr}\n{record}");
+        assert!(out.status.success(), "{file}: {stdout}{stderr}\n{text}");
         assert!(
-            stdout.starts_with(&format!("Replayed 1 games: {summary};")),
+            stdout.starts_with(
+                "Replayed 4 games: 0 ended by the rules, 1 by a fault, 3 ended by the players \
+                 (1 resigned, 1 lost on time, 1 agreed drawn), 0 unfinished;"
+            ),
             "{file}: {stdout}"
         );
     }
