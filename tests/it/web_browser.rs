@@ -532,6 +532,53 @@ fn the_page_fits_a_phone() {
     browser.screenshot("dobutsu-phone.png");
 }
 
+/// The page never scrolls sideways: on a desktop of 1280x800 and of 1024x768 (where the
+/// vertical scrollbar takes its width from the page) and on a phone (390x844, touch), in both
+/// games, light and dark, in play and in study, with moves played, every box opened and the
+/// engine's lines shown whole, nothing is wider than the window's content.
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn the_page_never_scrolls_sideways() {
+    let server = WebServer::start(&[]);
+    for (width, height, phone) in [(1280, 800, false), (1024, 768, false), (390, 844, true)] {
+        let browser = if phone {
+            Browser::emulated(width, height, true)
+        } else {
+            Browser::start(width, height)
+        };
+        for (variant, moves) in [("abapa", "C%20f%20D"), ("dobutsu", "b2b3%20b4b3")] {
+            for mode in ["play", "study"] {
+                for theme in ["light", "dark"] {
+                    let place = format!("{variant} {mode} {theme} at {width}x{height}");
+                    browser.go(&format!(
+                        "{}?variant={variant}&mode={mode}&theme={theme}&moves={moves}",
+                        server.url
+                    ));
+                    browser.wait_for(
+                        &format!("the board, {place}"),
+                        "return document.querySelectorAll('[data-square]').length > 0",
+                    );
+                    if mode == "study" {
+                        browser.wait_for(
+                            &format!("the engine's lines, {place}"),
+                            "return document.querySelectorAll('#lines .more').length > 0",
+                        );
+                        browser.js(
+                            "document.querySelectorAll('#lines .more').forEach(b => b.click())",
+                        );
+                    }
+                    browser.js("document.querySelectorAll('details').forEach(d => d.open = true)");
+                    let widths = browser.numbers(
+                        "const d = document.documentElement; return [d.scrollWidth, d.clientWidth]",
+                    );
+                    let (scroll, client) = (widths[0], widths[1]);
+                    assert!(scroll <= client, "{place}: {scroll} px wide in {client} px");
+                }
+            }
+        }
+    }
+}
+
 /// The page and the server's life: a hidden page's analysis stops and starts again when it is
 /// shown; when the server goes away the page says so within seconds, and when a server is back
 /// on the same address the page hides the note and analyses again.
