@@ -131,23 +131,24 @@ impl Transport for InProcess {
 mod tests {
     use super::*;
 
+    /// What `each` returns on each of three in-process ranks, each on its own thread, by rank.
+    fn on_three_ranks(each: impl Fn(&InProcess) -> Vec<Vec<u8>> + Sync) -> Vec<Vec<Vec<u8>>> {
+        let ranks = InProcess::ranks(3);
+        std::thread::scope(|s| {
+            let each = &each;
+            let handles: Vec<_> = ranks.iter().map(|t| s.spawn(move || each(t))).collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        })
+    }
+
     #[test]
     fn every_rank_gets_every_ranks_bytes_in_rank_order() {
-        let ranks = InProcess::ranks(3);
-        let got: Vec<Vec<Vec<u8>>> = std::thread::scope(|s| {
-            let handles: Vec<_> = ranks
-                .iter()
-                .map(|t| {
-                    s.spawn(move || {
-                        let r = t.rank() as u8;
-                        let first = t.all_gather(&vec![r; r as usize]);
-                        let second = t.all_gather(&[r + 10]);
-                        assert_eq!(t.ranks(), 3);
-                        [first, second].concat()
-                    })
-                })
-                .collect();
-            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        let got = on_three_ranks(|t| {
+            let r = t.rank() as u8;
+            let first = t.all_gather(&vec![r; r as usize]);
+            let second = t.all_gather(&[r + 10]);
+            assert_eq!(t.ranks(), 3);
+            [first, second].concat()
         });
         for g in got {
             assert_eq!(
@@ -160,22 +161,13 @@ mod tests {
 
     #[test]
     fn every_rank_gets_the_block_each_rank_gave_it() {
-        let ranks = InProcess::ranks(3);
-        let got: Vec<Vec<Vec<u8>>> = std::thread::scope(|s| {
-            let handles: Vec<_> = ranks
-                .iter()
-                .map(|t| {
-                    s.spawn(move || {
-                        let r = t.rank() as u8;
-                        // Rank r gives rank d the bytes 10r + d, d + 1 times.
-                        let out = (0..3).map(|d| vec![10 * r + d; d as usize + 1]).collect();
-                        let first = t.all_to_all(out);
-                        let second = t.all_to_all(vec![vec![r]; 3]);
-                        [first, second].concat()
-                    })
-                })
-                .collect();
-            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        let got = on_three_ranks(|t| {
+            let r = t.rank() as u8;
+            // Rank r gives rank d the bytes 10r + d, d + 1 times.
+            let out = (0..3).map(|d| vec![10 * r + d; d as usize + 1]).collect();
+            let first = t.all_to_all(out);
+            let second = t.all_to_all(vec![vec![r]; 3]);
+            [first, second].concat()
         });
         for (d, g) in got.iter().enumerate() {
             let d = d as u8;

@@ -54,6 +54,28 @@ impl LayerBuild<'_> {
         (0..self.len.div_ceil(CHUNK)).into_par_iter()
     }
 
+    /// A pass over the layer's chunks in parallel: in each chunk of positions `lo..hi`, `seed`
+    /// pushes the positions that join a set at once (each as its houses and a flag, its board
+    /// from the `cursor`), then [`LayerBuild::grow`] takes their moves backwards with `join`.
+    /// The seeds go first, then what they add: the sets are the same in any order, and a deep
+    /// stack lets the reads of one batch of predecessors overlap the next.
+    fn chunk_pass(
+        &self,
+        progress: &dyn Progress,
+        seed: impl Fn(usize, usize, &mut Cursor, &mut Vec<(u128, bool)>) + Sync,
+        join: impl Fn(u128, usize, bool, &mut Vec<(u128, bool)>) + Sync,
+    ) {
+        self.chunks().for_each(|c| {
+            let (lo, hi) = self.chunk(c);
+            let (lo, hi) = (lo as usize, hi as usize);
+            let mut stack = Vec::new();
+            let mut cursor = Cursor::new(self.n);
+            seed(lo, hi, &mut cursor, &mut stack);
+            self.grow(&mut stack, &join);
+            progress.advance((hi - lo) as u64);
+        });
+    }
+
     /// The pass of threshold `t`: the positions whose best exit gives `W_t` or `L_t` at once
     /// (found by a scan of `exits_low` and `exits_high`), and from each, what its moves taken
     /// backwards add to the sets.
@@ -64,25 +86,21 @@ impl LayerBuild<'_> {
         exits_high: &[u8],
         progress: &dyn Progress,
     ) {
-        self.chunks().for_each(|c| {
-            let (lo, hi) = self.chunk(c);
-            let (lo, hi) = (lo as usize, hi as usize);
-            let mut stack = Vec::new();
-            let mut cursor = Cursor::new(self.n);
-            // The seeds first, then what they add: the sets are the same in any order, and a
-            // deep stack lets the reads of one batch of predecessors overlap the next.
-            for i in self.threshold_seeds(t, lo, hi, exits_low, exits_high) {
-                self.join_seed(t, i, |joined_w| {
-                    stack.push((cursor.board(i as u64), joined_w))
-                });
-            }
-            self.grow(&mut stack, |before, p, joined_w, stack| {
+        self.chunk_pass(
+            progress,
+            |lo, hi, cursor, stack| {
+                for i in self.threshold_seeds(t, lo, hi, exits_low, exits_high) {
+                    self.join_seed(t, i, |joined_w| {
+                        stack.push((cursor.board(i as u64), joined_w))
+                    });
+                }
+            },
+            |before, p, joined_w, stack| {
                 if let Some(w) = self.join_threshold(t, p, joined_w) {
                     stack.push((before, w));
                 }
-            });
-            progress.advance((hi - lo) as u64);
-        });
+            },
+        );
     }
 
     /// The positions of `lo..hi` whose best exit may put them in `W_t` or `L_t` at once (their
@@ -248,24 +266,21 @@ impl LayerBuild<'_> {
         sl: &[AtomicU64],
         progress: &dyn Progress,
     ) {
-        self.chunks().for_each(|c| {
-            let (lo, hi) = self.chunk(c);
-            let (lo, hi) = (lo as usize, hi as usize);
-            let mut stack = Vec::new();
-            let mut cursor = Cursor::new(self.n);
-            // The seeds first, as in the thresholds.
-            for (i, mover) in self.cycle_seeds(t, lo, hi, sx, sl) {
-                if self.cycle_seed(t, i, mover) {
-                    self.push_joined(t, cursor.board(i as u64), mover, &mut stack);
+        self.chunk_pass(
+            progress,
+            |lo, hi, cursor, stack| {
+                for (i, mover) in self.cycle_seeds(t, lo, hi, sx, sl) {
+                    if self.cycle_seed(t, i, mover) {
+                        self.push_joined(t, cursor.board(i as u64), mover, stack);
+                    }
                 }
-            }
-            self.grow(&mut stack, |before, p, mover, stack| {
+            },
+            |before, p, mover, stack| {
                 if let Some(side) = self.join_cycle(t, p, mover, sx, sl) {
                     self.push_joined(t, before, side, stack);
                 }
-            });
-            progress.advance((hi - lo) as u64);
-        });
+            },
+        );
     }
 
     /// The seeds of the cycle pass of threshold `t` in `lo..hi` (`lo` a multiple of 8): the
