@@ -579,6 +579,26 @@ fn the_page_never_scrolls_sideways() {
     }
 }
 
+/// A position with one legal move: the engine answers it without a search or a line, and the
+/// analysis says so (it said "searching · 0.0 s · done" over no line).
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn one_legal_move_is_said_without_a_search() {
+    let (_server, browser) = open(
+        Browser::start(1280, 800),
+        "variant=awari&mode=study&theme=light&position=0-0-0-0-0-1-3-2-2-2-0-0-20-18-S",
+        "the houses",
+        "return document.querySelectorAll('[data-square]').length == 12",
+    );
+    let said = browser.wait_for(
+        "the search's answer",
+        "const t = document.getElementById('engine-stats').textContent; \
+         return t.includes('done') || t.includes('no search') ? t : ''",
+    );
+    assert_eq!(said, "one legal move, F: no search needed");
+    assert_eq!(browser.texts("#lines li").len(), 0);
+}
+
 /// The page and the server's life: a hidden page's analysis stops and starts again when it is
 /// shown; when the server goes away the page says so within seconds, and when a server is back
 /// on the same address the page hides the note and analyses again.

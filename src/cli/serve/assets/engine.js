@@ -75,6 +75,11 @@ function drawStats(time, tick) {
     $("engine-stats").textContent = "exact: the tables' value, no search needed";
     return;
   }
+  // With one legal move the engine answers it at once, without a line or a search.
+  if (!top && app.searchDone && app.state && app.state.legal.length === 1) {
+    $("engine-stats").textContent = `one legal move, ${app.state.legal[0].move}: no search needed`;
+    return;
+  }
   const done = app.searchDone ? " · done" : "";
   $("engine-stats").textContent = top
     ? `depth ${top.depth}/${top.seldepth}${speed} · ${clock}${done}`
