@@ -599,6 +599,72 @@ fn one_legal_move_is_said_without_a_search() {
     assert_eq!(browser.texts("#lines li").len(), 0);
 }
 
+/// A game just imported, exported or downloaded is replaced without asking (the record holds
+/// it: importing the record exported asked "Discard this game?"); one with a side line, which
+/// a record does not keep, still asks.
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn a_game_kept_in_a_record_is_replaced_without_asking() {
+    let (_server, browser) = open(
+        Browser::start(1280, 800),
+        "variant=dobutsu&mode=study&theme=light",
+        "the pieces",
+        "return document.querySelectorAll('[data-square]').length == 12",
+    );
+    let alert = |browser: &Browser| {
+        let path = format!("/session/{}/alert/text", browser.session);
+        browser.try_call("GET", &path, None).ok()
+    };
+    let game_of = |browser: &Browser| moves_of(browser, "#move-list [data-move]");
+    browser.js("document.getElementById('record-box').open = true");
+    browser.js("document.getElementById('record-text').value = \
+         '[Variant \"dobutsu\"]\\n\\n1. b2b3 b4b3 2. c1c2 *'");
+    browser.click("#import");
+    browser.wait_for(
+        "the imported game",
+        "return document.querySelectorAll('#move-list [data-move]').length == 3",
+    );
+    browser.click("#export");
+    browser.wait_for(
+        "the exported record",
+        "return document.getElementById('record-text').value.includes('Termination') \
+         || document.getElementById('record-text').value.includes('Event \"perfectplay')",
+    );
+    browser.click("#import");
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(
+        alert(&browser),
+        None,
+        "importing the record just exported asked"
+    );
+    browser.wait_for(
+        "the game imported again",
+        "return document.querySelectorAll('#move-list [data-move]').length == 3",
+    );
+    assert_eq!(game_of(&browser), ["b2b3", "b4b3", "c1c2"]);
+    // A side line from the first move: the record exported does not hold it.
+    browser.click(r#"#move-list [data-ply="1"]"#);
+    browser.click(r#"[data-square="a4"]"#);
+    browser.wait_for(
+        "the giraffe's targets",
+        "return document.querySelectorAll('.target').length > 0",
+    );
+    let target = browser.js("return document.querySelector('.target').dataset.square");
+    browser.click(&format!(r#"[data-square="{}"]"#, target.as_str().unwrap()));
+    browser.wait_for(
+        "the side line",
+        "return document.querySelectorAll('#move-list [data-move]').length == 4",
+    );
+    browser.click("#import");
+    let asked = alert(&browser).expect("a game with a side line asks before it is replaced");
+    assert!(
+        asked.as_str().unwrap().starts_with("Discard this game"),
+        "{asked}"
+    );
+    browser.cmd("POST", "/alert/dismiss", None);
+    assert_eq!(game_of(&browser).len(), 4);
+}
+
 /// The page and the server's life: a hidden page's analysis stops and starts again when it is
 /// shown; when the server goes away the page says so within seconds, and when a server is back
 /// on the same address the page hides the note and analyses again.

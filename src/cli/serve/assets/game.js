@@ -428,7 +428,23 @@ export function savedGame() {
  * @returns {boolean}
  */
 export function mayDiscard() {
-  return !app.root.children.length || confirm("Discard this game and its lines? (Export it first to keep it.)");
+  if (!app.root.children.length) return true;
+  const game = keptGame();
+  return (game !== null && game === app.kept) || confirm("Discard this game and its lines? (Export it first to keep it.)");
+}
+
+/**
+ * The game as one record holds it (its variant, start, moves and the players' end), or null
+ * when it has side lines (a record keeps only the line shown).
+ * @returns {string | null}
+ */
+export function keptGame() {
+  const moves = [];
+  for (let at = app.root; at.children.length; at = at.children[0]) {
+    if (at.children.length > 1) return null;
+    moves.push(at.children[0].move);
+  }
+  return JSON.stringify([app.variant, app.start, moves, app.verdict]);
 }
 
 /** The sides of the variant in the side select, the move box's example, and the rules. */

@@ -6,7 +6,7 @@
 import { app } from "./state.js";
 import { $, showError } from "./dom.js";
 import { gameParams, request } from "./api.js";
-import { fillSides, mayDiscard, newGame, setGame, setMode, startSide, verdictWords } from "./game.js";
+import { fillSides, keptGame, mayDiscard, newGame, setGame, setMode, startSide, verdictWords } from "./game.js";
 import { evaluateLine } from "./graph.js";
 
 /** @typedef {import("./types.js").ImportReply} ImportReply */
@@ -36,6 +36,7 @@ export async function importRecord() {
     setGame(rec.moves, 0);
     await startSide();
     setMode("study");
+    app.kept = keptGame();
     showError(null);
     // Reviewed at once: the graph, and each move that gave something away marked.
     evaluateLine();
@@ -59,7 +60,10 @@ async function recordText() {
 
 /** Writes the record into the record box. */
 export async function exportRecord() {
-  try { $("record-text").value = await recordText(); } catch (e) { showError(e); }
+  try {
+    $("record-text").value = await recordText();
+    app.kept = keptGame();
+  } catch (e) { showError(e); }
 }
 
 /** Download writes the record of the game as it is now, whether or not it was exported first. */
@@ -73,6 +77,7 @@ export async function downloadRecord() {
     document.body.appendChild(link);
     link.click();
     link.remove();
+    app.kept = keptGame();
   } catch (e) { showError(e); }
 }
 

@@ -43,6 +43,8 @@ import { node } from "./tree.js";
  * @property {boolean} searchDone  study: the analysis ended (at its limit)
  * @property {{ winner: number | null, how: string } | null} verdict  play: the game ended by
  *   the players (on time, resigned, a draw agreed): the winner's index (null: a draw), and how
+ * @property {string | null} kept  the game as last imported, exported or downloaded (see
+ *   `keptGame` in game.js): the same game is discarded without asking
  */
 
 /** @type {AppState} */
@@ -71,6 +73,7 @@ export const app = {
   levelsPlayed: new Set(),
   searchDone: false,
   verdict: null,
+  kept: null,
 };
 
 /** This page's id: its new analysis stops its last one on the server. */
