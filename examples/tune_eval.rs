@@ -14,6 +14,14 @@
 //! not over: one line each, `DIAGRAM RESULT SCORE`, the result of the game for the side to move
 //! (1, 0.5 or 0) and the search's score of the position in centi-seeds (or `-` for a proven one).
 //!
+//! `records` writes the same lines from match records (`perfectplay match --ogn`, Abapa): every
+//! position after the opening (the `OpeningPlies` tag) that is quiet and not over, with the game's
+//! result for the side to move, and the search score of the player `--player` (the `South` or
+//! `North` tag): its score on its own move where it is to move, the negation of its score on its
+//! next move where the other player is (the score of the position after the other player's move);
+//! `-` where that player gave none or a proven one. Games a fault decided or without a result are
+//! left out.
+//!
 //! `label` rewrites such a file with the result an abapa tablebase (`--dir`, the layer files of
 //! `perfectplay tablebase build`) proves for the side to move where its bounds decide it, the
 //! game's result elsewhere (tried, and left out: docs/lab/2026-12-07-evaluation-history.md).
@@ -41,7 +49,8 @@ use clap::{Parser, Subcommand};
 use perfectplay::arena::runner::random_openings;
 use perfectplay::game::{Game, GameState};
 use perfectplay::oware::tablebase::file;
-use perfectplay::oware::{Board, RuleSet, Rules, Weights, FEATURES, FEATURE_NAMES};
+use perfectplay::oware::{Board, RuleSet, Rules, Side, Weights, FEATURES, FEATURE_NAMES};
+use perfectplay::records::{ogn, SearchInfo};
 use perfectplay::search::{
     seed_hash, Control, Level, Limits, Root, Score, SearchConfig, Searcher, Silent, DEFAULT_HASH_MB,
 };
@@ -71,9 +80,19 @@ enum Command {
         #[arg(long, default_value_t = 11)]
         seed: u64,
         /// Evaluation weights (as printed by `fit`: FEATURES comma-separated integers), instead
-        /// of the defaults.
+        /// of the engine's default evaluation (the network).
         #[arg(long)]
         weights: Option<String>,
+    },
+    /// Prints the quiet positions of match records (OGN) as `generate` does, with a player's
+    /// search scores.
+    Records {
+        /// The OGN files (`perfectplay match --ogn`).
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+        /// The player (`South` or `North` tag) whose scores are written.
+        #[arg(long, default_value = "perfectplay")]
+        player: String,
     },
     /// Rewrites positions written by `generate` with the result an Oware tablebase proves for
     /// the side to move where its bounds decide it (the store difference plus the lower bound
@@ -121,6 +140,7 @@ fn main() -> anyhow::Result<()> {
             };
             generate(games, nodes, opening_plies, seed, weights)
         }
+        Command::Records { files, player } => records(&files, &player),
         Command::Label { file, dir } => {
             let text = fs::read_to_string(&file).with_context(|| format!("reading {file}"))?;
             label(&read_samples(&text)?, &dir)
@@ -237,6 +257,74 @@ fn generate(
         }
     }
     out.flush().context("writing to stdout")?;
+    Ok(())
+}
+
+fn records(files: &[std::path::PathBuf], player: &str) -> anyhow::Result<()> {
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let (mut used, mut left_out, mut written) = (0usize, 0usize, 0usize);
+    for path in files {
+        let text =
+            fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let games = ogn::parse(&text).with_context(|| format!("in {}", path.display()))?;
+        for (n, game) in games.iter().enumerate() {
+            let place = || format!("{}, game {}", path.display(), n + 1);
+            let rules = game.rules(Rules::default()).with_context(place)?;
+            if rules.variant != RuleSet::Abapa {
+                bail!("{}: not an Abapa game", place());
+            }
+            let replayed = ogn::replay(game, rules).with_context(place)?;
+            let scorer = if game.tag("South") == Some(player) {
+                Side::South
+            } else if game.tag("North") == Some(player) {
+                Side::North
+            } else {
+                bail!("{}: no player {player:?}", place());
+            };
+            let (Some(winner), false) = (replayed.winner, replayed.forfeit) else {
+                left_out += 1;
+                continue;
+            };
+            used += 1;
+            let opening: usize = match game.tag("OpeningPlies") {
+                Some(plies) => plies
+                    .parse()
+                    .with_context(|| format!("{}: OpeningPlies {plies:?}", place()))?,
+                None => 0,
+            };
+            let score = |i: usize| {
+                let comment = game.comments.get(i)?.as_deref()?;
+                match SearchInfo::from_comment(comment).score? {
+                    Score::Cp(cp) => Some(cp),
+                    Score::Mate(_) => None,
+                }
+            };
+            let mut board = game.start(rules.variant).with_context(place)?;
+            for (i, &mv) in game.moves.iter().enumerate() {
+                if i >= opening && is_quiet(&board) {
+                    let mover = board.side_to_move();
+                    let score = if mover == scorer {
+                        score(i)
+                    } else {
+                        score(i + 1).map(|s| -s)
+                    };
+                    let result = match winner {
+                        None => "0.5",
+                        Some(side) if side == mover => "1",
+                        Some(_) => "0",
+                    };
+                    let score = score.map_or("-".to_string(), |s| s.to_string());
+                    writeln!(out, "{board} {result} {score}").context("writing to stdout")?;
+                    written += 1;
+                }
+                board = board.sow_and_capture(mv).0;
+            }
+        }
+    }
+    out.flush().context("writing to stdout")?;
+    eprintln!(
+        "{used} games, {written} positions; {left_out} games left out (a fault or no result)"
+    );
     Ok(())
 }
 

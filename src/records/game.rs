@@ -247,6 +247,46 @@ pub struct SearchInfo {
     pub score: Option<Score>,
 }
 
+impl SearchInfo {
+    /// The score and depth a move's comment gives as [`MoveNote`] writes them (`+0.42/19`,
+    /// `-M2/9`, `+0.00`), read from the first word of any of its `; `-separated parts
+    /// (`opening; +0.42/19 0.378s`); empty when no part starts with a signed score.
+    pub fn from_comment(comment: &str) -> SearchInfo {
+        comment
+            .split("; ")
+            .filter_map(|part| {
+                let word = part.split_whitespace().next()?;
+                let (score, depth) = match word.split_once('/') {
+                    Some((score, depth)) => (score, Some(depth.parse().ok()?)),
+                    None => (word, None),
+                };
+                let sign = match score.as_bytes().first()? {
+                    b'+' => 1,
+                    b'-' => -1,
+                    _ => return None,
+                };
+                let score = match score[1..].strip_prefix('M') {
+                    Some(moves) => Score::Mate(sign * moves.parse::<i32>().ok()?),
+                    None => {
+                        let (whole, hundredths) = score[1..].split_once('.')?;
+                        if hundredths.len() != 2 {
+                            return None;
+                        }
+                        let cp =
+                            whole.parse::<i32>().ok()? * 100 + hundredths.parse::<i32>().ok()?;
+                        Score::Cp(sign * cp)
+                    }
+                };
+                Some(SearchInfo {
+                    depth,
+                    score: Some(score),
+                })
+            })
+            .next()
+            .unwrap_or_default()
+    }
+}
+
 /// A start for a pair of games: a position and moves played from it before the engines take over.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opening<G: Game> {
@@ -592,5 +632,37 @@ mod tests {
         );
         // A clock overrun within the margin shows as 0.
         assert_eq!(note(None, None, 80, Some(-20)), "0.080s [%clk 0:00:00.000]");
+    }
+
+    #[test]
+    fn a_move_comment_gives_back_the_score_and_depth_written() {
+        let cases = [
+            (Some(Score::Cp(42)), Some(19)),
+            (Some(Score::Cp(-1250)), Some(7)),
+            (Some(Score::Cp(-5)), Some(3)),
+            (Some(Score::Cp(0)), None),
+            (Some(Score::Mate(3)), Some(9)),
+            (Some(Score::Mate(-2)), Some(9)),
+        ];
+        for (score, depth) in cases {
+            let search = SearchInfo { depth, score };
+            let comment = note(score, depth, 378, Some(9722));
+            assert_eq!(SearchInfo::from_comment(&comment), search, "{comment}");
+            let joined = format!("opening; {comment}; rules: a player captured more than 24 seeds");
+            assert_eq!(SearchInfo::from_comment(&joined), search, "{joined}");
+        }
+        for comment in [
+            "opening",
+            "0.000s [%clk 1:02:03.004]",
+            "",
+            "+1.5/3 0.1s",
+            "-Mx/2",
+        ] {
+            assert_eq!(
+                SearchInfo::from_comment(comment),
+                SearchInfo::default(),
+                "{comment}"
+            );
+        }
     }
 }
