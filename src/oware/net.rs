@@ -88,7 +88,7 @@ pub fn evaluate_with(net: &Network, board: &Board) -> i32 {
 pub const DEFAULT_FILE: &[u8] = include_bytes!("../../data/oware.nnue");
 
 /// The built-in file's checksum (`crate::retro::file::Checksum`, as the trainer prints it).
-pub const CHECKSUM: &str = "12ba6ccb5695ac9c";
+pub const CHECKSUM: &str = "c70e7810db892373";
 
 /// The network built into the engine, read once.
 pub static DEFAULT: LazyLock<Network> = LazyLock::new(|| {

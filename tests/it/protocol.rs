@@ -159,11 +159,11 @@ fn go_nodes_reports_each_iteration_and_a_legal_bestmove() {
             last.score.as_str(),
             last.pv.as_str()
         ),
-        (10, 19603, "cp 28", "FfBbDaFfCc")
+        (10, 19694, "cp 58", "FbCdFeBcBb")
     );
     assert_eq!(infos.len(), 10);
     assert_eq!(best, "F");
-    assert_eq!(out.last().unwrap(), "bestmove F ponder f");
+    assert_eq!(out.last().unwrap(), "bestmove F ponder b");
     assert!(last.nodes <= 20000, "node budget respected");
 
     let out = transcript("position startpos moves FfBeBc\ngo nodes 50000\n");
@@ -176,7 +176,7 @@ fn go_nodes_reports_each_iteration_and_a_legal_bestmove() {
             last.score.as_str(),
             last.pv.as_str()
         ),
-        (12, 41354, "cp 106", "EfAeFbDaCaFa")
+        (12, 41745, "cp 76", "EaAbBcFcEaDb")
     );
     assert_eq!(best, "E");
 }
@@ -194,15 +194,15 @@ fn go_depth_stops_at_that_depth() {
             last.score.as_str(),
             last.pv.as_str()
         ),
-        (5, 830, "cp 15", "FfAeA")
+        (5, 1922, "cp -3", "BbDfB")
     );
-    assert_eq!(best, "F");
+    assert_eq!(best, "B");
 
     // The Aualé GUI combines depth and movetime: the depth is reached long before the time.
     let out = transcript("position startpos moves FfBeBc\ngo depth 6 movetime 100000\n");
     let (infos, best) = check_search(&game_after(START, "FfBeBc"), &out);
     assert_eq!(infos.len(), 6);
-    assert_eq!(infos[5].nodes, 971);
+    assert_eq!(infos[5].nodes, 819);
     assert_eq!(best, "E");
 }
 
@@ -608,7 +608,7 @@ fn go_ponder_answers_after_ponderhit_or_stop() {
 #[test]
 fn end_of_input_after_go_nodes_still_prints_the_bestmove() {
     let out = transcript("go nodes 20000\n");
-    assert_eq!(out.last().unwrap(), "bestmove F ponder f");
+    assert_eq!(out.last().unwrap(), "bestmove F ponder b");
     assert_eq!(out.len(), 11);
 
     // go infinite is stopped by the end of input, and answers.
