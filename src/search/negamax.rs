@@ -1,7 +1,8 @@
 //! The node search: fail-soft principal variation search with a transposition table, check
 //! extensions, late move reductions, the game's pruning ([`crate::game::Pruning`]: reverse
-//! futility and late move pruning) and a capture-only quiescence search, written on [`SearchThread`] as named steps
-//! (known scores, the oracle's bounds, the table's cut-off, the move loop, the store).
+//! futility and late move pruning) and a quiescence search of noisy moves (every move in check),
+//! written on [`SearchThread`] as named steps (known scores, the oracle's bounds, the table's
+//! cut-off, the move loop, the store).
 
 use crate::game::{Game, Outcome};
 use crate::search::bands::{
@@ -20,7 +21,7 @@ const LMR_MIN_DEPTH: i32 = 3;
 /// ...to the moves after this many.
 const LMR_FROM_MOVE: usize = 3;
 /// Moves into check ([`Game::in_check`]) are searched a ply deeper at nodes up to this ply.
-const CHECK_EXTENSION_PLIES: usize = 24;
+pub(crate) const CHECK_EXTENSION_PLIES: usize = 24;
 /// How many of a node's children (the first in search order) have their table entry prefetched:
 /// the later ones are seldom searched (cut-offs), and with a table far larger than the caches
 /// prefetching every child's entry cost more memory traffic than it saved (docs/search.md has
@@ -84,7 +85,7 @@ impl<G: Game> SearchThread<'_, G> {
             let stand = clamp_eval(pos.evaluate(&self.weights));
             return within(
                 bounds,
-                self.quiesce(pos, stand, node.alpha, node.beta, node.ply),
+                self.quiesce(pos, stand, node.alpha, node.beta, node.ply, node.in_check),
             );
         }
         if self.must_abort() {
@@ -438,27 +439,47 @@ impl<G: Game> SearchThread<'_, G> {
             self.path_dependent = true;
             return outcome_score(child.pos.cycle_outcome(), node.ply);
         }
-        self.quiesce(&child.pos, child.eval, node.alpha, node.beta, node.ply)
+        let (alpha, beta, ply) = (node.alpha, node.beta, node.ply);
+        self.quiesce(&child.pos, child.eval, alpha, beta, ply, node.in_check)
     }
 
-    /// The value of a leaf (`ply` below the root, static evaluation `stand`): the evaluation, or
-    /// better for the side to move if a noisy move (a capture) gains, followed
-    /// to the end of the capture sequence (each capture is a node). Fail-soft.
+    /// The value of a leaf (`ply` below the root, static evaluation `stand`, the side to move
+    /// in check or not): the evaluation, or better for the side to move if a noisy move (a
+    /// capture) gains, followed to the end of the capture sequence (each capture is a node).
+    /// In check the evaluation is no option (the royal piece would be lost): every move is
+    /// tried, and those that leave a result known without search ([`Game::proven`]: the royal
+    /// piece still attacked) are scored so, unevaluated. Fail-soft.
     ///
     /// Inlined: most leaves stand pat at once, and [`SearchThread::quiesce_moves`] is called
     /// only for the others.
     #[inline]
-    fn quiesce(&mut self, pos: &G, stand: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
-        if !QUIESCENCE || stand >= beta || ply >= MAX_PLY {
+    fn quiesce(
+        &mut self,
+        pos: &G,
+        stand: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        in_check: bool,
+    ) -> i32 {
+        if !QUIESCENCE || ply >= MAX_PLY || (stand >= beta && !in_check) {
             return stand;
         }
-        self.quiesce_moves(pos, stand, alpha, beta, ply)
+        self.quiesce_moves(pos, stand, alpha, beta, ply, in_check)
     }
 
-    /// [`SearchThread::quiesce`] when the evaluation does not stand pat: the captures are tried.
-    fn quiesce_moves(&mut self, pos: &G, stand: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        alpha = alpha.max(stand);
-        let mut best = stand;
+    /// [`SearchThread::quiesce`] when the evaluation does not stand pat: the captures are
+    /// tried, or every move in check.
+    fn quiesce_moves(
+        &mut self,
+        pos: &G,
+        stand: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        in_check: bool,
+    ) -> i32 {
+        let mut best = if in_check { -INF } else { stand };
         // The moves and captures go on top of the stacks, as in `negamax`.
         let moves_base = self.moves.len();
         let captures_base = self.children.len();
@@ -470,14 +491,21 @@ impl<G: Game> SearchThread<'_, G> {
             ..
         } = self;
         for (index, &mv) in moves[moves_base..].iter().enumerate() {
-            if !pos.may_be_noisy(mv) {
+            if !in_check && !pos.may_be_noisy(mv) {
                 continue;
             }
             let (child, step) = pos.play(mv);
-            if step.noisy {
-                children.push(Child::new(mv, child, step, index, 0, weights));
+            if in_check {
+                if let Some(proven) = child.proven() {
+                    best = best.max(-proven_score(proven, ply + 1));
+                    continue;
+                }
+            } else if !step.noisy {
+                continue;
             }
+            children.push(Child::new(mv, child, step, index, 0, weights));
         }
+        alpha = alpha.max(best);
         // Most promising first (insertion sort by the child's evaluation, lowest for it first).
         let captures = &mut children[captures_base..];
         for i in 1..captures.len() {
@@ -494,7 +522,10 @@ impl<G: Game> SearchThread<'_, G> {
             self.seldepth = self.seldepth.max(ply as u32 + 1);
             let score = match child.pos.proven() {
                 Some(proven) => -proven_score(proven, ply + 1),
-                None => -self.quiesce(&child.pos, child.eval, -beta, -alpha, ply + 1),
+                None => {
+                    let check = child.pos.in_check();
+                    -self.quiesce(&child.pos, child.eval, -beta, -alpha, ply + 1, check)
+                }
             };
             if score > best {
                 best = score;

@@ -22,7 +22,7 @@ fn bench_is_deterministic_and_matches_its_signature() {
 }
 
 /// Nodes of `perfectplay bench --variant dobutsu --depth 6`, recorded from the search as committed.
-const DOBUTSU_SIGNATURE_DEPTH_6: u64 = 245_079;
+const DOBUTSU_SIGNATURE_DEPTH_6: u64 = 248_758;
 
 #[test]
 fn dobutsu_bench_is_deterministic_and_matches_its_signature() {
