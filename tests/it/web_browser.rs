@@ -746,6 +746,44 @@ fn query(moves: &[String]) -> String {
         .join("%20")
 }
 
+/// A move number and the move after it keep to one row of the move list, whatever its width
+/// (a row used to end at "3." with "a1b2" on the next).
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn a_move_number_stays_with_its_move() {
+    let server = WebServer::start(&[]);
+    // 24 plies of the engine against itself, 3,000 nodes a move (deterministic).
+    let mut moves: Vec<String> = Vec::new();
+    while moves.len() < 24 {
+        let path = format!(
+            "api/bestmove?variant=abapa&moves={}&nodes=3000",
+            query(&moves)
+        );
+        let (_, best) = server.json(&path);
+        moves.push(best["move"].as_str().unwrap().to_string());
+    }
+    let browser = Browser::start(1280, 800);
+    browser.go(&format!(
+        "{}?variant=abapa&mode=study&theme=light&moves={}",
+        server.url,
+        query(&moves)
+    ));
+    browser.wait_for(
+        "the move list",
+        "return document.querySelectorAll('#move-list button').length == 24",
+    );
+    // Each width from 60 to 400 px: the numbers whose move starts another row.
+    let split = browser.js(
+        "const list = document.getElementById('move-list'); const split = []; \
+         for (let w = 60; w <= 400; w += 2) { list.style.width = w + 'px'; \
+           for (const num of list.querySelectorAll('.num')) { \
+             const a = num.getBoundingClientRect(), b = num.nextElementSibling.getBoundingClientRect(); \
+             if (b.top >= a.bottom) split.push(w + ': ' + num.textContent); } } \
+         list.style.width = ''; return split",
+    );
+    assert_eq!(split, json!([]));
+}
+
 /// Stepping through a game moves the move list, never the page (the board stays in view),
 /// and Download saves the whole game, without an Export first, naming the level the engine
 /// played at (not the one selected since).
@@ -1049,7 +1087,10 @@ fn side_lines_keep_the_game_and_a_reload_keeps_them() {
         "E shown as a side line",
         "return document.querySelector('#move-list .variation button.current')?.dataset.move == 'E'",
     );
-    assert_eq!(moves_of(&browser, "#move-list > button"), ["A", "b", "C"]);
+    assert_eq!(
+        moves_of(&browser, "#move-list > .pair > button"),
+        ["A", "b", "C"]
+    );
     assert_eq!(moves_of(&browser, "#move-list .variation button"), ["E"]);
     assert_eq!(
         browser.js("return document.querySelector('#move-list [data-move=\"A\"]').className"),
@@ -1066,7 +1107,7 @@ fn side_lines_keep_the_game_and_a_reload_keeps_them() {
     browser.click("#promote");
     browser.wait_for(
         "E on the main line",
-        "return document.querySelector('#move-list > button')?.dataset.move == 'E'",
+        "return document.querySelector('#move-list > .pair > button')?.dataset.move == 'E'",
     );
     assert_eq!(
         moves_of(&browser, "#move-list .variation button"),
@@ -1078,7 +1119,7 @@ fn side_lines_keep_the_game_and_a_reload_keeps_them() {
         "the kept game",
         "return document.querySelectorAll('#move-list button').length == 4",
     );
-    assert_eq!(moves_of(&browser, "#move-list > button"), ["E"]);
+    assert_eq!(moves_of(&browser, "#move-list > .pair > button"), ["E"]);
     assert_eq!(
         moves_of(&browser, "#move-list .variation button"),
         ["A", "b", "C"]
@@ -1121,7 +1162,10 @@ fn side_lines_keep_the_game_and_a_reload_keeps_them() {
         "the side line gone",
         "return document.querySelectorAll('#move-list button').length == 3",
     );
-    assert_eq!(moves_of(&browser, "#move-list > button"), ["A", "b", "C"]);
+    assert_eq!(
+        moves_of(&browser, "#move-list > .pair > button"),
+        ["A", "b", "C"]
+    );
     // Switching game asks first: refused, the game stays; a new game asked for, accepted.
     browser.js(
         "window.asked = 0; window.confirm = () => { window.asked += 1; return false; }; \

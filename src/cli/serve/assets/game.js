@@ -119,7 +119,8 @@ function drawLine(box, from, ply) {
 }
 
 /**
- * A move's button, after its number where a first player's move or `numbered` asks for it.
+ * A move's button, after its number where a first player's move or `numbered` asks for it,
+ * the two in one `.pair` that never wraps (a row never ends at a number).
  * @param {MoveNode} n
  * @param {number} ply  the ply the move makes
  * @param {boolean} numbered
@@ -127,8 +128,8 @@ function drawLine(box, from, ply) {
  */
 function moveItems(n, ply, numbered) {
   const k = ply - 1 + (app.startSide === 1 ? 1 : 0);
-  const items = [];
-  if (k % 2 === 0 || numbered) items.push(html("span", "num", `${Math.floor(k / 2) + 1}.${k % 2 ? ".." : ""}`));
+  const pair = html("span", "pair");
+  if (k % 2 === 0 || numbered) pair.append(html("span", "num", `${Math.floor(k / 2) + 1}.${k % 2 ? ".." : ""}`));
   const b = html("button", onMainLine(n) ? "" : "side", n.move);
   b.dataset.ply = String(ply);
   b.dataset.move = n.move;
@@ -141,8 +142,8 @@ function moveItems(n, ply, numbered) {
     b.title = `${n.cost || m.kind} (${m.exact ? "exact: the tables' values" : "a search's values"})`;
   }
   b.addEventListener("click", () => jumpTo(n));
-  items.push(b);
-  return items;
+  pair.append(b);
+  return [pair];
 }
 
 /**
