@@ -1473,9 +1473,10 @@ fn a_clock_game_ends_on_time_and_a_rematch_swaps_the_sides() {
         text_and_data(&browser, "#clocks .clock:nth-child(2)", "ms"),
         ("North 0:00.0".to_string(), "0".to_string())
     );
+    // The banner says it; the status line does not repeat it.
     assert_eq!(
         browser.js("return document.getElementById('status').textContent"),
-        "Game over: South wins on time."
+        ""
     );
     assert_eq!(
         browser.js("return document.querySelectorAll('[data-square].legal').length"),
@@ -1526,12 +1527,19 @@ fn hint_draw_offer_and_resignation() {
     browser.wait_for(
         "the hint",
         "return document.querySelector('[data-square=\"E\"].best') \
-         && document.getElementById('status').textContent == 'Hint: E.'",
+         && document.getElementById('hint-answer').textContent == 'Hint: E.'",
     );
     browser.click("#offer-draw");
     browser.wait_for(
         "the draw declined",
-        "return document.getElementById('status').textContent == 'The engine declines the draw.'",
+        "return document.getElementById('draw-answer').textContent == 'The engine declines the draw.'",
+    );
+    // Each answer has its place: the later one leaves the earlier one and the status in view.
+    assert_eq!(
+        browser.js(
+            "return ['hint-answer', 'status'].map(id => document.getElementById(id).innerText)"
+        ),
+        json!(["Hint: E.", "South to move: your move."])
     );
     browser.js("window.confirm = () => true; return true");
     browser.click("#resign");
@@ -1567,7 +1575,7 @@ fn hint_draw_offer_and_resignation() {
     );
     assert_eq!(
         browser.js("return document.getElementById('status').textContent"),
-        "Game over: draw by agreement."
+        ""
     );
 }
 
@@ -1743,7 +1751,7 @@ fn own_sowing_is_said_and_an_end_shows_the_final_counting() {
     browser.click(r#"[data-square="F"]"#);
     browser.wait_for(
         "the game's end",
-        "return document.getElementById('status').textContent.startsWith('Game over')",
+        "return !document.getElementById('result-banner').hidden",
     );
     let statuses = browser.js("return window.statuses");
     let statuses: Vec<&str> = statuses
@@ -1758,10 +1766,15 @@ fn own_sowing_is_said_and_an_end_shows_the_final_counting() {
         statuses[1..].iter().all(|s| !s.contains("your move")),
         "{statuses:?}"
     );
+    assert_eq!(*statuses.last().unwrap(), "", "{statuses:?}");
     assert_eq!(
-        *statuses.last().unwrap(),
-        "Game over: North wins (20-28): the player to move cannot move or feed; each player \
-         takes their own row."
+        text_and_data(&browser, "#result-banner", "outcome"),
+        (
+            "You lost (20-28): the player to move cannot move or feed; each player takes their \
+             own row."
+                .to_string(),
+            "lost".to_string()
+        )
     );
     let stores = browser.js(
         "return [...document.querySelectorAll('[data-store]')].map(e => e.getAttribute('aria-label')).sort()",

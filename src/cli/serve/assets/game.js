@@ -22,6 +22,8 @@ export async function show() {
   stopStream();
   app.bestMove = null;
   app.selected = null;
+  // A hint's or a draw offer's answer holds for the position it was asked in.
+  $("hint-answer").textContent = $("draw-answer").textContent = "";
   /** @type {StateReply} */
   let state;
   try {
@@ -57,12 +59,15 @@ export async function show() {
   else maybeEngineMove(id);
 }
 
-/** The status line: whose move, or the game's end and why. */
+/** The status line: whose move, or the game's end and why (in play, where the result banner
+ * says it, nothing). */
 function drawStatus() {
   const s = app.state;
   if (!s) return;
   let line;
-  if (s.end) {
+  if (app.mode === "play" && (s.end || app.verdict)) {
+    line = "";
+  } else if (s.end) {
     const who = s.end.winner ? `${s.end.winner} wins` : "Draw";
     line = `Game over: ${who} (${s.end.result}): ${s.end.reason}.`;
   } else if (app.mode === "play" && app.verdict) {

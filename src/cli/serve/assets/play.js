@@ -134,7 +134,7 @@ function end(winner, how) {
   timer = 0;
   stopStream();
   app.verdict = { winner, how };
-  // Drawn again: no move left to make, the status and the banner say how it ended (a move of
+  // Drawn again: no move left to make, the banner says how it ended (a move of
   // the engine's still coming is dropped).
   actions.show();
 }
@@ -233,7 +233,7 @@ export async function offerDraw() {
   }
   if (asked !== app.request || app.verdict) return;
   if (accepted) end(null, "by agreement");
-  else $("status").textContent = "The engine declines the draw.";
+  else $("draw-answer").textContent = "The engine declines the draw.";
 }
 
 /** A hint: the best move of the position (the tables' where they know it, else a search of a
@@ -246,7 +246,7 @@ export async function hint() {
   if (asked !== app.request || !best.move) return;
   app.bestMove = best.move;
   draw();
-  $("status").textContent = `Hint: ${best.move}.`;
+  $("hint-answer").textContent = `Hint: ${best.move}.`;
 }
 
 /** The timer that asks /api/info again while tables are being built. */
