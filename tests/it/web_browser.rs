@@ -1852,6 +1852,29 @@ fn long_engine_lines_leave_the_values_and_moves_in_view() {
     );
 }
 
+/// Without a value for the position or its moves (no tables here), the Values panel is one
+/// line saying so, not a row of dashes a move that pushes the moves down on a phone.
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn values_outside_the_tables_are_one_line() {
+    let (_server, browser) = open(
+        Browser::emulated(390, 844, true),
+        "variant=abapa&mode=study&theme=light",
+        "the note of no values",
+        "return document.getElementById('tables-note').textContent.startsWith('No exact values here')",
+    );
+    let v = browser.js(
+        "const note = document.getElementById('tables-note'); \
+         return [document.getElementById('values').hidden, \
+           note.getBoundingClientRect().height < 1.8 * parseFloat(getComputedStyle(note).fontSize)]",
+    );
+    assert_eq!(
+        v,
+        json!([true, true]),
+        "the table hidden, the note one line"
+    );
+}
+
 /// Oware on a phone (390x844, a touch screen): houses of at least 44 pixels, their letters of
 /// at least 11, the whole board on screen; a tap on a house plays it.
 #[test]

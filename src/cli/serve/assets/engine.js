@@ -222,7 +222,12 @@ async function loadProbe(id) {
     app.bestMove = probe.moves[0].move;
     draw();
   }
-  if (!v && !probe.moves.some((m) => m.value) && !probe.tables) {
-    $("tables-note").textContent = "This position is not in the tables: the engine's lines above are a search.";
+  // No value at all: one line instead of a row of dashes a move (on a phone it would push the
+  // moves out of view).
+  const none = !v && !probe.moves.some((m) => m.value);
+  $("values").hidden = none;
+  if (none) {
+    $("tables-note").textContent = probe.tables
+      ? `No exact values here: ${probe.tables}.` : "No exact values here: no tables for this position.";
   }
 }
