@@ -199,8 +199,14 @@ fn build_in_background(table: &Weak<RwLock<Tablebase>>, seeds: u32) {
         let Some(table) = table.upgrade() else {
             return;
         };
+        // Whether the table is complete, asked under a read lock: a probe that does not wait
+        // (`try_read`) must not find it locked once the last layer is in.
+        let complete = |tb: &Tablebase| tb.seeds().is_some_and(|s| s >= seeds);
+        if complete(&table.read().unwrap_or_else(|e| e.into_inner())) {
+            return;
+        }
         let mut tb = table.write().unwrap_or_else(|e| e.into_inner());
-        if tb.seeds().is_some_and(|s| s >= seeds) {
+        if complete(&tb) {
             return;
         }
         tb.build_next(&Silent);
