@@ -20,7 +20,7 @@ use perfectplay::dobutsu::solve::{file, Solution};
 use perfectplay::dobutsu::Position;
 use perfectplay::game::Game;
 use perfectplay::search::{
-    Control, Iteration, Level, Limits, Oracle, Root, SearchConfig, SearchHandler, Searcher,
+    Control, Iteration, Limits, Oracle, Root, SearchConfig, SearchHandler, Searcher,
 };
 use perfectplay::variant::Variant;
 
@@ -38,13 +38,10 @@ fn search_all(
     roots: &[Root<Position>],
     depth: u32,
 ) -> (u64, u64, f64) {
-    let config = SearchConfig {
-        weights: Default::default(),
-        cycle: Position::cycle_rule(&Default::default()),
-        level: Level::default(),
-        seed: 0,
-        lines: 1,
-    };
+    let config = SearchConfig::plain(
+        Default::default(),
+        Position::cycle_rule(&Default::default()),
+    );
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()

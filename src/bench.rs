@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use crate::game::{GameState, Notation};
 use crate::oware::Board;
-use crate::search::{Control, HashReport, Level, Limits, Root, SearchConfig, Searcher, Silent};
+use crate::search::{Control, HashReport, Limits, Root, SearchConfig, Searcher, Silent};
 use crate::variant::{Variant, VariantGame, VisitGame};
 
 /// The Oware games the positions come from (one per line: the start diagram, `moves`, the moves
@@ -105,13 +105,7 @@ pub fn search_to_depth<G: Notation>(
     rules: &G::Rules,
     depth: u32,
 ) -> u64 {
-    let config = SearchConfig {
-        weights: Default::default(),
-        cycle: G::cycle_rule(rules),
-        level: Level::default(),
-        seed: 0,
-        lines: 1,
-    };
+    let config = SearchConfig::plain(Default::default(), G::cycle_rule(rules));
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()

@@ -120,6 +120,20 @@ pub struct SearchConfig<W> {
     pub lines: usize,
 }
 
+impl<W> SearchConfig<W> {
+    /// A full-strength search of one line with `weights` under `cycle` and seed 0: what the
+    /// bench and the tests that compare the search with minimax search with.
+    pub fn plain(weights: W, cycle: CycleRule) -> Self {
+        SearchConfig {
+            weights,
+            cycle,
+            level: Level::default(),
+            seed: 0,
+            lines: 1,
+        }
+    }
+}
+
 /// A report after each completed iteration of iterative deepening.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Iteration<M> {

@@ -785,13 +785,7 @@ fn dobutsu_search_agrees_with_minimax_and_quiescence_evades_checks() {
                     let mut searcher = Searcher::<Position>::with_hash_mb(1);
                     searcher.tt_use = TtUse::Off;
                     searcher.reductions = false;
-                    let config = SearchConfig {
-                        weights: Default::default(),
-                        cycle: Rules::default().cycle,
-                        level: Level::default(),
-                        seed: 0,
-                        lines: 1,
-                    };
+                    let config = SearchConfig::plain(Default::default(), Rules::default().cycle);
                     let limits = Limits {
                         depth: Some(depth),
                         ..Limits::default()
