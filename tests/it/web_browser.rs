@@ -135,16 +135,18 @@ impl Browser {
     /// again when the page redrew it between the finding and the click (the board is redrawn
     /// as the analysis marks its best move).
     fn click(&self, css: &str) {
-        for _ in 0..5 {
+        for _ in 0..20 {
             let id = self.element(css);
             let path = format!("/session/{}/element/{id}/click", self.session);
             match self.try_call("POST", &path, None) {
                 Ok(_) => return,
-                Err(e) if e["error"] == "stale element reference" => continue,
+                Err(e) if e["error"] == "stale element reference" => {
+                    std::thread::sleep(Duration::from_millis(50))
+                }
                 Err(e) => panic!("clicking {css}: {e}"),
             }
         }
-        panic!("clicking {css}: the element was redrawn five times");
+        panic!("clicking {css}: the element was redrawn twenty times");
     }
 
     /// The WebDriver id of the element `css` selects.

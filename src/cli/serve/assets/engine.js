@@ -142,7 +142,9 @@ function drawLines() {
     if (!(app.probe && app.probe.value && app.probe.value.result)) {
       setEvalBar(firstShare(top, side), scoreText(top.score, side));
     }
-    if (!app.probe || !app.probe.moves.every((m) => m.value)) {
+    // The board is drawn again only when the mark moves: a redraw replaces the squares under
+    // a pointer about to click them.
+    if ((!app.probe || !app.probe.moves.every((m) => m.value)) && app.bestMove !== top.pv[0]) {
       app.bestMove = top.pv[0];
       draw();
     }
