@@ -66,6 +66,15 @@ impl<M: Copy + PartialEq> Stability<M> {
     }
 }
 
+/// What an iteration over the root moves found ([`SearchThread::root_iteration`]).
+struct Iterated {
+    /// The index in the root moves of the best move.
+    best: usize,
+    /// Whether every root move was searched; if not, `best` beat the first move's score at
+    /// this depth before the search was cut short.
+    complete: bool,
+}
+
 /// How [`SearchThread::search_root_move`] opens the window of a root move.
 #[derive(Clone, Copy)]
 enum RootWindow {
@@ -241,16 +250,17 @@ impl<'a, G: Game> SearchThread<'a, G> {
             self.can_abort = depth > 1;
             let last = root_moves[0].score;
             let aspiration = (depth >= 4 && last.abs() < MATE_BOUND).then_some(last);
-            let Some(best) =
+            let Some(Iterated { best, complete }) =
                 self.root_iteration(root_moves, depth, exact_all, tie_salt, aspiration)
             else {
                 break;
             };
             // With helpers, the budget is checked at polls only: an iteration that ended past it
-            // is dropped, as one cut short by it is when searching alone. The report gives the
-            // nodes counted here (the helpers go on adding theirs).
+            // is dropped, as one cut short by it is when searching alone (but for a better move
+            // it found, which a cut iteration gives as incomplete). The report gives the nodes
+            // counted here (the helpers go on adding theirs).
             let nodes = self.flush_nodes();
-            if depth > 1 && self.all_nodes.is_some() && nodes >= self.budget {
+            if complete && depth > 1 && self.all_nodes.is_some() && nodes >= self.budget {
                 break;
             }
             self.put_best_first(root_moves, best, tie_salt);
@@ -264,7 +274,9 @@ impl<'a, G: Game> SearchThread<'a, G> {
             };
             self.prev_pv = rm.pv.clone();
             self.report_iteration(root_moves, depth, result.score, nodes, plan, handler);
-            if self.iteration_ends_search(&root_moves[0], depth, &mut stability, plan) {
+            // A cut iteration's better move is played, and reported at its depth.
+            if !complete || self.iteration_ends_search(&root_moves[0], depth, &mut stability, plan)
+            {
                 break;
             }
         }
@@ -516,8 +528,10 @@ impl<'a, G: Game> SearchThread<'a, G> {
         list
     }
 
-    /// One iteration over the root moves. Returns the index of the best move, or `None` when the
-    /// iteration was cut short. Equal best scores are resolved by a seeded hash, never by order.
+    /// One iteration over the root moves. Returns the best move, or `None` when the iteration
+    /// was cut short, unless (with one line, and not at levels 1-2) a move searched before the
+    /// cut beat the first move's score at this depth: that move, as incomplete. Equal best
+    /// scores are resolved by a seeded hash, never by order.
     ///
     /// The first move gets the full window; the others a null window just below the best score so
     /// far (principal variation search), and a move that reaches the best score is searched again
@@ -531,8 +545,10 @@ impl<'a, G: Game> SearchThread<'a, G> {
         exact_all: bool,
         tie_salt: u64,
         aspiration: Option<i32>,
-    ) -> Option<usize> {
+    ) -> Option<Iterated> {
         let mut best = -INF;
+        // The move that beat the first one's score in this iteration, scored exactly.
+        let mut better: Option<usize> = None;
         // The best exact scores so far, best first: as many as there are lines (MultiPV).
         let mut top: Vec<i32> = Vec::with_capacity(self.lines + 1);
         for (i, rm) in root_moves.iter_mut().enumerate() {
@@ -555,7 +571,13 @@ impl<'a, G: Game> SearchThread<'a, G> {
             let child = rm.child.clone();
             let score = self.search_root_move(&child, depth, window);
             if self.aborted {
-                return None;
+                // With one line and every move ranked alike, a move that beat the first one
+                // says more than the last whole iteration.
+                let single = self.lines == 1 && !exact_all;
+                return better.filter(|_| single).map(|best| Iterated {
+                    best,
+                    complete: false,
+                });
             }
             rm.score = score;
             rm.exact = score > alpha;
@@ -569,6 +591,9 @@ impl<'a, G: Game> SearchThread<'a, G> {
                     top.truncate(self.lines);
                 }
             }
+            if i > 0 && rm.exact && score > best {
+                better = Some(i);
+            }
             best = best.max(score);
         }
         root_moves
@@ -576,7 +601,10 @@ impl<'a, G: Game> SearchThread<'a, G> {
             .enumerate()
             .filter(|(_, rm)| rm.exact && rm.score == best)
             .min_by_key(|(_, rm)| mix(tie_salt, rm.index as u64))
-            .map(|(i, _)| i)
+            .map(|(best, _)| Iterated {
+                best,
+                complete: true,
+            })
     }
 
     /// The score of the root move to `child`, searched `depth` plies deep in `window`.

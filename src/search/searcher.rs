@@ -117,7 +117,9 @@ impl<G: Game> Searcher<G> {
     /// `limits` is empty); `go infinite` ignores the level. A root with a single legal move is
     /// answered at once without search (depth 0). An iteration cut short by the node budget,
     /// `movetime`, the clock's hard limit or `control.stop()` is discarded, except that the first
-    /// iteration always completes so there is always a move. Under a game clock no iteration
+    /// iteration always completes so there is always a move, and that with one line (and not at
+    /// levels 1-2) a move the cut iteration had already found better than the previous best, at
+    /// its depth, is played and reported at that depth. Under a game clock no iteration
     /// starts after the soft limit ([`crate::search::TimeBudget::soft_limit`]).
     ///
     /// A search that depends on time ([`Limits::depends_on_time`], or pondering) uses the

@@ -291,6 +291,39 @@ fn same_search_gives_same_result_and_nodes() {
     assert!(last.seldepth >= last.depth);
 }
 
+/// A search cut by its node budget inside an iteration plays the move that iteration had found
+/// better than the previous best, and reports it at that depth; otherwise the cut iteration is
+/// dropped, and the last one reported is whole (it ended within the budget). Over the bench
+/// positions at 30,000 and 100,000 nodes some searches end so.
+#[test]
+fn a_cut_iteration_gives_its_better_move_and_nothing_else() {
+    let cfg = config(CycleRule::default());
+    let mut cut = 0;
+    for (root, budget) in bench_positions()
+        .into_iter()
+        .flat_map(|root| [(root.clone(), 30_000), (root, 100_000)])
+    {
+        let limits = Limits {
+            nodes: Some(budget),
+            ..Limits::default()
+        };
+        let mut record = Record::default();
+        let result =
+            Searcher::<Board>::new().search(&root, &limits, &cfg, &Control::default(), &mut record);
+        let [.., before, last] = &record.0[..] else {
+            continue;
+        };
+        assert_eq!(result.best_move, last.pv.first().copied());
+        assert_eq!(result.depth, last.depth);
+        if last.nodes >= budget {
+            cut += 1;
+            assert_eq!(last.depth, before.depth + 1, "{}", root.position);
+            assert_ne!(last.pv.first(), before.pv.first(), "{}", root.position);
+        }
+    }
+    assert!(cut > 0, "no search ended on a cut iteration's move");
+}
+
 /// Searches that depend on time keep the table of the searches before them; reproducible ones
 /// (nodes, depth) ignore it, whatever ran before. A `movetime` of an hour, never reached, makes
 /// a search that depends on time but ends at its depth, so the figures are exact.
