@@ -41,6 +41,11 @@ pub trait Record: Default {
     fn tags_mut(&mut self) -> &mut Vec<(String, String)>;
     /// One comment slot per move read so far.
     fn comments_mut(&mut self) -> &mut Vec<Option<String>>;
+    /// The side lines read so far, each of a move read.
+    fn variations_mut(&mut self) -> &mut Vec<Variation>;
+    /// The moves read, as words of the game's notation (without annotations such as OGN's
+    /// captures).
+    fn move_words(&self) -> Vec<String>;
     /// The result written after the moves (`*`, `1-0`, `25-19`, ...), if any.
     fn result_token(&self) -> Option<&str>;
     /// Reads one word of the move text (a move number, a move, a result).
@@ -125,19 +130,50 @@ pub fn write<R: Record>(record: &R, f: &mut fmt::Formatter<'_>) -> fmt::Result {
     writeln!(f)
 }
 
-/// Move numbers for the move text: the token before move `i` (0-based) of a record whose first
-/// move is numbered `first` (1 from a game's start, a set-up position's own number otherwise)
-/// and is the second player's when `second_player_starts` (`1.`, `1...`, `2.`, or none).
-pub fn move_number(i: usize, second_player_starts: bool, first: u64) -> Option<String> {
-    let ply = i + usize::from(second_player_starts);
-    let number = first.saturating_add((ply / 2) as u64);
-    if ply.is_multiple_of(2) {
-        Some(format!("{number}."))
-    } else if i == 0 {
-        Some(format!("{number}..."))
-    } else {
-        None
+/// The move text of a line, its side lines in parentheses after the move they replace:
+/// `words[k]` is the move at ply `ply + k` of a record whose ply 0 is the first player's move
+/// numbered `first` (so a record whose first move is the second player's starts at ply 1),
+/// `comments[k]` its comment. A move of the first player gets its number (`3.`), one of the
+/// second player too where it starts the line or follows a side line (`3...`); a number is one
+/// token with its move.
+pub fn line_tokens(
+    words: &[String],
+    comments: &[Option<String>],
+    variations: &[Variation],
+    ply: usize,
+    first: u64,
+) -> Vec<String> {
+    let mut tokens = Vec::new();
+    let mut numbered = true;
+    for (k, word) in words.iter().enumerate() {
+        let p = ply + k;
+        let number = first.saturating_add((p / 2) as u64);
+        // A move number and its move are one token: a line is never broken between them.
+        tokens.push(if p.is_multiple_of(2) {
+            format!("{number}. {word}")
+        } else if numbered {
+            format!("{number}... {word}")
+        } else {
+            word.clone()
+        });
+        if let Some(Some(text)) = comments.get(k) {
+            tokens.push(format!("{{{}}}", sanitize_comment(text)));
+        }
+        numbered = false;
+        for side in variations
+            .iter()
+            .filter(|v| v.at == k && !v.moves.is_empty())
+        {
+            let mut inner = line_tokens(&side.moves, &side.comments, &side.variations, p, first);
+            inner[0].insert(0, '(');
+            if let Some(last) = inner.last_mut() {
+                last.push(')');
+            }
+            tokens.extend(inner);
+            numbered = true;
+        }
     }
+    tokens
 }
 
 /// A comment may not contain `}` (nor, for symmetry, `{`): they become parentheses; line breaks
@@ -186,6 +222,24 @@ pub enum ParseError {
         /// `comment` or `variation`.
         what: &'static str,
     },
+    /// A `)` that closes no variation.
+    #[error("line {line}: ')' closes no variation")]
+    Unopened {
+        /// 1-based line.
+        line: usize,
+    },
+    /// A `(` before the first move of its line: a variation replaces the move before it.
+    #[error("line {line}: a variation before any move (it replaces the move written before it)")]
+    Variation {
+        /// 1-based line.
+        line: usize,
+    },
+    /// A variation nested deeper than [`MAX_VARIATION_DEPTH`].
+    #[error("line {line}: variations nested deeper than {MAX_VARIATION_DEPTH}")]
+    Deep {
+        /// 1-based line.
+        line: usize,
+    },
 }
 
 /// Why records could not be imported ([`Recorded::import_records`]).
@@ -214,81 +268,56 @@ pub enum ImportError {
     },
 }
 
+/// A side line of a record: moves played instead of one move of the line it branches from
+/// (PGN's `( ... )` written after that move), so from the position before that move.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Variation {
+    /// The 0-based index, in the line it branches from, of the move it replaces.
+    pub at: usize,
+    /// Its moves as words of the game's notation (OGN's `+N` captures left out).
+    pub moves: Vec<String>,
+    /// `comments[i]` comments `moves[i]` (same length as `moves`).
+    pub comments: Vec<Option<String>>,
+    /// Its own side lines, their `at` counting in `moves`.
+    pub variations: Vec<Variation>,
+}
+
+/// The deepest variations nest (a variation inside a variation inside ...): deeper ones are
+/// refused, so that no text can exhaust the stack of a reader.
+pub const MAX_VARIATION_DEPTH: usize = 64;
+
 /// The tokenizer of both formats: tags `[Name "value"]`, `{ }` comments (kept on the move
-/// before them), nested `( )` variations (skipped), `;` comments to the end of the line, and the
-/// words of the move text, which the record reads. A tag after move text starts the next record.
+/// before them), `( )` variations (each kept as a [`Variation`] of the move before it, nested
+/// up to [`MAX_VARIATION_DEPTH`]), `;` comments to the end of the line, and the words of the
+/// move text, which the record reads (a variation's words into a record of its own). A tag after
+/// move text starts the next record.
 ///
 /// # Errors
 /// The first [`ParseError`] met; a word the record refuses is [`ParseError::Token`].
 pub fn parse_records<R: Record>(text: &str) -> Result<Vec<R>, ParseError> {
     let chars: Vec<char> = text.chars().collect();
+    let mut reader = Reader {
+        chars: &chars,
+        i: 0,
+        line: 1,
+    };
     let mut games = Vec::new();
     let mut game = R::default();
     let mut in_moves = false;
-    let mut i = 0;
-    let mut line = 1;
-    while i < chars.len() {
-        let c = chars[i];
-        if c == '\n' {
-            line += 1;
+    while reader.move_text(&mut game, &mut in_moves, None)? {
+        if in_moves {
+            games.push(std::mem::take(&mut game));
+            in_moves = false;
         }
-        if c.is_whitespace() {
-            i += 1;
-            continue;
-        }
-        match c {
-            '[' => {
-                if in_moves {
-                    games.push(std::mem::take(&mut game));
-                    in_moves = false;
-                }
-                let (name, value, end) = parse_tag(&chars, i).ok_or_else(|| ParseError::Tag {
-                    line,
-                    text: chars[i..].iter().take_while(|&&c| c != '\n').collect(),
-                })?;
-                game.tags_mut().push((name, value));
-                i = end;
-            }
-            '{' => {
-                let close = find_from(&chars, i + 1, '}').ok_or(ParseError::Unclosed {
-                    line,
-                    what: "comment",
-                })?;
-                let text: String = chars[i + 1..close].iter().collect();
-                line += text.matches('\n').count();
-                let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-                if let Some(last) = game.comments_mut().last_mut() {
-                    *last = Some(text);
-                }
-                in_moves = true;
-                i = close + 1;
-            }
-            '(' => {
-                let (close, lines) = skip_variation(&chars, i).ok_or(ParseError::Unclosed {
-                    line,
-                    what: "variation",
-                })?;
-                line += lines;
-                in_moves = true;
-                i = close + 1;
-            }
-            ';' => {
-                while i < chars.len() && chars[i] != '\n' {
-                    i += 1;
-                }
-            }
-            _ => {
-                let start = i;
-                while i < chars.len() && !chars[i].is_whitespace() && !"[{(;".contains(chars[i]) {
-                    i += 1;
-                }
-                let token: String = chars[start..i].iter().collect();
-                in_moves = true;
-                if game.word(&token).is_err() {
-                    return Err(ParseError::Token { line, token });
-                }
-            }
-        }
+        let (name, value, end) = parse_tag(&chars, reader.i).ok_or_else(|| ParseError::Tag {
+            line: reader.line,
+            text: chars[reader.i..]
+                .iter()
+                .take_while(|&&c| c != '\n')
+                .collect(),
+        })?;
+        game.tags_mut().push((name, value));
+        reader.i = end;
     }
     if in_moves || !game.tags().is_empty() {
         games.push(game);
@@ -296,25 +325,124 @@ pub fn parse_records<R: Record>(text: &str) -> Result<Vec<R>, ParseError> {
     Ok(games)
 }
 
-/// The `)` closing the variation that opens at `open` (variations nest), and the line breaks
-/// inside it; `None` if it is not closed.
-fn skip_variation(chars: &[char], open: usize) -> Option<(usize, usize)> {
-    let mut depth = 0usize;
-    let mut lines = 0;
-    for (j, &c) in chars.iter().enumerate().skip(open) {
-        match c {
-            '(' => depth += 1,
-            ')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some((j, lines));
+/// Where [`parse_records`] is in the text.
+struct Reader<'a> {
+    chars: &'a [char],
+    /// The next character.
+    i: usize,
+    /// Its 1-based line.
+    line: usize,
+}
+
+/// Where a variation opened: its line and how deep it is (1 for one in the main line).
+#[derive(Clone, Copy)]
+struct Open {
+    line: usize,
+    depth: usize,
+}
+
+impl Reader<'_> {
+    /// Reads move text into `game` (`in_moves` set once any is read) up to a tag (`true`, the
+    /// tag not read), the end of the text (`false`), or, inside the variation `open`, its `)`.
+    fn move_text<R: Record>(
+        &mut self,
+        game: &mut R,
+        in_moves: &mut bool,
+        open: Option<Open>,
+    ) -> Result<bool, ParseError> {
+        let unclosed = |open: Open| ParseError::Unclosed {
+            line: open.line,
+            what: "variation",
+        };
+        while let Some(&c) = self.chars.get(self.i) {
+            if c == '\n' {
+                self.line += 1;
+            }
+            if c.is_whitespace() {
+                self.i += 1;
+                continue;
+            }
+            match c {
+                '[' => return open.map_or(Ok(true), |open| Err(unclosed(open))),
+                ')' => {
+                    self.i += 1;
+                    return match open {
+                        Some(_) => Ok(false),
+                        None => Err(ParseError::Unopened { line: self.line }),
+                    };
+                }
+                '{' => {
+                    let close =
+                        find_from(self.chars, self.i + 1, '}').ok_or(ParseError::Unclosed {
+                            line: self.line,
+                            what: "comment",
+                        })?;
+                    let text: String = self.chars[self.i + 1..close].iter().collect();
+                    self.line += text.matches('\n').count();
+                    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                    if let Some(last) = game.comments_mut().last_mut() {
+                        *last = Some(text);
+                    }
+                    *in_moves = true;
+                    self.i = close + 1;
+                }
+                '(' => {
+                    let here = Open {
+                        line: self.line,
+                        depth: open.map_or(1, |o| o.depth + 1),
+                    };
+                    if here.depth > MAX_VARIATION_DEPTH {
+                        return Err(ParseError::Deep { line: self.line });
+                    }
+                    let at = game
+                        .comments_mut()
+                        .len()
+                        .checked_sub(1)
+                        .ok_or(ParseError::Variation { line: self.line })?;
+                    self.i += 1;
+                    let mut side = R::default();
+                    // Inside a variation, only its `)` ends the text without an error.
+                    self.move_text(&mut side, &mut false, Some(here))?;
+                    let moves = side.move_words();
+                    if !moves.is_empty() {
+                        game.variations_mut().push(Variation {
+                            at,
+                            moves,
+                            comments: std::mem::take(side.comments_mut()),
+                            variations: std::mem::take(side.variations_mut()),
+                        });
+                    }
+                    *in_moves = true;
+                }
+                ';' => {
+                    while self.i < self.chars.len() && self.chars[self.i] != '\n' {
+                        self.i += 1;
+                    }
+                }
+                _ => {
+                    let start = self.i;
+                    while self.i < self.chars.len()
+                        && !self.chars[self.i].is_whitespace()
+                        && !"[{(;)".contains(self.chars[self.i])
+                    {
+                        self.i += 1;
+                    }
+                    let token: String = self.chars[start..self.i].iter().collect();
+                    *in_moves = true;
+                    if game.word(&token).is_err() {
+                        return Err(ParseError::Token {
+                            line: self.line,
+                            token,
+                        });
+                    }
                 }
             }
-            '\n' => lines += 1,
-            _ => {}
+        }
+        match open {
+            Some(open) => Err(unclosed(open)),
+            None => Ok(false),
         }
     }
-    None
 }
 
 fn find_from(chars: &[char], from: usize, target: char) -> Option<usize> {

@@ -13,8 +13,8 @@
 use std::fmt;
 
 use super::{
-    check_result, count_tag, given_tag, move_number, parse_records, repetitions_tag,
-    sanitize_comment, set_tag, tag, ParseError, Record,
+    check_result, count_tag, given_tag, line_tokens, parse_records, repetitions_tag, set_tag, tag,
+    ParseError, Record, Variation,
 };
 use crate::game::CycleRule;
 use crate::oware::{Board, GameEnd, GameState, Move, NotationError, RuleSet, Rules, Side};
@@ -43,6 +43,8 @@ pub struct OgnGame {
     /// alone, `b`, is 0), or `None` where it says nothing (moves run together, `FfBe`, or moves set
     /// with [`OgnGame::push_move`]). Same length as `moves`; [`replay`] checks them.
     pub captures: Vec<Option<u8>>,
+    /// The side lines, each after the move it replaces.
+    pub variations: Vec<Variation>,
     /// The result written after the moves (`*`, `25-19`, `1-0`, ...), if any.
     pub result_token: Option<String>,
 }
@@ -161,6 +163,12 @@ impl Record for OgnGame {
     fn comments_mut(&mut self) -> &mut Vec<Option<String>> {
         &mut self.comments
     }
+    fn variations_mut(&mut self) -> &mut Vec<Variation> {
+        &mut self.variations
+    }
+    fn move_words(&self) -> Vec<String> {
+        self.moves.iter().map(Move::to_string).collect()
+    }
     fn result_token(&self) -> Option<&str> {
         self.result_token.as_deref()
     }
@@ -169,7 +177,8 @@ impl Record for OgnGame {
     }
 
     /// Numbers, moves with their captures (`b+3`, computed by replaying from the start under the
-    /// record's rules; a move the rules refuse is written bare), comments.
+    /// record's rules; a move the rules refuse is written bare), comments, side lines (their moves
+    /// bare).
     fn move_tokens(&self) -> Vec<String> {
         let rules = self.rules(Rules::default()).unwrap_or_default();
         let mut state = self
@@ -179,29 +188,34 @@ impl Record for OgnGame {
         let north_starts = state
             .as_ref()
             .is_some_and(|s| s.board().side_to_move() == Side::North);
-        let mut tokens = Vec::new();
-        for (i, (&mv, comment)) in self.moves.iter().zip(&self.comments).enumerate() {
-            tokens.extend(move_number(i, north_starts, 1));
-            let captured = state.as_mut().and_then(|s| {
-                let mover = s.board().side_to_move();
-                let before = s.board().store(mover);
-                match s.play(mv) {
-                    Ok(()) => Some(s.board().store(mover) - before),
-                    Err(_) => {
-                        *s = GameState::new(s.board(), *s.rules()); // stop computing captures
-                        None
+        let words: Vec<String> = self
+            .moves
+            .iter()
+            .map(|&mv| {
+                let captured = state.as_mut().and_then(|s| {
+                    let mover = s.board().side_to_move();
+                    let before = s.board().store(mover);
+                    match s.play(mv) {
+                        Ok(()) => Some(s.board().store(mover) - before),
+                        Err(_) => {
+                            *s = GameState::new(s.board(), *s.rules()); // stop computing captures
+                            None
+                        }
                     }
+                });
+                match captured {
+                    Some(c) if c > 0 => format!("{mv}+{c}"),
+                    _ => mv.to_string(),
                 }
-            });
-            tokens.push(match captured {
-                Some(c) if c > 0 => format!("{mv}+{c}"),
-                _ => mv.to_string(),
-            });
-            if let Some(text) = comment {
-                tokens.push(format!("{{{}}}", sanitize_comment(text)));
-            }
-        }
-        tokens
+            })
+            .collect();
+        line_tokens(
+            &words,
+            &self.comments,
+            &self.variations,
+            usize::from(north_starts),
+            1,
+        )
     }
 }
 
@@ -213,8 +227,8 @@ impl fmt::Display for OgnGame {
 }
 
 /// Parses every record in `text` (records follow one another; a tag after move text starts the
-/// next record). Comments before the first move and variations `( ... )` are skipped, `;` starts
-/// a comment to the end of the line.
+/// next record). Comments before the first move are skipped, variations `( ... )` kept as
+/// [`OgnGame::variations`], `;` starts a comment to the end of the line.
 ///
 /// # Errors
 /// The first [`ParseError`] met.
@@ -390,6 +404,19 @@ mod tests {
         assert_eq!(games.len(), 1);
         let moves: String = games[0].moves.iter().map(|m| m.letter()).collect();
         assert_eq!(moves, "FfBeCb");
+        // The variation after `e` replaces it, whatever its move numbers say; written back bare,
+        // after it, numbered by its plies.
+        let side = &games[0].variations;
+        assert_eq!(side.len(), 1);
+        assert_eq!(
+            (side[0].at, side[0].moves.join(" ")),
+            (3, "A a".to_string())
+        );
+        let text = games[0].to_string();
+        assert!(
+            text.contains("2. B {a comment over lines} e (2... A 3. a) 3. C b+2 *"),
+            "{text}"
+        );
         assert_eq!(
             games[0].comments[2].as_deref(),
             Some("a comment over lines")

@@ -13,8 +13,8 @@
 use std::fmt;
 
 use super::{
-    check_result, given_tag, move_number, parse_records, repetitions_tag, sanitize_comment,
-    set_tag, tag, ParseError, Record,
+    check_result, given_tag, line_tokens, parse_records, repetitions_tag, set_tag, tag, ParseError,
+    Record, Variation,
 };
 use crate::game::{GameState, Player};
 use crate::records::game::{GameRecord, Recorded};
@@ -33,6 +33,8 @@ pub struct PgnGame {
     pub moves: Vec<String>,
     /// `comments[i]` comments move `i` (same length as `moves`).
     pub comments: Vec<Option<String>>,
+    /// The side lines, each after the move it replaces.
+    pub variations: Vec<Variation>,
     /// The result written after the moves (`*`, `1-0`, ...), if any.
     pub result_token: Option<String>,
     /// Whether the first move is the second player's (numbered `1...`).
@@ -89,6 +91,12 @@ impl Record for PgnGame {
     fn comments_mut(&mut self) -> &mut Vec<Option<String>> {
         &mut self.comments
     }
+    fn variations_mut(&mut self) -> &mut Vec<Variation> {
+        &mut self.variations
+    }
+    fn move_words(&self) -> Vec<String> {
+        self.moves.clone()
+    }
     fn result_token(&self) -> Option<&str> {
         self.result_token.as_deref()
     }
@@ -107,15 +115,13 @@ impl Record for PgnGame {
             .and_then(|fields| fields.last()?.parse::<u64>().ok())
             .filter(|&n| n >= 1)
             .unwrap_or(1);
-        let mut tokens = Vec::new();
-        for (i, mv) in self.moves.iter().enumerate() {
-            tokens.extend(move_number(i, self.second_player_starts, first));
-            tokens.push(mv.clone());
-            if let Some(Some(text)) = self.comments.get(i) {
-                tokens.push(format!("{{{}}}", sanitize_comment(text)));
-            }
-        }
-        tokens
+        line_tokens(
+            &self.moves,
+            &self.comments,
+            &self.variations,
+            usize::from(self.second_player_starts),
+            first,
+        )
     }
 }
 
@@ -127,8 +133,9 @@ impl fmt::Display for PgnGame {
 }
 
 /// Parses every record in `text` (a tag after move text starts the next record). Move numbers
-/// (`12.`, `12...`, also glued to the move: `12.b2b3`), numeric annotations (`$1`) and variations
-/// `( ... )` are skipped, `;` starts a comment to the end of the line; every other word of the
+/// (`12.`, `12...`, also glued to the move: `12.b2b3`), numeric annotations (`$1`) and a move's
+/// marks (`!`, `?`, `!?`, ...) are skipped, variations `( ... )` are kept as
+/// [`PgnGame::variations`], `;` starts a comment to the end of the line; every other word of the
 /// move text is a move or a result. Moves are read when replayed ([`replay`]).
 ///
 /// # Errors
@@ -138,7 +145,7 @@ pub fn parse(text: &str) -> Result<Vec<PgnGame>, ParseError> {
 }
 
 /// A move-text word: a move number, possibly glued to a move (`12.`, `12...b2b3`), a NAG (`$1`),
-/// a result, or a move.
+/// a result, or a move (its marks, `b2b3!?`, left out).
 fn read_token(game: &mut PgnGame, token: &str) {
     if token.starts_with('$') {
         return;
@@ -153,6 +160,7 @@ fn read_token(game: &mut PgnGame, token: &str) {
     } else {
         token
     };
+    let rest = rest.trim_end_matches(['!', '?']);
     if !rest.is_empty() {
         game.moves.push(rest.to_string());
         game.comments.push(None);
@@ -238,6 +246,7 @@ mod tests {
     use super::*;
     use crate::dobutsu::{Move, Position, Rules};
     use crate::game::Game;
+    use crate::records::MAX_VARIATION_DEPTH;
 
     /// The first legal move of `state` that does not end the game.
     fn quiet_move(state: &GameState<Position>) -> Move {
@@ -284,5 +293,92 @@ mod tests {
             "{text}"
         );
         assert!(!text.contains("move 1"), "{text}");
+    }
+
+    /// A hand-typed record: a comment, a NAG and a mark on moves, a variation of the first move
+    /// with a comment and a variation nested in it, a variation of the second player's move.
+    const STUDY: &str = "[Variant \"dobutsu\"]\n\n1. b2b3! {takes the chick} (1. c1c2 $2 b3b2\n\
+                         (1... a4a3 {the giraffe} 2. b1a2) 2. a1b2) 1... b4b3 (1... a4a3) 2. c1c2 *\n";
+
+    fn line(at: usize, moves: &[&str], variations: Vec<Variation>) -> Variation {
+        Variation {
+            at,
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+            comments: vec![None; moves.len()],
+            variations,
+        }
+    }
+
+    #[test]
+    fn variations_nest_after_the_move_they_replace() {
+        let games = parse(STUDY).unwrap();
+        assert_eq!(games.len(), 1);
+        let game = &games[0];
+        assert_eq!(game.moves, ["b2b3", "b4b3", "c1c2"]);
+        assert_eq!(game.comments[0].as_deref(), Some("takes the chick"));
+        let mut nested = line(1, &["a4a3", "b1a2"], vec![]);
+        nested.comments[0] = Some("the giraffe".to_string());
+        assert_eq!(
+            game.variations,
+            [
+                line(0, &["c1c2", "b3b2", "a1b2"], vec![nested]),
+                line(1, &["a4a3"], vec![]),
+            ]
+        );
+        assert_eq!(game.result_token.as_deref(), Some("*"));
+        // The main line replays as before; the side lines are not part of it.
+        let replayed = replay::<Position>(game, &Rules::default()).unwrap();
+        assert_eq!(replayed.plies, 3);
+    }
+
+    #[test]
+    fn variations_are_written_back_in_parentheses_and_read_the_same() {
+        let game = parse(STUDY).unwrap().remove(0);
+        let text = game.to_string();
+        assert!(
+            text.ends_with(
+                "\n\n1. b2b3 {takes the chick} (1. c1c2 b3b2 (1... a4a3 {the giraffe} 2. b1a2)\n\
+                 2. a1b2) 1... b4b3 (1... a4a3) 2. c1c2 *\n\n"
+            ),
+            "{text}"
+        );
+        let back = parse(&text).unwrap().remove(0);
+        assert_eq!(
+            (back.moves, back.comments, back.variations),
+            (game.moves, game.comments, game.variations)
+        );
+    }
+
+    #[test]
+    fn a_variation_must_be_closed_and_follow_a_move() {
+        let unclosed = |line| {
+            Err(ParseError::Unclosed {
+                line,
+                what: "variation",
+            })
+        };
+        assert_eq!(parse("1. b2b3 (1. c1c2 *\n"), unclosed(1));
+        assert_eq!(
+            parse("1. b2b3\n(1. c1c2 (1... a4a3)\n2. a1b2 *"),
+            unclosed(2)
+        );
+        // A tag ends the record: the variation was not closed before it.
+        assert_eq!(parse("1. b2b3 (1. c1c2\n[Event \"next\"]\n"), unclosed(1));
+        assert_eq!(
+            parse("1. b2b3 b4b3)\n"),
+            Err(ParseError::Unopened { line: 1 })
+        );
+        assert_eq!(
+            parse("[Event \"x\"]\n\n(1. c1c2) 1. b2b3 *\n"),
+            Err(ParseError::Variation { line: 3 })
+        );
+        let deep = format!("1. b2b3{}", " (1. c1c2".repeat(MAX_VARIATION_DEPTH + 1));
+        assert_eq!(parse(&deep), Err(ParseError::Deep { line: 1 }));
+        let deepest = format!(
+            "1. b2b3{}{}",
+            " (1. c1c2".repeat(MAX_VARIATION_DEPTH),
+            ")".repeat(MAX_VARIATION_DEPTH)
+        );
+        assert_eq!(parse(&deepest).unwrap()[0].variations.len(), 1);
     }
 }
