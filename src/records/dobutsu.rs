@@ -129,6 +129,7 @@ impl Recorded for Position {
                     variant: Position::NAME.to_string(),
                     start,
                     moves: game.moves,
+                    variations: game.variations,
                     tags: game.tags,
                 })
             })

@@ -76,7 +76,7 @@ pub trait Recorded: Notation {
     fn replay_records(text: &str, rules: &Self::Rules) -> Result<Vec<Checked>, ParseError>;
 
     /// Reads every record of `text` in the game's format for the web board to import: its
-    /// variant, start and moves as text, its tags (the moves are not replayed here).
+    /// variant, start, moves and side lines as text, its tags (the moves are not replayed here).
     ///
     /// # Errors
     /// The [`ImportError`] of a file that does not read, or of a record whose rules tags or
@@ -205,6 +205,8 @@ pub struct ImportedRecord {
     pub start: Option<String>,
     /// The moves, in the protocol's notation.
     pub moves: Vec<String>,
+    /// The side lines, as read (not replayed here), each after the move it replaces.
+    pub variations: Vec<crate::records::Variation>,
     /// The header tags, in the order read.
     pub tags: Vec<(String, String)>,
 }

@@ -129,6 +129,7 @@ impl Recorded for Board {
                     variant: rules.variant.to_string(),
                     start: (start != Board::start(rules.variant)).then(|| start.to_string()),
                     moves: game.moves.iter().map(|m| m.to_string()).collect(),
+                    variations: game.variations.clone(),
                     tags: game.tags.clone(),
                 })
             })

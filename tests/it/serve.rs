@@ -4,6 +4,7 @@
 //! awari table or the whole Dobutsu solution are ignored by default (CI runs them).
 
 mod hostile;
+mod variations;
 
 use std::time::{Duration, Instant};
 

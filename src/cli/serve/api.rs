@@ -13,9 +13,9 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use perfectplay::engine::{Note, SearchChoices, SearchSetup, TableSlot};
 use perfectplay::game::{
-    find_option, GameState, Oracle, Outcome, Player, Settings, TableSettings, Tables,
+    find_option, quoted, GameState, Oracle, Outcome, Player, Settings, TableSettings, Tables,
 };
-use perfectplay::records::PlayersEnd;
+use perfectplay::records::{PlayersEnd, Variation};
 use perfectplay::search::{
     seed_hash, Clock, Control, Iteration, Level, Limits, Score, SearchHandler, SearchResult,
     Searcher,
@@ -27,7 +27,7 @@ use perfectplay::variant::{VariantGame, VisitGame};
 use super::board::{board_reply, counted_board};
 use super::reply::{
     BestReply, EndReply, ImportReply, ImportedGame, LegalMove, LineReply, MoveValue, ProbeReply,
-    ReviewReply, ReviewedMove, ScoreReply, StateReply, ValueReply,
+    ReviewReply, ReviewedMove, ScoreReply, SideLine, StateReply, ValueReply,
 };
 
 /// A request's query (`?variant=dobutsu&moves=b2b3+b4b3`): every parameter of every endpoint,
@@ -774,15 +774,67 @@ pub fn import<G: VariantGame>(text: &str, rules: &G::Rules) -> Result<ImportRepl
             None => rules.clone(),
         };
         let game = game_of::<G>(&query, &variant_rules)?;
+        let start = game_of::<G>(
+            &Query {
+                moves: None,
+                ..query
+            },
+            &variant_rules,
+        )?;
+        let variations = side_lines(&start, &record.moves, &record.variations, None)
+            .map_err(|e| ApiError::bad(format!("variations: {e}")))?;
         out.push(ImportedGame {
             end: end_reply(&game),
             variant: record.variant,
             position: record.start,
             moves: record.moves,
+            variations,
             tags: record.tags.into_iter().collect(),
         });
     }
     Ok(ImportReply { records: out })
+}
+
+/// The side lines `variations` of the line `moves` played from `start`, each replayed by the
+/// rules from the position before the move it replaces; `replacing` names the line itself when
+/// it is a side line (the 1-based ply and the word of the move it replaces), for the error.
+///
+/// # Errors
+/// The first move of any line that does not read or that the rules refuse, named by its ply in
+/// the game and the side line it is in.
+fn side_lines<G: VariantGame>(
+    start: &GameState<G>,
+    moves: &[String],
+    variations: &[Variation],
+    replacing: Option<(usize, &str)>,
+) -> Result<Vec<SideLine>, String> {
+    let mut out = Vec::new();
+    let mut state = start.clone();
+    let first_ply = replacing.map_or(0, |(ply, _)| ply - 1);
+    for (k, word) in moves.iter().enumerate() {
+        let ply = first_ply + k + 1;
+        for side in variations.iter().filter(|v| v.at == k) {
+            let checked = side_lines(&state, &side.moves, &side.variations, Some((ply, word)))?;
+            out.push(SideLine {
+                at: k,
+                moves: side
+                    .moves
+                    .iter()
+                    .filter_map(|w| G::read_move(w).map(|mv| mv.to_string()))
+                    .collect(),
+                variations: checked,
+            });
+        }
+        let refused = |reason: String| {
+            let within = replacing.map_or(String::new(), |(ply, word)| {
+                format!(" in the side line replacing move {ply} ({})", quoted(word))
+            });
+            format!("move {ply} ({}){within} refused: {reason}", quoted(word))
+        };
+        let mv = G::read_move(word).ok_or_else(|| refused("not a move of the game".into()))?;
+        state.play(mv).map_err(|e| refused(e.to_string()))?;
+    }
+    Ok(out)
 }
 
 /// How a request asks to search: the level, the lines, the limits.

@@ -216,10 +216,24 @@ pub struct ImportedGame {
     pub position: Option<String>,
     /// The moves, in the protocol's notation.
     pub moves: Vec<String>,
+    /// The side lines, each checked by the rules, in the order of the record.
+    pub variations: Vec<SideLine>,
     /// The header tags, by name.
     pub tags: BTreeMap<String, String>,
     /// The end of the game, `null` when it goes on.
     pub end: Option<EndReply>,
+}
+
+/// A side line of an imported record: moves played instead of one move of the line it
+/// branches from, from the position before that move.
+#[derive(Serialize, Debug, PartialEq, Eq)]
+pub struct SideLine {
+    /// The 0-based index, in the line it branches from, of the move it replaces.
+    pub at: usize,
+    /// Its moves, in the protocol's notation.
+    pub moves: Vec<String>,
+    /// Its own side lines, their `at` counting in `moves`.
+    pub variations: Vec<SideLine>,
 }
 
 /// A search's score, from the side to move: `{"cp": 35}` or `{"mate": -4}`.

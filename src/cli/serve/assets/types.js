@@ -123,8 +123,15 @@
  * @property {string} variant
  * @property {string | null} position
  * @property {string[]} moves
+ * @property {SideLine[]} variations
  * @property {Record<string, string>} tags
  * @property {EndReply | null} end
+ */
+
+/**
+ * A side line of an imported record (SideLine): the moves played instead of the move at index
+ * `at` of the line it branches from, and its own side lines.
+ * @typedef {{ at: number, moves: string[], variations: SideLine[] }} SideLine
  */
 
 /**

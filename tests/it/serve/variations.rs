@@ -1,0 +1,95 @@
+//! Records with variations over HTTP: an import answers the main line and the side lines,
+//! nested, each replayed by the rules from the position before the move it replaces; a side
+//! line with a move the rules refuse is refused, named, and nothing is imported.
+
+use serde_json::{json, Value};
+
+use crate::common::web::WebServer;
+
+/// A hand-typed Dobutsu study: a comment, a NAG and a mark on moves, a side line of the first
+/// move with a side line of its own, a side line of the second player's first move.
+const STUDY: &str = "[Variant \"dobutsu\"]\n\n1. b2b3! {takes the chick} (1. c1c2 $2 b3b2\n\
+                     (1... a4a3 {the giraffe} 2. b1a2) 2. a1b2) 1... b4b3 (1... a4a3) 2. c1c2 *\n";
+
+fn import(server: &WebServer, variant: &str, text: &str) -> (u16, Value) {
+    server.post(&format!("api/import?variant={variant}"), text)
+}
+
+#[test]
+fn an_import_answers_the_side_lines_nested_at_the_move_they_replace() {
+    let server = WebServer::start(&[]);
+    let (status, reply) = import(&server, "dobutsu", STUDY);
+    assert_eq!(status, 200, "{reply}");
+    let record = &reply["records"][0];
+    assert_eq!(record["moves"], json!(["b2b3", "b4b3", "c1c2"]));
+    assert_eq!(
+        record["variations"],
+        json!([
+            {"at": 0, "moves": ["c1c2", "b3b2", "a1b2"], "variations": [
+                {"at": 1, "moves": ["a4a3", "b1a2"], "variations": []}
+            ]},
+            {"at": 1, "moves": ["a4a3"], "variations": []}
+        ])
+    );
+    // Oware's OGN: a side line of North's first move, and one of South's second whose
+    // moves run together.
+    let (status, reply) = import(
+        &server,
+        "abapa",
+        "[Variant \"Oware Abapa\"]\n\n1. F f (1... a 2. A) 2. B (2. CbD) e *\n",
+    );
+    assert_eq!(status, 200, "{reply}");
+    let record = &reply["records"][0];
+    assert_eq!(record["moves"], json!(["F", "f", "B", "e"]));
+    assert_eq!(
+        record["variations"],
+        json!([
+            {"at": 1, "moves": ["a", "A"], "variations": []},
+            {"at": 2, "moves": ["C", "b", "D"], "variations": []}
+        ])
+    );
+    // A record without side lines answers none.
+    let (status, reply) = import(&server, "abapa", "1. F f *\n");
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(reply["records"][0]["variations"], json!([]));
+}
+
+#[test]
+fn a_side_line_the_rules_refuse_is_named_and_nothing_is_imported() {
+    let server = WebServer::start(&[]);
+    // Gote's giraffe cannot reach a2 from a4; the move is the fourth ply of the game, in the
+    // side line nested in the side line of the first move.
+    let refused = STUDY.replace("2. b1a2", "2. b1a2 a4a2");
+    let (status, reply) = import(&server, "dobutsu", &refused);
+    assert_eq!(status, 400, "{reply}");
+    let error = reply["error"].as_str().unwrap();
+    assert!(
+        error.starts_with(
+            "variations: move 4 (a4a2) in the side line replacing move 2 (b3b2) refused: "
+        ),
+        "{error}"
+    );
+    assert!(reply.get("records").is_none(), "{reply}");
+    // A word that is no move of the game.
+    let (status, reply) = import(&server, "abapa", "1. F f (1... g) *\n");
+    assert_eq!(status, 400, "{reply}");
+    assert_eq!(
+        reply["error"],
+        "record: line 1: 'g' is not a move number, a move (A-F, a-f, with +N captures) or a result"
+    );
+    // Parentheses that do not close, or close nothing.
+    for (text, error) in [
+        (
+            "1. b2b3 (1. c1c2\n(1... a4a3)\n2. a1b2 *\n",
+            "record: line 1: unclosed variation",
+        ),
+        (
+            "1. b2b3 b4b3) *\n",
+            "record: line 1: ')' closes no variation",
+        ),
+    ] {
+        let (status, reply) = import(&server, "dobutsu", text);
+        assert_eq!(status, 400, "{reply}");
+        assert_eq!(reply["error"], error);
+    }
+}
