@@ -7,7 +7,7 @@ use crate::records::game::RuleSettings;
 use crate::records::game::{export_end, PlayersEnd};
 use crate::records::game::{GameRecord, Recorded};
 use crate::records::pgn::{self, PgnGame};
-use crate::records::{tag, Checked, ImportError, ImportedRecord, ParseError};
+use crate::records::{tag, Checked, ImportError, ImportedRecord, ParseError, Variation};
 
 impl Recorded for Position {
     const PLAYER_NAMES: [&'static str; 2] = ["Sente", "Gote"];
@@ -79,6 +79,7 @@ impl Recorded for Position {
         players: [&str; 2],
         event: &str,
         ended: Option<&PlayersEnd>,
+        variations: &[Variation],
     ) -> String {
         let (result, termination) = export_end(game, ended);
         let mut record = PgnGame::default();
@@ -100,6 +101,7 @@ impl Recorded for Position {
         record.moves = game.moves().iter().map(|m| m.to_string()).collect();
         record.comments = vec![None; record.moves.len()];
         record.second_player_starts = game.start().to_move().index() == 1;
+        record.variations = variations.to_vec();
         record.to_string()
     }
 

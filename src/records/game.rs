@@ -60,12 +60,15 @@ pub trait Recorded: Notation {
 
     /// The record of a game so far (`*` as the result while it goes on), with `players` (the
     /// first player's first) and `event`, as the web board exports it; `ended` is how the
-    /// players ended a game the rules had not (its result and `Termination` tag).
+    /// players ended a game the rules had not (its result and `Termination` tag); `variations`
+    /// are side lines of the game's moves, written in parentheses after the move each replaces
+    /// (the caller has checked them with the rules).
     fn export_record(
         game: &GameState<Self>,
         players: [&str; 2],
         event: &str,
         ended: Option<&PlayersEnd>,
+        variations: &[crate::records::Variation],
     ) -> String;
 
     /// Reads the records of a record file in the game's format and replays each under `rules`

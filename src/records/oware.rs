@@ -7,7 +7,7 @@ use crate::records::game::RuleSettings;
 use crate::records::game::{export_end, PlayersEnd};
 use crate::records::game::{GameRecord, Recorded};
 use crate::records::ogn::{self, OgnGame};
-use crate::records::{Checked, ImportError, ImportedRecord, ParseError};
+use crate::records::{Checked, ImportError, ImportedRecord, ParseError, Variation};
 
 impl Recorded for Board {
     const PLAYER_NAMES: [&'static str; 2] = ["South", "North"];
@@ -78,6 +78,7 @@ impl Recorded for Board {
         players: [&str; 2],
         event: &str,
         ended: Option<&PlayersEnd>,
+        variations: &[Variation],
     ) -> String {
         let (result, termination) = export_end(game, ended);
         let mut record = OgnGame::default();
@@ -105,6 +106,7 @@ impl Recorded for Board {
         for &mv in game.moves() {
             record.push_move(mv, None);
         }
+        record.variations = variations.to_vec();
         record.to_string()
     }
 

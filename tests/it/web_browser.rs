@@ -602,8 +602,8 @@ fn one_legal_move_is_said_without_a_search() {
 }
 
 /// A game just imported, exported or downloaded is replaced without asking (the record holds
-/// it: importing the record exported asked "Discard this game?"); one with a side line, which
-/// a record does not keep, still asks.
+/// it: importing the record exported asked "Discard this game?"); one given a side line since
+/// still asks.
 #[test]
 #[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
 fn a_game_kept_in_a_record_is_replaced_without_asking() {
@@ -665,6 +665,77 @@ fn a_game_kept_in_a_record_is_replaced_without_asking() {
     );
     browser.cmd("POST", "/alert/dismiss", None);
     assert_eq!(game_of(&browser).len(), 4);
+}
+
+/// A record's variations, nested, become side lines of the tree at the moves they replace; a
+/// click goes into one; Export writes the whole tree back in parentheses, and importing that
+/// record gives the same tree.
+#[test]
+#[ignore = "needs Chromium and ChromeDriver (CI installs them)"]
+fn a_records_variations_become_side_lines_and_export_writes_them() {
+    let (_server, browser) = open(
+        Browser::start(1280, 800),
+        "variant=dobutsu&mode=study&theme=light",
+        "the pieces",
+        "return document.querySelectorAll('[data-square]').length == 12",
+    );
+    let tree = [
+        "b2b3", "c1c2", "b3b2", "a4a3", "b1a2", "a1b2", "b4b3", "a4a3", "c1c2",
+    ];
+    let moves = "[...document.querySelectorAll('#move-list [data-ply][data-move]')]";
+    browser.js("document.getElementById('record-box').open = true");
+    browser.js(
+        "document.getElementById('record-text').value = '[Variant \"dobutsu\"]\\n\\n\
+         1. b2b3! {takes the chick} (1. c1c2 $2 b3b2 (1... a4a3 {the giraffe} 2. b1a2) \
+         2. a1b2) 1... b4b3 (1... a4a3) 2. c1c2 *'",
+    );
+    browser.click("#import");
+    browser.wait_for(
+        "the imported tree",
+        &format!("return {moves}.length == {}", tree.len()),
+    );
+    assert_eq!(moves_of(&browser, "#move-list [data-ply][data-move]"), tree);
+    let side = browser.js(&format!(
+        "return {moves}.map(e => e.classList.contains('side') ? e.dataset.ply : '')"
+    ));
+    assert_eq!(side, json!(["", "1", "2", "2", "3", "3", "", "2", ""]));
+    // Into the side line nested in the first move's: the position after c1c2 a4a3 b1a2.
+    browser.click(r#"#move-list [data-ply="3"][data-move="b1a2"]"#);
+    browser.wait_for(
+        "the nested side line shown",
+        "return document.querySelector('#move-list .current')?.dataset.move == 'b1a2' \
+         && document.querySelector('[data-square=\"a2\"]')?.getAttribute('aria-label')?.includes('Lion')",
+    );
+    browser.click("#export");
+    browser.wait_for(
+        "the exported record",
+        "return document.getElementById('record-text').value.includes('Event \"perfectplay')",
+    );
+    let text = browser.js("return document.getElementById('record-text').value");
+    let text = text
+        .as_str()
+        .unwrap()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        text.contains(
+            "1. b2b3 (1. c1c2 b3b2 (1... a4a3 2. b1a2) 2. a1b2) 1... b4b3 (1... a4a3) 2. c1c2 *"
+        ),
+        "{text}"
+    );
+    // Imported again (the record holds the game: no question), the same tree.
+    browser.js("document.getElementById('record-text').value += ' '; return true");
+    browser.click("#import");
+    browser.wait_for(
+        "the tree imported again",
+        "return document.querySelector('#move-list .current')?.dataset.ply == undefined",
+    );
+    browser.wait_for(
+        "the tree imported again",
+        &format!("return {moves}.length == {}", tree.len()),
+    );
+    assert_eq!(moves_of(&browser, "#move-list [data-ply][data-move]"), tree);
 }
 
 /// The page and the server's life: a hidden page's analysis stops and starts again when it is

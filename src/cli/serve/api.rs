@@ -15,7 +15,7 @@ use perfectplay::engine::{Note, SearchChoices, SearchSetup, TableSlot};
 use perfectplay::game::{
     find_option, quoted, GameState, Oracle, Outcome, Player, Settings, TableSettings, Tables,
 };
-use perfectplay::records::{PlayersEnd, Variation};
+use perfectplay::records::{pgn, PlayersEnd, Variation};
 use perfectplay::search::{
     seed_hash, Clock, Control, Iteration, Level, Limits, Score, SearchHandler, SearchResult,
     Searcher,
@@ -72,6 +72,9 @@ pub struct Query {
     pub winner: Option<String>,
     /// How the players ended it: `resigned`, `on time`, `by agreement`.
     pub how: Option<String>,
+    /// A record's whole tree of moves as PGN move text: the main line (`moves`) with its side
+    /// lines in parentheses after the move each replaces (`b2b3 (c1c2 b3b2) b4b3`).
+    pub tree: Option<String>,
 }
 
 /// An error reply: the HTTP status and the message of its JSON body (`{"error": ...}`).
@@ -696,11 +699,12 @@ pub fn review<G: VariantGame>(slot: &GameSlot<G>, game: &GameState<G>) -> Review
 }
 
 /// `GET /api/record`: the game as a record of the game's format (OGN, PGN), with the players'
-/// end (`winner`, `how`) where the rules have not ended it.
+/// end (`winner`, `how`) where the rules have not ended it, and the side lines of `tree`.
 ///
 /// # Errors
 /// A `winner` that is no player (nor `none`), a `how` that is not a way players end a game, or
-/// one given without the other.
+/// one given without the other; a `tree` that does not read, whose main line is not the game's
+/// moves, or whose side line has a move the rules refuse.
 pub fn record<G: VariantGame>(game: &GameState<G>, query: &Query) -> Result<String, ApiError> {
     let names = [
         query.first.as_deref().unwrap_or("?"),
@@ -734,12 +738,46 @@ pub fn record<G: VariantGame>(game: &GameState<G>, query: &Query) -> Result<Stri
         }
         _ => return Err(ApiError::bad("winner and how go together")),
     };
+    let variations = match query.tree.as_deref() {
+        None => Vec::new(),
+        Some(text) => tree_lines(game, text).map_err(|e| ApiError::bad(format!("tree: {e}")))?,
+    };
     Ok(G::export_record(
         game,
         names,
         query.event.as_deref().unwrap_or("perfectplay board"),
         ended.as_ref(),
+        &variations,
     ))
+}
+
+/// The side lines of `text`, the tree of `game` as PGN move text, each checked by the rules.
+///
+/// # Errors
+/// Text that does not read as move text, or whose main line is not the game's moves, or whose
+/// side line has a move the rules refuse.
+fn tree_lines<G: VariantGame>(game: &GameState<G>, text: &str) -> Result<Vec<Variation>, String> {
+    let mut read = pgn::parse(text).map_err(|e| e.to_string())?;
+    if read.len() > 1 || read.first().is_some_and(|line| !line.tags.is_empty()) {
+        return Err("move text only: moves, and side lines in parentheses".to_string());
+    }
+    let line = read.pop().unwrap_or_default();
+    let main: Vec<String> = game.moves().iter().map(|mv| mv.to_string()).collect();
+    let same = line.moves.len() == main.len()
+        && line
+            .moves
+            .iter()
+            .zip(&main)
+            .all(|(word, mv)| G::read_move(word).is_some_and(|m| m.to_string() == *mv));
+    if !same {
+        return Err("its main line is not the game's moves".to_string());
+    }
+    let start = GameState::with_counters(
+        game.start().clone(),
+        game.start_counters(),
+        game.rules().clone(),
+    );
+    side_lines(&start, &line.moves, &line.variations, None)
 }
 
 /// The most games one import reads.
@@ -782,7 +820,10 @@ pub fn import<G: VariantGame>(text: &str, rules: &G::Rules) -> Result<ImportRepl
             &variant_rules,
         )?;
         let variations = side_lines(&start, &record.moves, &record.variations, None)
-            .map_err(|e| ApiError::bad(format!("variations: {e}")))?;
+            .map_err(|e| ApiError::bad(format!("variations: {e}")))?
+            .into_iter()
+            .map(SideLine::from)
+            .collect();
         out.push(ImportedGame {
             end: end_reply(&game),
             variant: record.variant,
@@ -796,7 +837,8 @@ pub fn import<G: VariantGame>(text: &str, rules: &G::Rules) -> Result<ImportRepl
 }
 
 /// The side lines `variations` of the line `moves` played from `start`, each replayed by the
-/// rules from the position before the move it replaces; `replacing` names the line itself when
+/// rules from the position before the move it replaces, its moves written in the protocol's
+/// notation (comments left out); `replacing` names the line itself when
 /// it is a side line (the 1-based ply and the word of the move it replaces), for the error.
 ///
 /// # Errors
@@ -807,7 +849,7 @@ fn side_lines<G: VariantGame>(
     moves: &[String],
     variations: &[Variation],
     replacing: Option<(usize, &str)>,
-) -> Result<Vec<SideLine>, String> {
+) -> Result<Vec<Variation>, String> {
     let mut out = Vec::new();
     let mut state = start.clone();
     let first_ply = replacing.map_or(0, |(ply, _)| ply - 1);
@@ -815,13 +857,15 @@ fn side_lines<G: VariantGame>(
         let ply = first_ply + k + 1;
         for side in variations.iter().filter(|v| v.at == k) {
             let checked = side_lines(&state, &side.moves, &side.variations, Some((ply, word)))?;
-            out.push(SideLine {
+            let moves: Vec<String> = side
+                .moves
+                .iter()
+                .filter_map(|w| G::read_move(w).map(|mv| mv.to_string()))
+                .collect();
+            out.push(Variation {
                 at: k,
-                moves: side
-                    .moves
-                    .iter()
-                    .filter_map(|w| G::read_move(w).map(|mv| mv.to_string()))
-                    .collect(),
+                comments: vec![None; moves.len()],
+                moves,
                 variations: checked,
             });
         }

@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use perfectplay::records::Variation;
+
 /// `{"error": ...}`: the body of every 4xx and 5xx answer.
 #[derive(Serialize, Debug)]
 pub struct ErrorReply<'a> {
@@ -234,6 +236,16 @@ pub struct SideLine {
     pub moves: Vec<String>,
     /// Its own side lines, their `at` counting in `moves`.
     pub variations: Vec<SideLine>,
+}
+
+impl From<Variation> for SideLine {
+    fn from(line: Variation) -> SideLine {
+        SideLine {
+            at: line.at,
+            moves: line.moves,
+            variations: line.variations.into_iter().map(SideLine::from).collect(),
+        }
+    }
 }
 
 /// A search's score, from the side to move: `{"cp": 35}` or `{"mate": -4}`.

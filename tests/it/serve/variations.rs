@@ -93,3 +93,60 @@ fn a_side_line_the_rules_refuse_is_named_and_nothing_is_imported() {
         assert_eq!(reply["error"], error);
     }
 }
+
+/// `tree` in the query encoded for a URL: blanks as `+`, parentheses kept.
+fn encoded(tree: &str) -> String {
+    tree.replace(' ', "+")
+}
+
+#[test]
+fn an_export_writes_the_tree_and_its_import_gives_the_same_tree() {
+    let server = WebServer::start(&[]);
+    let (_, first) = import(&server, "dobutsu", STUDY);
+    let tree = "b2b3 (c1c2 b3b2 (a4a3 b1a2) a1b2) b4b3 (a4a3) c1c2";
+    let (status, pgn) = server.get(&format!(
+        "api/record?variant=dobutsu&moves=b2b3+b4b3+c1c2&tree={}",
+        encoded(tree)
+    ));
+    assert_eq!(status, 200, "{pgn}");
+    assert!(
+        pgn.contains(
+            "\n\n1. b2b3 (1. c1c2 b3b2 (1... a4a3 2. b1a2) 2. a1b2) 1... b4b3 (1... a4a3)\n\
+             2. c1c2 *\n"
+        ),
+        "{pgn}"
+    );
+    let (status, again) = import(&server, "dobutsu", &pgn);
+    assert_eq!(status, 200, "{again}");
+    for field in ["moves", "variations"] {
+        assert_eq!(again["records"][0][field], first["records"][0][field]);
+    }
+    // Oware: side lines of both sides' first moves, nested.
+    let (status, ogn) = server.get("api/record?variant=abapa&moves=F+f&tree=F+(E+(D)+a)+f+(b)");
+    assert_eq!(status, 200, "{ogn}");
+    assert!(
+        ogn.contains("\n\n1. F (1. E (1. D) 1... a) 1... f (1... b) *\n"),
+        "{ogn}"
+    );
+    // A tree that is not the game's, or with a move the rules refuse, or that does not read.
+    for (tree, error) in [
+        (
+            "b2b3 (c1c2) c1c2",
+            "tree: its main line is not the game's moves",
+        ),
+        (
+            "b2b3 (c1c2 b3b3) b4b3",
+            "tree: move 2 (b3b3) in the side line replacing move 1 (b2b3) refused: ",
+        ),
+        ("b2b3 (c1c2 b4b3", "tree: line 1: unclosed variation"),
+        ("[Event \"x\"] b2b3 b4b3", "tree: move text only"),
+    ] {
+        let (status, reply) = server.json(&format!(
+            "api/record?variant=dobutsu&moves=b2b3+b4b3&tree={}",
+            encoded(tree).replace('"', "%22")
+        ));
+        assert_eq!(status, 400, "{tree}: {reply}");
+        let text = reply["error"].as_str().unwrap();
+        assert!(text.starts_with(error), "{tree}: {text}");
+    }
+}

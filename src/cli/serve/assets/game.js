@@ -10,7 +10,7 @@ import { animateSowing, draw } from "./board.js";
 import { maybeEngineMove, study } from "./engine.js";
 import { drawGraph } from "./graph.js";
 import { labelLevel6, moveMade, onPosition, resetPlay } from "./play.js";
-import { child, lineThrough, lineTree, onMainLine, pathTo, promote, remove, store } from "./tree.js";
+import { addLine, child, lineThrough, lineTree, onMainLine, pathTo, promote, remove, store, treeText } from "./tree.js";
 
 /** @typedef {import("./types.js").StateReply} StateReply */
 /** @typedef {import("./tree.js").MoveNode} MoveNode */
@@ -173,13 +173,16 @@ export function jumpTo(n) {
 }
 
 /**
- * A new tree for the game `moves` from the page's start, shown at `ply` (its end when absent).
+ * A new tree for the game `moves` from the page's start, with its side lines `lines` (an
+ * imported record's), shown at `ply` (its end when absent).
  * @param {string[]} moves
  * @param {number} [ply]
+ * @param {import("./types.js").SideLine[]} [lines]
  */
-export function setGame(moves, ply) {
+export function setGame(moves, ply, lines = []) {
   resetPlay();
   app.root = lineTree(moves);
+  addLine(app.root, moves, lines);
   showLine(moves, ply);
 }
 
@@ -436,21 +439,16 @@ export function savedGame() {
 export function mayDiscard() {
   if (!app.root.children.length) return true;
   const game = keptGame();
-  return (game !== null && game === app.kept) || confirm("Discard this game and its lines? (Export it first to keep it.)");
+  return game === app.kept || confirm("Discard this game and its lines? (Export it first to keep it.)");
 }
 
 /**
- * The game as one record holds it (its variant, start, moves and the players' end), or null
- * when it has side lines (a record keeps only the line shown).
- * @returns {string | null}
+ * The game as one record holds it: its variant, start, tree of moves (the main line and its
+ * side lines) and the players' end.
+ * @returns {string}
  */
 export function keptGame() {
-  const moves = [];
-  for (let at = app.root; at.children.length; at = at.children[0]) {
-    if (at.children.length > 1) return null;
-    moves.push(at.children[0].move);
-  }
-  return JSON.stringify([app.variant, app.start, moves, app.verdict]);
+  return JSON.stringify([app.variant, app.start, treeText(app.root), app.verdict]);
 }
 
 /** The sides of the variant in the side select, the move box's example, and the rules. */

@@ -8,6 +8,7 @@ import { $, showError } from "./dom.js";
 import { gameParams, request } from "./api.js";
 import { fillSides, keptGame, mayDiscard, newGame, setGame, setMode, startSide, verdictWords } from "./game.js";
 import { evaluateLine } from "./graph.js";
+import { hasSideLines, lineThrough, treeText } from "./tree.js";
 
 /** @typedef {import("./types.js").ImportReply} ImportReply */
 
@@ -33,7 +34,7 @@ export async function importRecord() {
     $("variant").value = rec.variant;
     fillSides();
     app.start = rec.position;
-    setGame(rec.moves, 0);
+    setGame(rec.moves, 0, rec.variations);
     await startSide();
     setMode("study");
     app.kept = keptGame();
@@ -43,8 +44,9 @@ export async function importRecord() {
   } catch (e) { showError(e); }
 }
 
-/** The game's record as the server writes it (OGN or PGN): the whole line shown, whatever
- * position of it is shown; in play the engine is named by the levels it played at.
+/** The game's record as the server writes it (OGN or PGN): the main line with every side line
+ * in parentheses, whatever position is shown; in play the engine is named by the levels it
+ * played at.
  * @returns {Promise<string>} */
 async function recordText() {
   if (!app.state) throw new Error("no game yet");
@@ -54,7 +56,9 @@ async function recordText() {
     ? players.map((_, i) => (i === app.human ? "You" : `perfectplay level ${levels}`))
     : ["?", "?"];
   const ended = verdictWords();
-  return request("record", Object.assign(gameParams(app.moves), { first: names[0], second: names[1] },
+  const main = lineThrough(app.root).map((n) => n.move);
+  return request("record", Object.assign(gameParams(main), { first: names[0], second: names[1] },
+    hasSideLines(app.root) ? { tree: treeText(app.root) } : {},
     ended ? { winner: ended.winner, how: ended.how } : {}));
 }
 

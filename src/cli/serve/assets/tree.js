@@ -46,6 +46,49 @@ export function lineTree(moves) {
   return root;
 }
 
+/** @typedef {import("./types.js").SideLine} SideLine */
+
+/**
+ * Adds the line `moves` from `from` to the tree (its moves where new, as later lines), with
+ * its side lines `lines`, nested.
+ * @param {MoveNode} from
+ * @param {string[]} moves
+ * @param {SideLine[]} lines
+ */
+export function addLine(from, moves, lines) {
+  const before = [from];
+  for (const mv of moves) before.push(child(before[before.length - 1], mv));
+  for (const line of lines) {
+    if (line.at < moves.length) addLine(before[line.at], line.moves, line.variations);
+  }
+}
+
+/**
+ * The moves after `at` as PGN move text without numbers: its first line, each other line in
+ * parentheses after the move it is played instead of, nested (`b2b3 (c1c2 b3b2) b4b3`).
+ * @param {MoveNode} at
+ * @returns {string}
+ */
+export function treeText(at) {
+  const words = [];
+  for (let n = at; n.children.length; n = n.children[0]) {
+    const [main, ...sides] = n.children;
+    words.push(main.move);
+    for (const side of sides) words.push(`(${[side.move, treeText(side)].filter(Boolean).join(" ")})`);
+  }
+  return words.join(" ");
+}
+
+/**
+ * Whether the tree under `at` has a side line.
+ * @param {MoveNode} at
+ * @returns {boolean}
+ */
+export function hasSideLines(at) {
+  for (let n = at; n.children.length; n = n.children[0]) if (n.children.length > 1) return true;
+  return false;
+}
+
 /**
  * The child of `at` reached by `mv`, added as its last line if it is new.
  * @param {MoveNode} at
