@@ -282,6 +282,40 @@ pub(crate) mod testing {
         assert_eq!(net.to_bytes(magic), file);
     }
 
+    /// The integer inference `int` of each of `positions` against the float reference `float`
+    /// (the logit in the evaluation's unit, clamped as the evaluation is): within 1, and the
+    /// truncation differing on fewer than 10 positions.
+    pub(crate) fn integer_matches_float<P: std::fmt::Debug>(
+        positions: &[P],
+        int: impl Fn(&P) -> i32,
+        float: impl Fn(&P) -> f32,
+    ) {
+        let mut differ = 0;
+        for pos in positions {
+            let (int, float) = (int(pos), float(pos));
+            assert!(
+                (int as f32 - float).abs() < 1.0,
+                "{pos:?}: {int} against {float}"
+            );
+            differ += usize::from(int != float.trunc() as i32);
+        }
+        assert!(differ < 10, "{differ} truncations differ");
+    }
+
+    /// A thread's cache of evaluations (`cached`) returns what the network computes
+    /// (`direct`), also for positions that share an entry and when asked again.
+    pub(crate) fn cache_matches<P: std::fmt::Debug>(
+        positions: &[P],
+        cached: impl Fn(&P) -> i32,
+        direct: impl Fn(&P) -> i32,
+    ) {
+        for _ in 0..2 {
+            for pos in positions {
+                assert_eq!(cached(pos), direct(pos), "{pos:?}");
+            }
+        }
+    }
+
     /// How a network and the linear evaluation do on held-out positions of known result.
     #[derive(Debug)]
     pub(crate) struct Holdout {

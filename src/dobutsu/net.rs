@@ -299,30 +299,18 @@ mod tests {
     /// the final rounding, on every position of the walk.
     #[test]
     fn integer_inference_equals_the_float_reference() {
-        let net = &*DEFAULT;
-        let mut differ = 0;
-        for pos in walk() {
-            let int = evaluate_with(net, &pos);
-            let float = net.logit_float(&inputs(&pos)) / LOGIT_PER_CENTI_CHICK;
-            assert!(
-                (int as f32 - float).abs() < 1.0,
-                "{pos:?}: {int} against {float}"
-            );
-            differ += usize::from(int != float.trunc() as i32);
-        }
-        assert!(differ < 10, "{differ} truncations differ");
+        crate::nnue::testing::integer_matches_float(
+            &walk(),
+            |pos| evaluate_with(&DEFAULT, pos),
+            |pos| DEFAULT.logit_float(&inputs(pos)) / LOGIT_PER_CENTI_CHICK,
+        );
     }
 
     /// The cache returns what the network computes, also for positions that share an entry
     /// (the walk's 6,000 positions over 32,768 entries collide) and when asked again.
     #[test]
     fn the_cached_evaluation_is_the_networks() {
-        let positions = walk();
-        for _ in 0..2 {
-            for pos in &positions {
-                assert_eq!(evaluate(pos), evaluate_with(&DEFAULT, pos), "{pos:?}");
-            }
-        }
+        crate::nnue::testing::cache_matches(&walk(), evaluate, |pos| evaluate_with(&DEFAULT, pos));
     }
 
     /// The built-in network file: its length, its checksum (docs/evaluation.md gives the command

@@ -214,32 +214,23 @@ mod tests {
     /// the final rounding, on every position of the walk.
     #[test]
     fn integer_inference_equals_the_float_reference() {
-        let net = &*DEFAULT;
-        let mut differ = 0;
-        for board in walk() {
-            let active = active_inputs(&board);
-            let float = (net.logit_float(&active) / LOGIT_PER_CENTI_SEED)
-                .clamp(-EVAL_LIMIT as f32, EVAL_LIMIT as f32);
-            let int = evaluate_with(net, &board);
-            assert!(
-                (int as f32 - float).abs() < 1.0,
-                "{board}: {int} against {float}"
-            );
-            differ += usize::from(int != float.trunc() as i32);
-        }
-        assert!(differ < 10, "{differ} truncations differ");
+        crate::nnue::testing::integer_matches_float(
+            &walk(),
+            |board| evaluate_with(&DEFAULT, board),
+            |board| {
+                (DEFAULT.logit_float(&active_inputs(board)) / LOGIT_PER_CENTI_SEED)
+                    .clamp(-EVAL_LIMIT as f32, EVAL_LIMIT as f32)
+            },
+        );
     }
 
     /// The cache returns what the network computes, also for positions that share an entry
     /// and when asked again.
     #[test]
     fn the_cached_evaluation_is_the_networks() {
-        let boards = walk();
-        for _ in 0..2 {
-            for board in &boards {
-                assert_eq!(evaluate(board), evaluate_with(&DEFAULT, board), "{board}");
-            }
-        }
+        crate::nnue::testing::cache_matches(&walk(), evaluate, |board| {
+            evaluate_with(&DEFAULT, board)
+        });
     }
 
     /// The built-in network file: its length, its checksum (docs/evaluation.md gives the command
