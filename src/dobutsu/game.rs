@@ -52,6 +52,7 @@ impl Game for Position {
     type Player = Player;
     type Rules = Rules;
     type Weights = Weights;
+    type EvalParent = crate::dobutsu::net::Parent;
 
     const NAME: &'static str = "dobutsu";
 
@@ -223,6 +224,18 @@ impl Game for Position {
     fn evaluate(&self, weights: &Weights) -> i32 {
         if weights.network {
             crate::dobutsu::net::evaluate(self)
+        } else {
+            evaluate(self, weights)
+        }
+    }
+    #[inline]
+    fn eval_parent(&self, weights: &Weights) -> Option<Self::EvalParent> {
+        weights.network.then(|| crate::dobutsu::net::parent(self))
+    }
+    #[inline]
+    fn evaluate_child(&self, parent: &Self::EvalParent, weights: &Weights) -> i32 {
+        if weights.network {
+            crate::dobutsu::net::evaluate_child(self, parent)
         } else {
             evaluate(self, weights)
         }

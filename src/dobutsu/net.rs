@@ -10,11 +10,13 @@
 //! Chick, the linear evaluation's unit (the logit divided by [`LOGIT_PER_CENTI_CHICK`]), so the
 //! search's margins and the WDL model keep their scale.
 //!
-//! The evaluation is computed whole at each call (about 30 active inputs of 158 on a 3x4
-//! board), the inputs added up as they are found: the attack and Try inputs change with most
-//! moves, so an accumulator kept up to date move by move would save little. [`evaluate`]
-//! keeps each thread's last evaluations by position, as a search meets the same positions
-//! again and again.
+//! A position alone is evaluated whole (about 30 active inputs of 158 on a 3x4 board), the
+//! inputs added up as they are found. The search evaluates every child of the nodes it
+//! expands: there [`parent`] sums the parent's inputs once, seen from the children's side to
+//! move, and [`evaluate_child`] adds and removes only the inputs a move changes (the pieces
+//! moved, taken or dropped, the squares attacked, the Try threats; about 10). [`evaluate`] and
+//! [`evaluate_child`] keep each thread's last evaluations by position, as a search meets the
+//! same positions again and again.
 //!
 //! The integer inference and the file are [`crate::nnue`]'s (the file under the magic `PPDN`).
 
@@ -96,21 +98,26 @@ impl InputSink for List<'_> {
 impl ActiveInputs for Position {
     #[inline(always)]
     fn for_each_active(&self, sink: &mut impl InputSink) {
-        for_each_input(self, sink);
+        for_each_input(self, self.side_to_move(), sink);
     }
 }
 
-/// Gives `sink` each active input of `pos` ([`input`]).
+/// A position seen from `.1` as if it were to move: the inputs its children have in common
+/// with it when `.1` is their side to move.
+struct SeenBy<'a>(&'a Position, Player);
+
+impl ActiveInputs for SeenBy<'_> {
+    #[inline(always)]
+    fn for_each_active(&self, sink: &mut impl InputSink) {
+        for_each_input(self.0, self.1, sink);
+    }
+}
+
+/// Gives `sink` each active input of `pos` ([`input`]) seen from `me`.
 #[inline(always)]
-fn for_each_input(pos: &Position, sink: &mut impl InputSink) {
-    let me = pos.side_to_move();
+fn for_each_input(pos: &Position, me: Player, sink: &mut impl InputSink) {
     let them = me.opponent();
-    let mut push_bits = |base: usize, mut bits: u16| {
-        while bits != 0 {
-            sink.add(base + bits.trailing_zeros() as usize);
-            bits &= bits - 1;
-        }
-    };
+    let mut push_bits = |base: usize, bits: u16| sink.add_group(base, bits);
     for (k, kind) in Kind::ALL.into_iter().enumerate() {
         push_bits(input::MINE + 12 * k, seen_from(pos.pieces(me, kind), me));
         push_bits(
@@ -152,8 +159,34 @@ pub fn output(net: &Network, pos: &Position) -> i32 {
 /// The evaluation of `pos` by `net` from the side to move, in hundredths of a Chick.
 #[inline]
 pub fn evaluate_with(net: &Network, pos: &Position) -> i32 {
+    scaled(output(net, pos))
+}
+
+/// A network output (the logit times `QA × QB`) in hundredths of a Chick.
+#[inline(always)]
+fn scaled(output: i32) -> i32 {
     const DIVISOR: i64 = ((QA * QB) as f32 * LOGIT_PER_CENTI_CHICK * 1000.0) as i64;
-    (i64::from(output(net, pos)) * 1000 / DIVISOR) as i32
+    (i64::from(output) * 1000 / DIVISOR) as i32
+}
+
+/// What the evaluations of a position's children share ([`parent`], [`evaluate_child`]): the
+/// built-in network's hidden sums of the position seen from its children's side to move.
+#[derive(Clone, Debug)]
+pub struct Parent(nnue::Accumulated<HIDDEN>);
+
+/// [`Parent`] of `pos`: about as costly as one evaluation, after which each child costs the
+/// inputs its move changes (the pieces moved, taken or dropped, the squares attacked, the Try)
+/// instead of all of them.
+#[inline]
+pub fn parent(pos: &Position) -> Parent {
+    Parent(DEFAULT.accumulate(&SeenBy(pos, pos.side_to_move().opponent())))
+}
+
+/// [`evaluate`] of `child`, a position reached by one move from `parent`'s: the same value,
+/// through the same cache, computed from the parent's sums on a miss.
+#[inline]
+pub fn evaluate_child(child: &Position, parent: &Parent) -> i32 {
+    cached(child, || scaled(DEFAULT.output_from(&parent.0, child)))
 }
 
 /// The network file built into the engine (`data/dobutsu.nnue`, docs/evaluation.md).
@@ -181,6 +214,12 @@ thread_local! {
 /// The evaluation of `pos` by the built-in network ([`DEFAULT`]), through this thread's cache.
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {
+    cached(pos, || evaluate_with(&DEFAULT, pos))
+}
+
+/// The evaluation of `pos` from this thread's cache, or made by `compute` and kept.
+#[inline(always)]
+fn cached(pos: &Position, compute: impl FnOnce() -> i32) -> i32 {
     let key = pos.key();
     // A multiplicative hash's high bits pick the entry (u64::MAX is no position's code).
     let slot =
@@ -188,7 +227,7 @@ pub fn evaluate(pos: &Position) -> i32 {
     CACHE.with_borrow_mut(|cache| {
         let entry = &mut cache[slot];
         if entry.0 != key {
-            *entry = (key, evaluate_with(&DEFAULT, pos));
+            *entry = (key, compute());
         }
         entry.1
     })
@@ -311,6 +350,30 @@ mod tests {
     #[test]
     fn the_cached_evaluation_is_the_networks() {
         crate::nnue::testing::cache_matches(&walk(), evaluate, |pos| evaluate_with(&DEFAULT, pos));
+    }
+
+    /// A child's output computed from its parent's sums is the network's own: on every move
+    /// of every position of the walk (drops, captures, promotions; a move changes the pieces,
+    /// the hands, the attacked squares and the Try threats), and through the cache.
+    #[test]
+    fn a_child_from_its_parents_sums_is_evaluated_as_alone() {
+        let (mut children, mut moves) = (0, Vec::new());
+        for pos in walk() {
+            let parent = parent(&pos);
+            moves.clear();
+            pos.legal_moves(&mut moves);
+            for &mv in &moves {
+                let child = pos.play(mv).0;
+                assert_eq!(
+                    DEFAULT.output_from(&parent.0, &child),
+                    output(&DEFAULT, &child),
+                    "{pos} then {mv}"
+                );
+                assert_eq!(evaluate_child(&child, &parent), evaluate(&child));
+                children += 1;
+            }
+        }
+        assert!(children > 10_000, "{children} children");
     }
 
     /// The built-in network file: its length, its checksum (docs/evaluation.md gives the command

@@ -222,6 +222,9 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
     type Rules: Clone + Debug + Default + PartialEq + Send + Sync + 'static;
     /// The evaluation weights ([`Game::evaluate`]), settable at run time.
     type Weights: Clone + Debug + Default + PartialEq + Send + Sync + 'static;
+    /// What the static evaluations of a position's children share ([`Game::eval_parent`],
+    /// [`Game::evaluate_child`]); `()` for a game without.
+    type EvalParent;
 
     /// The game's name in records and messages (`oware`, `dobutsu`).
     const NAME: &'static str;
@@ -311,6 +314,20 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
     /// Static evaluation from the side to move, in centipawn-like units (in Oware 100 = one seed of
     /// expected margin).
     fn evaluate(&self, weights: &Self::Weights) -> i32;
+
+    /// What evaluating several children of this position can share, worth making when more
+    /// than two of them will be evaluated; the default, `None`, has them evaluated one by one.
+    #[inline]
+    fn eval_parent(&self, _weights: &Self::Weights) -> Option<Self::EvalParent> {
+        None
+    }
+
+    /// [`Game::evaluate`] of this position, reached by one move from the position `parent` was
+    /// made of ([`Game::eval_parent`] with the same `weights`): the same value, sooner.
+    #[inline]
+    fn evaluate_child(&self, _parent: &Self::EvalParent, weights: &Self::Weights) -> i32 {
+        self.evaluate(weights)
+    }
 
     /// A 64-bit key of everything the game's value depends on (Oware: houses, stores, side to
     /// move, variant). Used for repetition detection and the transposition table.

@@ -816,6 +816,7 @@ impl Game for Board {
     type Player = Side;
     type Rules = Rules;
     type Weights = Weights;
+    type EvalParent = ();
 
     const NAME: &'static str = "oware";
 

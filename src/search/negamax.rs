@@ -27,6 +27,9 @@ pub(crate) const CHECK_EXTENSION_PLIES: usize = 24;
 /// prefetching every child's entry cost more memory traffic than it saved (docs/search.md has
 /// the measurement).
 const PREFETCH_CHILDREN: usize = 3;
+/// Children are evaluated from what their parent's evaluation shares ([`Game::eval_parent`])
+/// when there are at least this many.
+const EVAL_PARENT_FROM: usize = 3;
 /// Late move pruning ([`crate::game::Pruning::late_moves`]) applies with at most this many
 /// plies left.
 const LATE_MOVE_DEPTH: i32 = 3;
@@ -338,7 +341,7 @@ impl<G: Game> SearchThread<'_, G> {
             self.tt.prefetch(key);
         }
         self.children
-            .push(Child::new(mv, child, step, index, key, &self.weights));
+            .push(Child::new(mv, child, step, index, key, &self.weights, None));
         Some(index)
     }
 
@@ -503,7 +506,7 @@ impl<G: Game> SearchThread<'_, G> {
             } else if !step.noisy {
                 continue;
             }
-            children.push(Child::new(mv, child, step, index, 0, weights));
+            children.push(Child::new(mv, child, step, index, 0, weights, None));
         }
         alpha = alpha.max(best);
         // Most promising first (insertion sort by the child's evaluation, lowest for it first).
@@ -575,6 +578,12 @@ impl<G: Game> SearchThread<'_, G> {
             ..
         } = self;
         let start = children.len();
+        let count = moves.len() - moves_base;
+        let parent = if count >= EVAL_PARENT_FROM {
+            pos.eval_parent(weights)
+        } else {
+            None
+        };
         // Every move's child, made in one `extend` (a single capacity check, as the length is
         // known), then the skipped one removed, which keeps the order: playing that move again
         // costs less than a test and a capacity check for every child.
@@ -583,21 +592,14 @@ impl<G: Game> SearchThread<'_, G> {
             // The key is needed only if the child is searched; most are not (cut-offs), so it
             // is made below only for the children whose table entry is prefetched, and
             // otherwise when searched.
-            Child::new(mv, child, step, index, 0, weights)
+            Child::new(mv, child, step, index, 0, weights, parent.as_ref())
         }));
         if let Some(skip) = skip {
             children.remove(start + skip);
         }
-        // Insertion sort by evaluation, lowest for the child first: stable (keeps house order
-        // among equals) and fast for six moves.
+        // By evaluation, lowest for the child first: stable (keeps house order among equals).
         let new = &mut children[start..];
-        for i in 1..new.len() {
-            let mut j = i;
-            while j > 0 && new[j - 1].eval > new[j].eval {
-                new.swap(j - 1, j);
-                j -= 1;
-            }
-        }
+        new.sort_by_key(|c| c.eval);
         if usize::from(tt_move) < moves.len() - moves_base && skip != Some(usize::from(tt_move)) {
             tt_move_first(new, tt_move);
         }

@@ -515,7 +515,7 @@ impl<'a, G: Game> SearchThread<'a, G> {
                     hint: i32::from(step.reward),
                     child: {
                         let key = child.key();
-                        Child::new(mv, child, step, index, key, &self.weights)
+                        Child::new(mv, child, step, index, key, &self.weights, None)
                     },
                     index,
                     score: -INF,

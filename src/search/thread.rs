@@ -97,7 +97,8 @@ pub(crate) struct Child<G: Game> {
 
 impl<G: Game> Child<G> {
     /// The child `pos` reached by `mv` (legal move number `index`) with what the move did, its
-    /// key (0 to make it later) and its static evaluation.
+    /// key (0 to make it later) and its static evaluation (made with its parent's share,
+    /// [`Game::eval_parent`], when there is one).
     #[inline(always)]
     pub(crate) fn new(
         mv: G::Move,
@@ -106,8 +107,12 @@ impl<G: Game> Child<G> {
         index: usize,
         key: u64,
         weights: &G::Weights,
+        parent: Option<&G::EvalParent>,
     ) -> Self {
-        let eval = clamp_eval(pos.evaluate(weights));
+        let eval = clamp_eval(match parent {
+            Some(parent) => pos.evaluate_child(parent, weights),
+            None => pos.evaluate(weights),
+        });
         Child {
             mv,
             pos,

@@ -55,6 +55,7 @@ impl Game for Pile {
     type Player = Turn;
     type Rules = PileRules;
     type Weights = NoWeights;
+    type EvalParent = ();
     const NAME: &'static str = "pile";
 
     fn start(_: &PileRules) -> Pile {
