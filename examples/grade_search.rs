@@ -19,9 +19,13 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+#[path = "shared/dobutsu_solution.rs"]
+mod dobutsu_solution;
+
 use anyhow::Context;
 use clap::Parser;
-use perfectplay::dobutsu::solve::{file, Solution};
+use dobutsu_solution::{after, rank};
+use perfectplay::dobutsu::solve::Solution;
 use perfectplay::dobutsu::Position;
 use perfectplay::game::{GameState, Outcome};
 use perfectplay::records::pgn;
@@ -61,19 +65,6 @@ struct Case {
     outcome: Outcome,
 }
 
-fn rank(outcome: Outcome) -> u8 {
-    match outcome {
-        Outcome::Loss => 0,
-        Outcome::Draw => 1,
-        Outcome::Win => 2,
-    }
-}
-
-/// The value of the move to `child` for the mover, by the solution.
-fn after(solution: &Solution, child: &Position) -> Option<Outcome> {
-    solution.probe(child).map(|v| v.before_move().outcome)
-}
-
 /// The positions of `games` where the choice matters, each position once.
 fn cases(solution: &Solution, text: &str, seen: &mut HashSet<u64>) -> anyhow::Result<Vec<Case>> {
     let rules = Default::default();
@@ -83,11 +74,7 @@ fn cases(solution: &Solution, text: &str, seen: &mut HashSet<u64>) -> anyhow::Re
         .iter()
         .enumerate()
     {
-        let start = match game.tag("FEN") {
-            Some(fen) => Position::from_fen(fen).with_context(|| format!("game {}", g + 1))?,
-            None => Position::start(),
-        };
-        let mut state = GameState::new(start, rules);
+        let mut state = GameState::new(dobutsu_solution::start(game, g)?, rules);
         for (i, word) in game.moves.iter().enumerate() {
             let pos = *state.position();
             if Position::outcome(&pos).is_none() && seen.insert(Position::key(&pos)) {
@@ -119,12 +106,7 @@ fn cases(solution: &Solution, text: &str, seen: &mut HashSet<u64>) -> anyhow::Re
 
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    let path = match &args.solution {
-        Some(path) => path.clone(),
-        None => file::default_path().context("no default place for the solution")?,
-    };
-    let solution =
-        file::load(&path).with_context(|| format!("loading the solution {}", path.display()))?;
+    let solution = dobutsu_solution::load(args.solution.as_deref())?;
     let mut seen = HashSet::new();
     let mut all = Vec::new();
     for games in &args.games {

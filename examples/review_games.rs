@@ -8,13 +8,15 @@
 //! cargo run --release --example review_games -- games.pgn [--solution FILE]
 //! ```
 
+#[path = "shared/dobutsu_solution.rs"]
+mod dobutsu_solution;
+
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 use clap::Parser;
-use perfectplay::dobutsu::solve::file;
-use perfectplay::dobutsu::Position;
+use dobutsu_solution::{after, rank};
 use perfectplay::game::Outcome;
 use perfectplay::records::pgn;
 
@@ -37,31 +39,15 @@ struct ValueCounts {
     draws_to_losses: u64,
 }
 
-fn rank(outcome: Outcome) -> u8 {
-    match outcome {
-        Outcome::Loss => 0,
-        Outcome::Draw => 1,
-        Outcome::Win => 2,
-    }
-}
-
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    let path = match args.solution {
-        Some(path) => path,
-        None => file::default_path().context("no default place for the solution")?,
-    };
-    let solution =
-        file::load(&path).with_context(|| format!("loading the solution {}", path.display()))?;
+    let solution = dobutsu_solution::load(args.solution.as_deref())?;
     let text = std::fs::read_to_string(&args.games)
         .with_context(|| format!("reading {}", args.games.display()))?;
     let games = pgn::parse(&text).context("reading the games")?;
     let mut tallies: BTreeMap<String, ValueCounts> = BTreeMap::new();
     for (g, game) in games.iter().enumerate() {
-        let mut pos = match game.tag("FEN") {
-            Some(fen) => Position::from_fen(fen).with_context(|| format!("game {}", g + 1))?,
-            None => Position::start(),
-        };
+        let mut pos = dobutsu_solution::start(game, g)?;
         let names = [
             game.tag("White").unwrap_or("White").to_string(),
             game.tag("Black").unwrap_or("Black").to_string(),
@@ -71,15 +57,14 @@ fn main() -> anyhow::Result<()> {
                 .parse_move(word)
                 .with_context(|| format!("game {}, move {}", g + 1, i + 1))?;
             let (child, _) = pos.play(mv);
-            if let (Some(before), Some(after)) = (solution.probe(&pos), solution.probe(&child)) {
-                let after = after.before_move();
+            if let (Some(before), Some(after)) = (solution.probe(&pos), after(&solution, &child)) {
                 let tally = tallies
                     .entry(names[pos.side_to_move().index()].clone())
                     .or_default();
                 tally.moves += 1;
-                if rank(after.outcome) < rank(before.outcome) {
+                if rank(after) < rank(before.outcome) {
                     tally.losing += 1;
-                    match (before.outcome, after.outcome) {
+                    match (before.outcome, after) {
                         (Outcome::Win, Outcome::Draw) => tally.wins_to_draws += 1,
                         (Outcome::Win, Outcome::Loss) => tally.wins_to_losses += 1,
                         (Outcome::Draw, Outcome::Loss) => tally.draws_to_losses += 1,

@@ -27,6 +27,9 @@
 #[path = "shared/perceptron.rs"]
 mod perceptron;
 
+#[path = "shared/dobutsu_solution.rs"]
+mod dobutsu_solution;
+
 use std::collections::HashSet;
 use std::fs;
 use std::path::PathBuf;
@@ -35,7 +38,7 @@ use anyhow::{bail, Context};
 use clap::Parser;
 use perceptron::{error, sigmoid, splitmix, write_network, Float, Samples, Schedule};
 use perfectplay::dobutsu::net::{self, HIDDEN, INPUTS, LOGIT_PER_CENTI_CHICK, MAX_ACTIVE};
-use perfectplay::dobutsu::solve::{file, Solution};
+use perfectplay::dobutsu::solve::Solution;
 use perfectplay::dobutsu::{evaluate, Position, Weights};
 use perfectplay::game::Outcome;
 
@@ -223,12 +226,7 @@ fn pair_accuracy(samples: &Set, score: impl Fn(usize) -> f32) -> f64 {
 
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    let path = match args.solution {
-        Some(path) => path,
-        None => file::default_path().context("no default place for the solution")?,
-    };
-    let solution =
-        file::load(&path).with_context(|| format!("loading the solution {}", path.display()))?;
+    let solution = dobutsu_solution::load(args.solution.as_deref())?;
     let mut state = args.seed;
     let valid = draw(&solution, args.validation, &mut state);
     let valid_walks = walk(&solution, args.walk_validation, false, &mut state);

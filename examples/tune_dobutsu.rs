@@ -28,6 +28,9 @@
 #[path = "shared/texel.rs"]
 mod texel;
 
+#[path = "shared/dobutsu_solution.rs"]
+mod dobutsu_solution;
+
 use std::collections::HashSet;
 use std::fs;
 use std::io::{self, Write};
@@ -37,7 +40,6 @@ use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
 use perfectplay::arena::runner::random_openings;
 use perfectplay::dobutsu::eval::{feature_names, features, Weights, FEATURES};
-use perfectplay::dobutsu::solve::file;
 use perfectplay::dobutsu::Position;
 use perfectplay::game::{GameState, Outcome};
 use perfectplay::search::{
@@ -109,12 +111,7 @@ fn main() -> anyhow::Result<()> {
                 "network" => Weights::default(),
                 other => bail!("--weights: '{other}' is not fitted, hand-set or network"),
             };
-            let path = match solution {
-                Some(path) => path,
-                None => file::default_path().context("no default place for the solution")?,
-            };
-            let solution = file::load(&path)
-                .with_context(|| format!("loading the solution {}", path.display()))?;
+            let solution = dobutsu_solution::load(solution.as_deref())?;
             let play = Play {
                 nodes,
                 weights,
