@@ -16,7 +16,7 @@
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, RwLock, TryLockError, Weak};
+use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, TryLockError, Weak};
 use std::thread::JoinHandle;
 
 use super::{auto, file, Tablebase};
@@ -42,7 +42,49 @@ enum Source {
     /// first time they are probed, or all of it in the background once prepared. The build
     /// thread holds only a weak reference: it stops after the layer it is building once the
     /// oracle is dropped.
-    Lazy(Arc<RwLock<Tablebase>>),
+    Lazy(Arc<LazyTable>),
+}
+
+/// A table built in memory, and the right to build it.
+struct LazyTable {
+    /// The table: written only to add layers.
+    table: RwLock<Tablebase>,
+    /// Held by whoever builds (the background thread, a probe that waits, `wait_prepared`) from
+    /// finding a layer missing to the end of its build. So the write lock is taken only to add
+    /// a layer, never to find that another builder has added it meanwhile: a probe that does
+    /// not wait (`try_read`) never finds the table locked for nothing.
+    builder: Mutex<()>,
+}
+
+impl LazyTable {
+    fn new(variant: RuleSet) -> LazyTable {
+        LazyTable {
+            table: RwLock::new(Tablebase::empty(variant)),
+            builder: Mutex::new(()),
+        }
+    }
+
+    /// The table, to read (a poisoned lock is taken over: a layer is added whole or not).
+    fn read(&self) -> RwLockReadGuard<'_, Tablebase> {
+        self.table.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Builds layers until the table holds `seeds` seeds, only the next one if `one` is set;
+    /// returns whether it holds them (`true` with nothing built when it already did).
+    fn build(&self, seeds: u32, one: bool) -> bool {
+        let held = |tb: &Tablebase| tb.seeds().is_some_and(|s| s >= seeds);
+        let _builder = self.builder.lock().unwrap_or_else(|e| e.into_inner());
+        if held(&self.read()) {
+            return true;
+        }
+        let mut tb = self.table.write().unwrap_or_else(|e| e.into_inner());
+        if one {
+            tb.build_next(&Silent);
+        } else {
+            tb.extend(seeds, &Silent);
+        }
+        held(&tb)
+    }
 }
 
 /// An Oware tablebase for the search, used up to `seeds` seeds on the board.
@@ -63,7 +105,7 @@ impl TableOracle {
         TableOracle {
             variant,
             seeds: seeds.min(MAX_IN_MEMORY_SEEDS),
-            source: Source::Lazy(Arc::new(RwLock::new(Tablebase::empty(variant)))),
+            source: Source::Lazy(Arc::new(LazyTable::new(variant))),
             prepared: AtomicBool::new(false),
             waiting: AtomicBool::new(true),
         }
@@ -91,7 +133,7 @@ impl TableOracle {
     pub fn built_seeds(&self) -> Option<u32> {
         match &self.source {
             Source::Files(tb) => tb.seeds(),
-            Source::Lazy(lock) => lock.read().unwrap_or_else(|e| e.into_inner()).seeds(),
+            Source::Lazy(lazy) => lazy.read().seeds(),
         }
     }
 
@@ -99,13 +141,13 @@ impl TableOracle {
     /// called: the thread's handle, or `None` when there is nothing to build (a table of files,
     /// a second call) or no thread could be started (the probes then build what they need).
     pub fn start_build(&self) -> Option<JoinHandle<()>> {
-        let Source::Lazy(lock) = &self.source else {
+        let Source::Lazy(lazy) = &self.source else {
             return None;
         };
         if self.prepared.swap(true, Ordering::SeqCst) {
             return None;
         }
-        let table = Arc::downgrade(lock);
+        let table = Arc::downgrade(lazy);
         let seeds = self.seeds;
         let spawned = std::thread::Builder::new()
             .name(format!("{} tablebase", self.variant))
@@ -128,8 +170,8 @@ impl TableOracle {
         }
         match &self.source {
             Source::Files(tb) => f(tb),
-            Source::Lazy(lock) if !self.waiting.load(Ordering::Relaxed) => {
-                let tb = match lock.try_read() {
+            Source::Lazy(lazy) if !self.waiting.load(Ordering::Relaxed) => {
+                let tb = match lazy.table.try_read() {
                     Ok(tb) => tb,
                     Err(TryLockError::Poisoned(e)) => e.into_inner(),
                     // A layer is being built.
@@ -145,16 +187,15 @@ impl TableOracle {
                 self.prepare();
                 None
             }
-            Source::Lazy(lock) => {
+            Source::Lazy(lazy) => {
                 {
-                    let tb = lock.read().unwrap_or_else(|e| e.into_inner());
+                    let tb = lazy.read();
                     if tb.seeds().is_some_and(|s| s >= n) {
                         return f(&tb);
                     }
                 }
-                let mut tb = lock.write().unwrap_or_else(|e| e.into_inner());
-                tb.extend(n, &Silent);
-                f(&tb)
+                lazy.build(n, false);
+                f(&lazy.read())
             }
         }
     }
@@ -194,22 +235,11 @@ impl TableOracle {
 /// Builds `table` layer by layer up to `seeds` seeds, each layer under the write lock (so a probe
 /// that needs it waits for it, and no layer is built twice), until it is complete or nobody holds
 /// the table any more.
-fn build_in_background(table: &Weak<RwLock<Tablebase>>, seeds: u32) {
-    loop {
-        let Some(table) = table.upgrade() else {
-            return;
-        };
-        // Whether the table is complete, asked under a read lock: a probe that does not wait
-        // (`try_read`) must not find it locked once the last layer is in.
-        let complete = |tb: &Tablebase| tb.seeds().is_some_and(|s| s >= seeds);
-        if complete(&table.read().unwrap_or_else(|e| e.into_inner())) {
+fn build_in_background(table: &Weak<LazyTable>, seeds: u32) {
+    while let Some(table) = table.upgrade() {
+        if table.build(seeds, true) {
             return;
         }
-        let mut tb = table.write().unwrap_or_else(|e| e.into_inner());
-        if complete(&tb) {
-            return;
-        }
-        tb.build_next(&Silent);
     }
 }
 
@@ -287,14 +317,9 @@ impl Oracle<Board> for TableOracle {
     /// Once prepared, waits for the in-memory table to be complete (building what the
     /// background thread has not started yet, so that no layer waits for the other).
     fn wait_prepared(&self) {
-        if let Source::Lazy(lock) = &self.source {
+        if let Source::Lazy(lazy) = &self.source {
             if self.prepared.load(Ordering::SeqCst) {
-                let complete = |tb: &Tablebase| tb.seeds().is_some_and(|s| s >= self.seeds);
-                if !complete(&lock.read().unwrap_or_else(|e| e.into_inner())) {
-                    lock.write()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .extend(self.seeds, &Silent);
-                }
+                lazy.build(self.seeds, false);
             }
         }
     }
@@ -505,7 +530,7 @@ mod tests {
     fn a_dropped_oracle_stops_its_build() {
         let oracle = TableOracle::in_memory(RuleSet::Abapa, MAX_IN_MEMORY_SEEDS);
         let table = match &oracle.source {
-            Source::Lazy(lock) => Arc::downgrade(lock),
+            Source::Lazy(lazy) => Arc::downgrade(lazy),
             Source::Files(_) => unreachable!(),
         };
         let handle = oracle.start_build().expect("a build thread");
