@@ -691,6 +691,7 @@ fn methods_and_bodies_get_http_answers() {
     let cases = [
         ("GET", "api/import", 405, Some("POST")),
         ("POST", "api/state", 405, Some("GET, HEAD")),
+        ("PUT", "api/record", 405, Some("GET, HEAD, POST")),
         ("HEAD", "api/analysis", 405, Some("GET")),
         ("DELETE", "", 405, Some("GET, HEAD")),
         ("GET", "api/nothing", 404, None),

@@ -121,7 +121,12 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/state", asking(Ask::State))
         .route("/api/probe", asking(Ask::Probe))
         .route("/api/review", asking(Ask::Review))
-        .route("/api/record", asking(Ask::Record))
+        .route(
+            "/api/record",
+            asking_get(Ask::Record)
+                .post(record_posted)
+                .fallback(not_allowed("GET, HEAD, POST")),
+        )
         .route(
             "/api/bestmove",
             get(bestmove).fallback(not_allowed("GET, HEAD")),
@@ -314,23 +319,35 @@ impl VisitGame for AskGame<'_> {
     }
 }
 
-/// The handler of `GET /api/state`, `probe`, `review` or `record`.
+/// The handler of `GET /api/state`, `probe` or `review`.
 fn asking(ask: Ask) -> MethodRouter<Arc<Shared>> {
-    get(
-        move |State(shared): State<Arc<Shared>>,
-              query: Result<QueryParams<Query>, QueryRejection>| {
-            answer(shared, query, ask)
-        },
-    )
-    .fallback(not_allowed("GET, HEAD"))
+    asking_get(ask).fallback(not_allowed("GET, HEAD"))
 }
 
-async fn answer(
-    shared: Arc<Shared>,
-    query: Result<QueryParams<Query>, QueryRejection>,
-    ask: Ask,
+/// The `GET` of [`asking`], without the answer to other methods.
+fn asking_get(ask: Ask) -> MethodRouter<Arc<Shared>> {
+    get(
+        move |State(shared): State<Arc<Shared>>,
+              query: Result<QueryParams<Query>, QueryRejection>| async move {
+            answer(shared, query_of(query)?, ask).await
+        },
+    )
+}
+
+/// `POST /api/record`: the `GET`'s parameters as a form-encoded body (`variant=...&moves=...`),
+/// for a tree of side lines longer than an address may be. The body is read as an import's.
+async fn record_posted(
+    State(shared): State<Arc<Shared>>,
+    headers: HeaderMap,
+    body: Body,
 ) -> Result<Answer, ApiError> {
-    let query = query_of(query)?;
+    let text = read_body(&headers, body).await?;
+    let query: Query =
+        serde_urlencoded::from_str(&text).map_err(|e| ApiError::bad(format!("the body: {e}")))?;
+    answer(shared, query, Ask::Record).await
+}
+
+async fn answer(shared: Arc<Shared>, query: Query, ask: Ask) -> Result<Answer, ApiError> {
     let variant = api::variant_of(&query)?;
     blocking(move || {
         variant.visit(AskGame {
@@ -343,20 +360,38 @@ async fn answer(
     .await
 }
 
-/// `POST /api/import?variant=V`: the records of the body. A body declared longer than
-/// [`MAX_BODY`] is refused before a byte of it is read; one that runs past it while read, too.
+/// `POST /api/import?variant=V`: the records of the body ([`read_body`]).
 async fn import(
     State(shared): State<Arc<Shared>>,
     query: Result<QueryParams<Query>, QueryRejection>,
     headers: HeaderMap,
     body: Body,
 ) -> Result<Json<ImportReply>, ApiError> {
+    let query = query_of(query)?;
+    let variant = api::variant_of(&query)?;
+    let text = read_body(&headers, body).await?;
+    blocking(move || {
+        struct Import<'a>(&'a Shared, Variant, &'a str);
+        impl VisitGame for Import<'_> {
+            type Output = Result<ImportReply, ApiError>;
+            fn visit<G: VariantGame>(self, _rules: G::Rules) -> Self::Output {
+                let slot = self.0.games.slot::<G>(self.1);
+                api::import::<G>(self.2, &slot.settings().rules)
+            }
+        }
+        variant.visit(Import(&shared, variant, &text)).map(Json)
+    })
+    .await
+}
+
+/// A request's body as text. One declared longer than [`MAX_BODY`] is refused (413) before a
+/// byte of it is read; one that runs past it while read, too; one that takes longer than
+/// [`BODY_TIMEOUT`] gets 408, and one that is not UTF-8 400.
+async fn read_body(headers: &HeaderMap, body: Body) -> Result<String, ApiError> {
     let too_large = || ApiError {
         status: 413,
         message: format!("the body is over {} MiB", MAX_BODY >> 20),
     };
-    let query = query_of(query)?;
-    let variant = api::variant_of(&query)?;
     if let Some(length) = headers.get(header::CONTENT_LENGTH) {
         let length = length
             .to_str()
@@ -379,20 +414,8 @@ async fn import(
         Ok(Err(e)) => return Err(ApiError::bad(format!("reading the body: {e}"))),
         Ok(Ok(collected)) => collected.to_bytes(),
     };
-    let text = String::from_utf8(bytes.to_vec())
-        .map_err(|e| ApiError::bad(format!("the body is not UTF-8: {e}")))?;
-    blocking(move || {
-        struct Import<'a>(&'a Shared, Variant, &'a str);
-        impl VisitGame for Import<'_> {
-            type Output = Result<ImportReply, ApiError>;
-            fn visit<G: VariantGame>(self, _rules: G::Rules) -> Self::Output {
-                let slot = self.0.games.slot::<G>(self.1);
-                api::import::<G>(self.2, &slot.settings().rules)
-            }
-        }
-        variant.visit(Import(&shared, variant, &text)).map(Json)
-    })
-    .await
+    String::from_utf8(bytes.to_vec())
+        .map_err(|e| ApiError::bad(format!("the body is not UTF-8: {e}")))
 }
 
 /// Stops a search when dropped: the request or stream that waits for it went away, or ended.

@@ -99,6 +99,25 @@ fn encoded(tree: &str) -> String {
     tree.replace(' ', "+")
 }
 
+/// A tree longer than a request's head may be (12,000 side lines, 84 KB; the head stops at 64
+/// KiB, tests/it/serve/hostile.rs) is written when posted as a form-encoded body, as the page
+/// exports it; a body that is not a form of the parameters gets 400.
+#[test]
+fn a_tree_too_long_for_an_address_is_exported_when_posted() {
+    let server = WebServer::start(&[]);
+    let tree = format!("b2b3 {}b4b3", "(c1c2) ".repeat(12_000));
+    assert!(tree.len() > 64 << 10);
+    let query = format!("variant=dobutsu&moves=b2b3+b4b3&tree={}", encoded(&tree));
+    let (status, _, pgn) = server.request("POST", "api/record", query.as_bytes());
+    assert_eq!(status, 200, "{}", &pgn[..pgn.len().min(300)]);
+    assert_eq!(pgn.matches("(1. c1c2)").count(), 12_000);
+    assert!(pgn.contains("1. b2b3 (1. c1c2)"), "{}", &pgn[..300]);
+    let (status, _, reply) =
+        server.request("POST", "api/record", b"variant=dobutsu&moves=b2b3&moves=x");
+    assert_eq!(status, 400, "{reply}");
+    assert!(reply.contains("the body: "), "{reply}");
+}
+
 #[test]
 fn an_export_writes_the_tree_and_its_import_gives_the_same_tree() {
     let server = WebServer::start(&[]);

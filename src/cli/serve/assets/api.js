@@ -38,6 +38,22 @@ function queryOf(params) {
 }
 
 /**
+ * A request whose parameters go in a form-encoded body instead of the address (one that may be
+ * longer than an address, such as a record's tree), answered as `request`'s.
+ * @template T
+ * @param {string} path
+ * @param {Params} params
+ * @returns {Promise<T>}
+ */
+export function requestPosted(path, params) {
+  return request(path, {}, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: queryOf(params),
+  });
+}
+
+/**
  * The parameters of a game of the page's variant from its start: `moves` played.
  * @param {string[]} moves
  * @param {string | null} [start]

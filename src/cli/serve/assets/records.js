@@ -5,7 +5,7 @@
 
 import { app } from "./state.js";
 import { $, showError } from "./dom.js";
-import { gameParams, request } from "./api.js";
+import { gameParams, request, requestPosted } from "./api.js";
 import { fillSides, keptGame, mayDiscard, newGame, setGame, setMode, startSide, verdictWords } from "./game.js";
 import { evaluateLine } from "./graph.js";
 import { hasSideLines, lineThrough, treeText } from "./tree.js";
@@ -57,7 +57,8 @@ async function recordText() {
     : ["?", "?"];
   const ended = verdictWords();
   const main = lineThrough(app.root).map((n) => n.move);
-  return request("record", Object.assign(gameParams(main), { first: names[0], second: names[1] },
+  // Posted: the tree of a long study is longer than an address may be.
+  return requestPosted("record", Object.assign(gameParams(main), { first: names[0], second: names[1] },
     hasSideLines(app.root) ? { tree: treeText(app.root) } : {},
     ended ? { winner: ended.winner, how: ended.how } : {}));
 }
