@@ -178,7 +178,7 @@ impl Record for OgnGame {
 
     /// Numbers, moves with their captures (`b+3`, computed by replaying from the start under the
     /// record's rules; a move the rules refuse is written bare), comments, side lines (their moves
-    /// bare).
+    /// with their captures too, replayed from where each branches).
     fn move_tokens(&self) -> Vec<String> {
         let rules = self.rules(Rules::default()).unwrap_or_default();
         let mut state = self
@@ -188,10 +188,13 @@ impl Record for OgnGame {
         let north_starts = state
             .as_ref()
             .is_some_and(|s| s.board().side_to_move() == Side::North);
+        // The position before each move, where the side lines replacing it branch.
+        let mut before = Vec::with_capacity(self.moves.len());
         let words: Vec<String> = self
             .moves
             .iter()
             .map(|&mv| {
+                before.push(state.clone());
                 let captured = state.as_mut().and_then(|s| {
                     let mover = s.board().side_to_move();
                     let before = s.board().store(mover);
@@ -212,11 +215,55 @@ impl Record for OgnGame {
         line_tokens(
             &words,
             &self.comments,
-            &self.variations,
+            &annotated(&self.variations, &before),
             usize::from(north_starts),
             1,
         )
     }
+}
+
+/// `variations` of a line whose game before its move `k` is `before[k]` (`None` past a move the
+/// rules refuse), each move written with what it captures (`b+3`), replayed from where its line
+/// branches; from a word that is not one move, or a move the rules refuse, the line's moves are
+/// written as they are.
+fn annotated(variations: &[Variation], before: &[Option<GameState>]) -> Vec<Variation> {
+    variations
+        .iter()
+        .map(|v| {
+            let mut state = before.get(v.at).cloned().flatten();
+            let mut states = Vec::with_capacity(v.moves.len());
+            let moves = v
+                .moves
+                .iter()
+                .map(|word| {
+                    states.push(state.clone());
+                    let mut letters = word.chars();
+                    let mv = match (letters.next(), letters.next()) {
+                        (Some(c), None) => Move::from_letter(c),
+                        _ => None,
+                    };
+                    let captured = state.as_mut().zip(mv).and_then(|(s, mv)| {
+                        let mover = s.board().side_to_move();
+                        let stored = s.board().store(mover);
+                        s.play(mv).ok().map(|()| s.board().store(mover) - stored)
+                    });
+                    if captured.is_none() {
+                        state = None;
+                    }
+                    match captured {
+                        Some(c) if c > 0 => format!("{word}+{c}"),
+                        _ => word.clone(),
+                    }
+                })
+                .collect();
+            Variation {
+                at: v.at,
+                moves,
+                comments: v.comments.clone(),
+                variations: annotated(&v.variations, &states),
+            }
+        })
+        .collect()
 }
 
 impl fmt::Display for OgnGame {
@@ -394,6 +441,26 @@ mod tests {
         let r = replay(&games[0], Rules::default()).unwrap();
         assert_eq!(r.end.map(|e| e.stores()), Some([25, 22]));
         assert_eq!(r.winner, Some(Some(Side::South)));
+    }
+
+    /// A side line's moves are written with their captures, replayed from where the line
+    /// branches (the main line's `b` after `F f B e C` takes 2, and so does the side line's),
+    /// nested lines too; reading the record back gives the same side lines.
+    #[test]
+    fn side_lines_are_written_with_their_captures() {
+        let games = parse("1. F f 2. B e 3. C b (3... b (3... b)) *\n").unwrap();
+        let text = games[0].to_string();
+        assert!(text.contains("3. C b+2 (3... b+2 (3... b+2)) *"), "{text}");
+        let again = parse(&text).unwrap();
+        assert_eq!(again[0].variations, games[0].variations);
+        assert_eq!(again[0].variations[0].moves, ["b"]);
+        // A side line with a move the rules refuse is written as it is from there on.
+        let games = parse("1. F f 2. B e 3. C b (3... A b) *\n").unwrap();
+        assert!(
+            games[0].to_string().contains("(3... A 4. b)"),
+            "{}",
+            games[0]
+        );
     }
 
     #[test]
