@@ -36,7 +36,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 use clap::Parser;
-use perceptron::{error, sigmoid, splitmix, write_network, Float, Samples, Schedule};
+use perceptron::{error, sigmoid, splitmix, write_network, Float, Run, Samples, Schedule};
 use perfectplay::dobutsu::net::{self, HIDDEN, INPUTS, LOGIT_PER_CENTI_CHICK, MAX_ACTIVE};
 use perfectplay::dobutsu::solve::Solution;
 use perfectplay::dobutsu::{evaluate, Position, Weights};
@@ -67,24 +67,15 @@ struct Args {
     /// Validation positions from random walks (apart from the training ones).
     #[arg(long, default_value_t = 20_000)]
     walk_validation: usize,
-    /// Writes this many positions of each validation set (`FEN<TAB>VALUE`, the first ones
-    /// drawn) to `--holdout-out`: the held-out sample `src/dobutsu/net.rs`'s tests check.
-    #[arg(long, default_value_t = 1000)]
-    holdout: usize,
-    /// Where to write the held-out sample.
-    #[arg(long)]
-    holdout_out: Option<PathBuf>,
     /// Positions of played games (`tune_dobutsu generate`'s lines), added to the training set.
     #[arg(long)]
     games: Option<PathBuf>,
-    /// Seed of every random choice (positions, initial weights, order).
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
     #[command(flatten)]
     schedule: Schedule,
-    /// Where to write the network.
-    #[arg(long)]
-    out: PathBuf,
+    /// The seed, the held-out sample (`FEN<TAB>VALUE`, for `src/dobutsu/net.rs`'s tests) and
+    /// the network's file.
+    #[command(flatten)]
+    run: Run,
 }
 
 /// Labelled positions: the network's inputs and the labels, and the positions.
@@ -227,7 +218,7 @@ fn pair_accuracy(samples: &Set, score: impl Fn(usize) -> f32) -> f64 {
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let solution = dobutsu_solution::load(args.solution.as_deref())?;
-    let mut state = args.seed;
+    let mut state = args.run.seed;
     let valid = draw(&solution, args.validation, &mut state);
     let valid_walks = walk(&solution, args.walk_validation, false, &mut state);
     let mut train = draw(&solution, args.samples, &mut state);
@@ -256,18 +247,12 @@ fn main() -> anyhow::Result<()> {
     };
     let (valid, valid_walks) = (unseen(&valid), unseen(&valid_walks));
     drop(trained);
-    if let Some(path) = &args.holdout_out {
-        let mut text = String::new();
-        for set in [&valid, &valid_walks] {
-            for i in 0..args.holdout.min(set.len()) {
-                let v = solution
-                    .probe(&set.positions[i])
-                    .expect("a stored position");
-                text.push_str(&format!("{}\t{v}\n", set.positions[i].to_fen()));
-            }
-        }
-        fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
-    }
+    args.run.write_holdout([&valid, &valid_walks].map(|set| {
+        set.positions.iter().map(|pos| {
+            let v = solution.probe(pos).expect("a stored position");
+            format!("{}\t{v}", pos.to_fen())
+        })
+    }))?;
     if let Some(games) = &args.games {
         let text =
             fs::read_to_string(games).with_context(|| format!("reading {}", games.display()))?;
@@ -305,7 +290,7 @@ fn main() -> anyhow::Result<()> {
         },
     );
 
-    let (q, wrote): (net::Network, _) = write_network(&float, net::MAGIC, &args.out)?;
+    let (q, wrote): (net::Network, _) = write_network(&float, net::MAGIC, &args.run.out)?;
 
     let k = LOGIT_PER_CENTI_CHICK;
     let linear = Weights::linear();

@@ -36,7 +36,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 use clap::Parser;
-use perceptron::{error, sigmoid, splitmix, write_network, Float, Samples, Schedule};
+use perceptron::{error, sigmoid, splitmix, write_network, Float, Run, Samples, Schedule};
 use perfectplay::oware::net::{self, HIDDEN, INPUTS, LOGIT_PER_CENTI_SEED};
 use perfectplay::oware::tablebase::{file, Tablebase};
 use perfectplay::oware::{Board, RuleSet, Weights};
@@ -61,22 +61,12 @@ struct Args {
     /// Positions from random walks from the start, where the tablebase decides them.
     #[arg(long, default_value_t = 1_000_000)]
     walks: usize,
-    /// Writes this many validation positions of each source whose result the tablebase
-    /// decides (`DIAGRAM<TAB>win|draw|loss`, the first ones) to `--holdout-out`: the sample
-    /// `src/oware/net.rs`'s tests check.
-    #[arg(long, default_value_t = 1000)]
-    holdout: usize,
-    /// Where to write the held-out sample.
-    #[arg(long)]
-    holdout_out: Option<PathBuf>,
-    /// Seed of every random choice (walks, initial weights, order).
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
     #[command(flatten)]
     schedule: Schedule,
-    /// Where to write the network.
-    #[arg(long)]
-    out: PathBuf,
+    /// The seed, the held-out sample (`DIAGRAM<TAB>win|draw|loss`, positions whose result the
+    /// tablebase decides, for `src/oware/net.rs`'s tests) and the network's file.
+    #[command(flatten)]
+    run: Run,
 }
 
 /// The result the tablebase proves for the side to move, where its bounds and the stores
@@ -170,7 +160,7 @@ fn main() -> anyhow::Result<()> {
         bail!("no abapa layer in {}", args.dir.display());
     };
     let linear = Weights::linear();
-    let mut state = args.seed;
+    let mut state = args.run.seed;
 
     // The games first: K is fitted to their labels before the search scores are turned into
     // probabilities.
@@ -226,20 +216,17 @@ fn main() -> anyhow::Result<()> {
         games.into_iter().partition(|p| is_validation(&p.board));
     let (valid_walks, train_walks): (Vec<Labelled>, Vec<Labelled>) =
         walks.into_iter().partition(|p| is_validation(&p.board));
-    if let Some(path) = &args.holdout_out {
-        let mut text = String::new();
-        for set in [&valid_games, &valid_walks] {
-            for p in set.iter().filter(|p| p.exact).take(args.holdout) {
+    args.run
+        .write_holdout([&valid_games, &valid_walks].map(|set| {
+            set.iter().filter(|p| p.exact).map(|p| {
                 let value = match p.label {
                     1.0 => "win",
                     0.0 => "loss",
                     _ => "draw",
                 };
-                text.push_str(&format!("{}\t{value}\n", p.board));
-            }
-        }
-        fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
-    }
+                format!("{}\t{value}", p.board)
+            })
+        }))?;
     let mut train = samples(&train_games);
     for p in &train_walks {
         train.push(&net::active_inputs(&p.board), p.label);
@@ -276,7 +263,7 @@ fn main() -> anyhow::Result<()> {
         },
     );
 
-    let (q, wrote): (net::Network, _) = write_network(&float, net::MAGIC, &args.out)?;
+    let (q, wrote): (net::Network, _) = write_network(&float, net::MAGIC, &args.run.out)?;
     for (name, set, s) in [("games", &valid_games, &vg), ("walks", &valid_walks, &vw)] {
         let net_eval = |b: &Board| net::evaluate_with(&q, b);
         let lin_eval = |b: &Board| b.evaluate(&linear);

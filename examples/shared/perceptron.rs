@@ -3,7 +3,7 @@
 //! by Adam on minibatches of the mean squared error between `sigmoid(logit)` and the label, and
 //! the seeded random draws the trainers share (`train_oware_net`, `train_dobutsu_net`).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use perfectplay::nnue::{Network, QA, WEIGHT_LIMIT};
@@ -161,6 +161,46 @@ pub struct Schedule {
     /// Adam's step size (at the start; it falls to a tenth, cosine-shaped, by the end).
     #[arg(long, default_value_t = 0.002)]
     pub lr: f32,
+}
+
+/// What a trainer's run is seeded with and what it writes: the trainers' other shared options.
+#[derive(clap::Args)]
+#[command(about = None, long_about = None)]
+pub struct Run {
+    /// Seed of every random choice (positions, initial weights, order).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Writes this many validation positions of each source (the first ones drawn whose value
+    /// is exact, one a line: the position, a tab, its value) to `--holdout-out`: the held-out
+    /// sample the game's network tests check.
+    #[arg(long, default_value_t = 1000)]
+    pub holdout: usize,
+    /// Where to write the held-out sample.
+    #[arg(long)]
+    pub holdout_out: Option<PathBuf>,
+    /// Where to write the network.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+impl Run {
+    /// Writes the first `--holdout` lines of each of `sets` to `--holdout-out`, if given.
+    pub fn write_holdout<L: Iterator<Item = String>>(
+        &self,
+        sets: impl IntoIterator<Item = L>,
+    ) -> anyhow::Result<()> {
+        let Some(path) = &self.holdout_out else {
+            return Ok(());
+        };
+        let mut text = String::new();
+        for set in sets {
+            for line in set.take(self.holdout) {
+                text.push_str(&line);
+                text.push('\n');
+            }
+        }
+        std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+    }
 }
 
 /// Trains `net` on `train` by Adam, the order of each pass shuffled by `state`; after each
