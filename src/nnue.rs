@@ -66,12 +66,15 @@ impl InputSink for InputSet {
         self.0[input / 64] |= 1 << (input % 64);
     }
 
+    /// Bits past input 255 are left out (no network has them).
     #[inline(always)]
     fn add_group(&mut self, base: usize, bits: u16) {
         let (word, shift) = (base / 64, base % 64);
         self.0[word] |= u64::from(bits) << shift;
         if shift > 48 {
-            self.0[word + 1] |= u64::from(bits) >> (64 - shift);
+            if let Some(next) = self.0.get_mut(word + 1) {
+                *next |= u64::from(bits) >> (64 - shift);
+            }
         }
     }
 }
@@ -564,6 +567,9 @@ mod tests {
         set.add(255);
         set.add_group(0, 0b101);
         assert_eq!(set, InputSet([1 << 60 | 0b101, 1 | 1 << 4, 0, 1 << 63]));
+        // A group at the last word's edge keeps its bits up to input 255.
+        set.add_group(250, 0b11_1111_1111);
+        assert_eq!(set.0[3], 1 << 63 | 0b11_1111 << 58);
     }
 
     /// Every malformed file is an error naming what is wrong.
