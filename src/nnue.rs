@@ -307,17 +307,11 @@ impl<const I: usize, const H: usize> Network<I, H> {
 
     #[inline(always)]
     fn accumulate_portable(&self, position: &impl ActiveInputs) -> Accumulated<H> {
-        let mut set = InputSet::default();
-        position.for_each_active(&mut set);
-        let mut sums = self.start();
-        for (w, &word) in set.0.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                self.add(&mut sums, 64 * w + bits.trailing_zeros() as usize);
-                bits &= bits - 1;
-            }
-        }
-        Accumulated { set, sums }
+        let none = Accumulated {
+            set: InputSet::default(),
+            sums: self.start(),
+        };
+        self.sums_from(&none, position)
     }
 
     /// The output for `position`'s active inputs, from the sums of another position's (`base`):
@@ -342,6 +336,13 @@ impl<const I: usize, const H: usize> Network<I, H> {
 
     #[inline(always)]
     fn output_from_portable(&self, base: &Accumulated<H>, position: &impl ActiveInputs) -> i32 {
+        self.output(&self.sums_from(base, position).sums)
+    }
+
+    /// The sums of `position`'s active inputs from those of `base`: the inputs `base` lacks
+    /// added, those `position` lacks removed.
+    #[inline(always)]
+    fn sums_from(&self, base: &Accumulated<H>, position: &impl ActiveInputs) -> Accumulated<H> {
         let mut set = InputSet::default();
         position.for_each_active(&mut set);
         let mut acc = base.sums;
@@ -364,7 +365,7 @@ impl<const I: usize, const H: usize> Network<I, H> {
                 came &= came - 1;
             }
         }
-        self.output(&acc)
+        Accumulated { set, sums: acc }
     }
 
     #[inline(always)]
