@@ -188,28 +188,24 @@ impl Record for OgnGame {
         let north_starts = state
             .as_ref()
             .is_some_and(|s| s.board().side_to_move() == Side::North);
-        // The position before each move, where the side lines replacing it branch.
-        let mut before = Vec::with_capacity(self.moves.len());
+        // The game before each move, where the side lines replacing it branch (kept only when
+        // there are side lines).
+        let mut before = Vec::new();
         let words: Vec<String> = self
             .moves
             .iter()
             .map(|&mv| {
-                before.push(state.clone());
-                let captured = state.as_mut().and_then(|s| {
-                    let mover = s.board().side_to_move();
-                    let before = s.board().store(mover);
-                    match s.play(mv) {
-                        Ok(()) => Some(s.board().store(mover) - before),
-                        Err(_) => {
-                            *s = GameState::new(s.board(), *s.rules()); // stop computing captures
-                            None
-                        }
-                    }
-                });
-                match captured {
-                    Some(c) if c > 0 => format!("{mv}+{c}"),
-                    _ => mv.to_string(),
+                if !self.variations.is_empty() {
+                    before.push(state.clone());
                 }
+                let captured = state.as_mut().and_then(|s| {
+                    let captured = captures(s, mv);
+                    if captured.is_none() {
+                        *s = GameState::new(s.board(), *s.rules()); // stop computing captures
+                    }
+                    captured
+                });
+                with_capture(&mv, captured)
             })
             .collect();
         line_tokens(
@@ -222,6 +218,25 @@ impl Record for OgnGame {
     }
 }
 
+/// Plays `mv` in `game`: the seeds its mover captured, or `None` (and `game` unchanged) when the
+/// rules refuse it.
+fn captures(game: &mut GameState, mv: Move) -> Option<u8> {
+    let mover = game.board().side_to_move();
+    let stored = game.board().store(mover);
+    game.play(mv)
+        .ok()
+        .map(|()| game.board().store(mover) - stored)
+}
+
+/// A move's word with what it captured: `b+3`, or the word alone (nothing captured, or not
+/// known).
+fn with_capture(word: &impl fmt::Display, captured: Option<u8>) -> String {
+    match captured {
+        Some(c) if c > 0 => format!("{word}+{c}"),
+        _ => word.to_string(),
+    }
+}
+
 /// `variations` of a line whose game before its move `k` is `before[k]` (`None` past a move the
 /// rules refuse), each move written with what it captures (`b+3`), replayed from where its line
 /// branches; from a word that is not one move, or a move the rules refuse, the line's moves are
@@ -231,29 +246,24 @@ fn annotated(variations: &[Variation], before: &[Option<GameState>]) -> Vec<Vari
         .iter()
         .map(|v| {
             let mut state = before.get(v.at).cloned().flatten();
-            let mut states = Vec::with_capacity(v.moves.len());
+            let mut states = Vec::new();
             let moves = v
                 .moves
                 .iter()
                 .map(|word| {
-                    states.push(state.clone());
+                    if !v.variations.is_empty() {
+                        states.push(state.clone());
+                    }
                     let mut letters = word.chars();
                     let mv = match (letters.next(), letters.next()) {
                         (Some(c), None) => Move::from_letter(c),
                         _ => None,
                     };
-                    let captured = state.as_mut().zip(mv).and_then(|(s, mv)| {
-                        let mover = s.board().side_to_move();
-                        let stored = s.board().store(mover);
-                        s.play(mv).ok().map(|()| s.board().store(mover) - stored)
-                    });
+                    let captured = state.as_mut().zip(mv).and_then(|(s, mv)| captures(s, mv));
                     if captured.is_none() {
                         state = None;
                     }
-                    match captured {
-                        Some(c) if c > 0 => format!("{word}+{c}"),
-                        _ => word.clone(),
-                    }
+                    with_capture(word, captured)
                 })
                 .collect();
             Variation {
